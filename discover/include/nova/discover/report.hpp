@@ -1,0 +1,17 @@
+// Human-readable tables of transforms and their metrics, shared by every nova-discover mode.
+#pragma once
+
+#include "nova/discover/config_json.hpp"
+
+#include <string>
+#include <vector>
+
+namespace nova::discover {
+
+// "{0, 3/5, -3/5, 1, -1, 7/6, -7/6, inf}"
+std::string format_points(const std::vector<Point>& points);
+
+// One column per config, one row per metric; the first column is named by config.name.
+std::string format_metrics_table(const std::vector<Config>& configs);
+
+}  // namespace nova::discover
