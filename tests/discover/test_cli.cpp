@@ -1,1 +1,155 @@
+// Runs the real nova-discover binary: good runs write verified JSON, bad input fails cleanly
+// (message, non-zero exit, no file left behind, no existing file touched).
+#include "nova/discover/config_json.hpp"
+
 #include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+Run run_in(const fs::path& dir, const std::string& args) {
+  const std::string cmd = "cd '" + dir.string() + "' && '" NOVA_DISCOVER_EXE "' " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  char buf[4096];
+  while (const std::size_t got = fread(buf, 1, sizeof buf, pipe)) out.append(buf, got);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+fs::path fresh_dir(const std::string& tag) {
+  const fs::path dir = fs::temp_directory_path() / ("nova_cli_" + tag + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const fs::path kConfigs = fs::path(NOVA_SOURCE_DIR) / "configs";
+
+}  // namespace
+
+TEST_CASE("evaluation prints the table and writes verified JSON") {
+  const fs::path dir = fresh_dir("eval");
+  const Run r = run_in(dir, "--tile 6x3 --points 0,0.6,-3/5,1,-1,7/6,-7/6,inf --name nova");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("kappa2(V)") && Catch::Contains("76.6") && Catch::Contains("amp2D"));
+  const fs::path written = dir / "configs" / "f6x3_nova.json";
+  REQUIRE(fs::exists(written));
+  CHECK(slurp(written).find("\"points\": [\"0\",\"3/5\",\"-3/5\"") != std::string::npos);
+  const auto c = nova::discover::read_config(written);
+  CHECK(nova::discover::verify_config(c).ok);
+  // Deterministic: up to the recorded command line, the bytes are those of the shipped config.
+  const auto upto_provenance = [](const std::string& text) { return text.substr(0, text.find("\"provenance\"")); };
+  CHECK(upto_provenance(slurp(written)) == upto_provenance(slurp(kConfigs / "f6x3_nova.json")));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("options format json, out, dry-run, scaling and verify-2d") {
+  const fs::path dir = fresh_dir("opts");
+  Run r = run_in(dir, "--tile 4,3 --points standard --format json --dry-run --scaling balanced --verify-2d");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("\"scaling\": \"balanced\"") && Catch::Contains("\"identity\":\"1d+2d\""));
+  CHECK(fs::is_empty(dir));
+  r = run_in(dir, "--tile 4,3 --points standard --quiet --out sub/x.json");
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.empty());
+  CHECK(fs::exists(dir / "sub" / "x.json"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("bad input: clear message, non-zero exit, nothing written") {
+  const struct {
+    const char* args;
+    const char* message;
+  } cases[] = {
+      {"--tile 6,3 --points 0,1,1,2,-2,3,-3", "duplicate point 1"},
+      {"--tile 6,3 --points 0,1,-1", "needs 7 finite points"},
+      {"--tile 6,3 --points 0,1/0,-1,2,-2,3,-3", "zero denominator"},
+      {"--tile 6,3 --points abc,1,-1,2,-2,3,-3", "invalid number 'abc'"},
+      {"--tile 2,3 --points 0,1,inf,inf", "given 2 times"},
+      {"--tile 0,3 --points 0", "m must be at least 1"},
+      {"--tile 6,0 --points 0", "r must be at least 1"},
+      {"--tile 10000,3 --points standard", "m is limited to 32"},
+      {"--tile 6,3 --points standard --name Bad-Name", "invalid point-set name"},
+      {"--tile 6,3 --points standard --scaling C", "scaling"},
+      {"--tile six --points standard", "invalid tile"},
+      {"--points standard", "--tile is required"},
+      {"--no-such-option", "no-such-option"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.args);
+    const fs::path dir = fresh_dir("bad");
+    const Run r = run_in(dir, std::string(c.args) + " --out out.json");
+    CHECK(r.exit_code != 0);
+    CHECK_THAT(r.output, Catch::Contains(c.message));
+    CHECK_THAT(r.output, !Catch::Contains("terminate") && !Catch::Contains("Aborted"));
+    CHECK(fs::is_empty(dir));
+    fs::remove_all(dir);
+  }
+}
+
+TEST_CASE("a failed run never overwrites an existing config") {
+  const fs::path dir = fresh_dir("keep");
+  fs::copy_file(kConfigs / "f6x3_nova.json", dir / "f6x3_nova.json");
+  const std::string before = slurp(dir / "f6x3_nova.json");
+  const Run r = run_in(dir, "--tile 6,3 --points 0,1,1,2,-2,3,-3 --out f6x3_nova.json");
+  CHECK(r.exit_code != 0);
+  CHECK(slurp(dir / "f6x3_nova.json") == before);
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}) == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("verify passes the shipped configs and fails edited, malformed or missing files") {
+  const fs::path dir = fresh_dir("verify");
+  Run r = run_in(kConfigs, "verify *.json");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("OK   f6x3_nova.json"));
+
+  std::string text = slurp(kConfigs / "f4x3_nova.json");
+  const auto at = text.find("\"-5/6\"");  // first occurrence: a point; the next one is in A^T
+  const auto in_matrix = text.find("\"-5/6\"", text.find("\"AT\""));
+  REQUIRE(at != std::string::npos);
+  REQUIRE(in_matrix != std::string::npos);
+  text.replace(in_matrix, 6, "\"-4/6\"");
+  std::ofstream(dir / "edited.json") << text;
+  std::ofstream(dir / "broken.json") << "{\"schema\": \"nova.transform/1\", ";
+  r = run_in(dir, "verify edited.json broken.json missing.json '" + (kConfigs / "f4x3_nova.json").string() + "'");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("FAIL edited.json: AT[1][2] is -2/3, expected -5/6"));
+  CHECK_THAT(r.output, Catch::Contains("FAIL broken.json: malformed JSON"));
+  CHECK_THAT(r.output, Catch::Contains("FAIL missing.json: cannot open file"));
+  CHECK_THAT(r.output, Catch::Contains("3 of 4 config(s) failed"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("help explains and version answers") {
+  const fs::path dir = fresh_dir("help");
+  Run r = run_in(dir, "--help");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("--points") && Catch::Contains("--scaling") && Catch::Contains("verify"));
+  r = run_in(dir, "--version");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("nova-discover 0.1.0"));
+  fs::remove_all(dir);
+}
