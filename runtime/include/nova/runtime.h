@@ -1,0 +1,109 @@
+/* NOVA runtime: 3x3 (r x r) stride-1 Winograd convolution through the generated transforms.
+ * C API. Every call returns a status; nova_status_string() explains it. No call aborts or writes
+ * an output it could not compute correctly. */
+#ifndef NOVA_RUNTIME_H
+#define NOVA_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  NOVA_STATUS_SUCCESS = 0,
+  NOVA_STATUS_INVALID_ARGUMENT,    /* null pointer, zero or negative size, bad enum, padding out of 0..2 */
+  NOVA_STATUS_NOT_SUPPORTED,       /* stride, dilation, groups or kernel size Winograd cannot serve */
+  NOVA_STATUS_UNKNOWN_TRANSFORM,   /* no generated transform with that name, or none fits "auto" */
+  NOVA_STATUS_SIZE_OVERFLOW,       /* a tensor or workspace size does not fit the index types */
+  NOVA_STATUS_WORKSPACE_TOO_SMALL, /* caller's workspace is smaller than nova_conv_workspace_size() */
+  NOVA_STATUS_ALLOCATION_FAILED,   /* host or device memory could not be allocated */
+  NOVA_STATUS_NO_GPU,              /* GPU backend requested but not built in, or no device present */
+  NOVA_STATUS_BACKEND_ERROR        /* CUDA/HIP/cuBLAS reported an error */
+} nova_status_t;
+
+typedef enum { NOVA_BACKEND_CPU = 0, NOVA_BACKEND_GPU = 1 } nova_backend_t;
+typedef enum { NOVA_LAYOUT_NCHW = 0, NOVA_LAYOUT_NHWC = 1 } nova_layout_t;
+/* fp16 tensors are IEEE binary16 bit patterns (uint16_t on the host, __half on the device). */
+typedef enum { NOVA_DTYPE_FP32 = 0, NOVA_DTYPE_FP16 = 1 } nova_dtype_t;
+
+typedef struct nova_handle* nova_handle_t;
+
+/* A convolution y = conv(x, w) (+ bias) (ReLU), x: N x C x H x W, w: K x C x r x r (fp32, always),
+ * y: N x K x (H + 2 pad - r + 1) x (W + 2 pad - r + 1), layouts as given. Initialise with
+ * nova_conv_desc_init() and set the fields you need. */
+typedef struct {
+  int64_t n, c, h, w, k;
+  int kernel_size;        /* r; default 3 */
+  int pad;                /* symmetric zero padding, 0..2; default 1 */
+  int stride, dilation, groups; /* must be 1 (default) */
+  nova_layout_t layout;   /* default NCHW */
+  nova_dtype_t dtype;     /* x and y; default FP32 */
+  const char* transform;  /* generated transform name (e.g. "f6x3_nova") or "auto"/NULL (default) */
+} nova_conv_desc_t;
+
+const char* nova_status_string(nova_status_t status);
+
+/* The generated transforms this library was built with (one per config in configs/). */
+typedef struct {
+  const char* name;   /* f<m>x<r>_<pointset>, e.g. "f6x3_nova" */
+  int m, r;           /* output tile and filter size */
+  const char* points; /* "0,3/5,-3/5,1,-1,7/6,-7/6,inf" */
+  double amp2d;       /* precision model: predicted relative error 0.7 * u * amp2d */
+} nova_transform_info_t;
+
+int nova_transform_count(void);
+nova_status_t nova_transform_info(int index, nova_transform_info_t* info);
+
+void nova_conv_desc_init(nova_conv_desc_t* desc);
+
+/* stream: a cudaStream_t / hipStream_t for the GPU backend (NULL = default stream); ignored on CPU. */
+nova_status_t nova_create(nova_handle_t* handle, nova_backend_t backend, void* stream);
+nova_status_t nova_destroy(nova_handle_t handle);
+
+/* The transform that runs for this descriptor ("auto" resolved); the string lives as long as the
+ * library. */
+nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova_conv_desc_t* desc, const char** name);
+
+/* Bytes of workspace nova_conv_forward() needs (transformed input and Winograd-domain product). */
+nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_desc_t* desc, size_t* bytes);
+
+/* Transforms and caches the filter. The cache is keyed by (weights pointer, version, transform):
+ * bump `version` whenever the weights change, or call nova_filter_invalidate(). forward() calls
+ * this itself on a cache miss. */
+nova_status_t nova_filter_transform(nova_handle_t handle, const nova_conv_desc_t* desc, const float* weights,
+                                    uint64_t version);
+nova_status_t nova_filter_invalidate(nova_handle_t handle, const float* weights);
+
+/* y = conv(x, w) + bias (bias: K floats, may be NULL), then ReLU if relu != 0. Pointers are host
+ * memory on the CPU backend and device memory on the GPU backend. workspace may be NULL: the
+ * handle then owns (and keeps) a workspace of the needed size. */
+nova_status_t nova_conv_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
+                                const float* weights, uint64_t weights_version, const float* bias, int relu,
+                                void* y, void* workspace, size_t workspace_bytes);
+
+/* Per-stage cost of one forward pass, for planning fusion: times from device events (host clock on
+ * the CPU backend) and the fewest bytes each stage must move through memory. */
+typedef struct {
+  double filter_ms, input_ms, gemm_ms, output_ms;         /* filter: the (normally cached) transform */
+  double filter_bytes, input_bytes, gemm_bytes, output_bytes;
+  double gemm_flops;                                       /* 2 * n^2 * K * C * P */
+} nova_stage_profile_t;
+
+/* Runs nova_conv_forward() once stage by stage, synchronising between stages, and fills *profile.
+ * The filter is transformed afresh (and cached). Slower than forward(): for measurement only. */
+nova_status_t nova_conv_profile(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
+                                const float* weights, uint64_t weights_version, const float* bias, int relu,
+                                void* y, void* workspace, size_t workspace_bytes, nova_stage_profile_t* profile);
+
+/* FP64 direct convolution on the host (the reference every path is measured against). x, y as
+ * desc->dtype/layout; accumulates in double. Works for any descriptor with stride 1 and any r. */
+nova_status_t nova_conv_reference(const nova_conv_desc_t* desc, const void* x, const float* weights,
+                                  const float* bias, int relu, void* y);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NOVA_RUNTIME_H */

@@ -1,0 +1,87 @@
+#include "conv_shape.hpp"
+
+#include <cstring>
+#include <limits>
+
+namespace nova::runtime {
+namespace {
+
+// Every tensor the kernels index must stay below 2^31 elements (32-bit indices on the device).
+constexpr int64_t kMaxElements = std::numeric_limits<int32_t>::max();
+
+bool checked_product(std::initializer_list<int64_t> factors, int64_t& out) {
+  int64_t p = 1;
+  for (const int64_t f : factors)
+    if (__builtin_mul_overflow(p, f, &p)) return false;
+  out = p;
+  return p <= kMaxElements;
+}
+
+// Predicted relative L2 error 0.7 u amp2D (DESIGN.md section 6) a transform must stay under to be
+// picked by "auto" for each storage type; explicit names bypass this rule.
+constexpr double kAutoErrorBudgetFp16 = 1e-2;
+constexpr double kAutoErrorBudgetFp32 = 1e-5;
+
+double unit_roundoff(nova_dtype_t dtype) { return dtype == NOVA_DTYPE_FP16 ? 0x1p-11 : 0x1p-24; }
+
+}  // namespace
+
+nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
+  if (!desc) return NOVA_STATUS_INVALID_ARGUMENT;
+  if (desc->n <= 0 || desc->c <= 0 || desc->h <= 0 || desc->w <= 0 || desc->k <= 0) return NOVA_STATUS_INVALID_ARGUMENT;
+  if (desc->pad < 0 || desc->pad > 2 || desc->kernel_size < 1) return NOVA_STATUS_INVALID_ARGUMENT;
+  if (desc->layout != NOVA_LAYOUT_NCHW && desc->layout != NOVA_LAYOUT_NHWC) return NOVA_STATUS_INVALID_ARGUMENT;
+  if (desc->dtype != NOVA_DTYPE_FP32 && desc->dtype != NOVA_DTYPE_FP16) return NOVA_STATUS_INVALID_ARGUMENT;
+  if (desc->stride != 1 || desc->dilation != 1 || desc->groups != 1) return NOVA_STATUS_NOT_SUPPORTED;
+  s.n = desc->n, s.c = desc->c, s.h = desc->h, s.w = desc->w, s.k = desc->k;
+  s.r = desc->kernel_size, s.pad = desc->pad, s.layout = desc->layout, s.dtype = desc->dtype;
+  s.h_out = s.h + 2 * s.pad - s.r + 1;
+  s.w_out = s.w + 2 * s.pad - s.r + 1;
+  if (s.h_out <= 0 || s.w_out <= 0) return NOVA_STATUS_INVALID_ARGUMENT;  // image smaller than the filter
+  int64_t elements = 0;
+  if (!checked_product({s.n, s.c, s.h, s.w}, elements) || !checked_product({s.n, s.k, s.h_out, s.w_out}, elements) ||
+      !checked_product({s.k, s.c, s.r, s.r}, elements))
+    return NOVA_STATUS_SIZE_OVERFLOW;
+  return NOVA_STATUS_SUCCESS;
+}
+
+Tiling tile_shape(const ConvShape& s, const TransformEntry& t) {
+  Tiling tiling;
+  tiling.m = t.m;
+  tiling.n = t.n;
+  tiling.tiles_h = (s.h_out + t.m - 1) / t.m;
+  tiling.tiles_w = (s.w_out + t.m - 1) / t.m;
+  tiling.tiles = s.n * tiling.tiles_h * tiling.tiles_w;
+  tiling.c = s.c;
+  tiling.k = s.k;
+  return tiling;
+}
+
+nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s, const TransformEntry*& out) {
+  out = nullptr;
+  if (desc->transform && std::strcmp(desc->transform, "auto") != 0) {
+    out = find_transform(desc->transform);
+    if (!out) return NOVA_STATUS_UNKNOWN_TRANSFORM;
+    if (out->r != s.r) return NOVA_STATUS_NOT_SUPPORTED;
+  } else {
+    // "auto": the largest output tile that the output is not smaller than (so border waste stays
+    // bounded) among transforms whose predicted error fits the dtype's budget; ties go to the
+    // lowest amp2D. The registry order makes the choice deterministic.
+    const double budget = s.dtype == NOVA_DTYPE_FP16 ? kAutoErrorBudgetFp16 : kAutoErrorBudgetFp32;
+    const int64_t smallest_side = s.h_out < s.w_out ? s.h_out : s.w_out;
+    for (const TransformEntry& t : transform_registry()) {
+      if (t.r != s.r || 0.7 * unit_roundoff(s.dtype) * t.amp2d > budget) continue;
+      if (t.m > smallest_side && t.m > 2) continue;
+      if (!out || t.m > out->m || (t.m == out->m && t.amp2d < out->amp2d)) out = &t;
+    }
+    if (!out) return s.r == 3 ? NOVA_STATUS_UNKNOWN_TRANSFORM : NOVA_STATUS_NOT_SUPPORTED;
+  }
+  int64_t elements = 0;
+  const Tiling tiling = tile_shape(s, *out);
+  if (!checked_product({tiling.n, tiling.n, s.c, tiling.tiles}, elements) ||
+      !checked_product({tiling.n, tiling.n, s.k, tiling.tiles}, elements))
+    return NOVA_STATUS_SIZE_OVERFLOW;
+  return NOVA_STATUS_SUCCESS;
+}
+
+}  // namespace nova::runtime

@@ -1,0 +1,41 @@
+// A validated convolution descriptor with every derived size the backends need.
+#pragma once
+
+#include "nova/runtime.h"
+#include "nova/runtime/transform_registry.hpp"
+
+#include <cstdint>
+
+namespace nova::runtime {
+
+struct ConvShape {
+  int64_t n = 0, c = 0, h = 0, w = 0, k = 0;
+  int r = 3, pad = 0;
+  int64_t h_out = 0, w_out = 0;
+  nova_layout_t layout = NOVA_LAYOUT_NCHW;
+  nova_dtype_t dtype = NOVA_DTYPE_FP32;
+
+  int64_t input_elements() const { return n * c * h * w; }
+  int64_t output_elements() const { return n * k * h_out * w_out; }
+  int64_t filter_elements() const { return k * c * r * r; }
+};
+
+// Tiling of a shape by one transform: P tiles of m x m outputs, each reading an n x n patch.
+struct Tiling {
+  int m = 0, n = 0;
+  int64_t tiles_h = 0, tiles_w = 0, tiles = 0;  // tiles = N * tiles_h * tiles_w
+  int64_t transformed_input_elements() const { return int64_t{n} * n * c * tiles; }    // V: [n*n][C][P]
+  int64_t product_elements() const { return int64_t{n} * n * k * tiles; }              // M: [n*n][K][P]
+  int64_t transformed_filter_elements() const { return int64_t{n} * n * k * c; }       // U: [n*n][K][C]
+  int64_t c = 0, k = 0;
+};
+
+// Checks every field; returns SUCCESS and fills `shape`, or the status that names the problem.
+nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& shape);
+
+Tiling tile_shape(const ConvShape& shape, const TransformEntry& transform);
+
+// The transform that serves `desc`: by name, or by the "auto" rule (see dispatch.cpp).
+nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& shape, const TransformEntry*& out);
+
+}  // namespace nova::runtime

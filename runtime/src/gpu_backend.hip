@@ -1,0 +1,202 @@
+// GPU backend: the 3-pass pipeline (input transform -> batched GEMM -> output transform with the
+// bias/ReLU epilogue) over the generated kernels, with the filter transform cached by the caller of
+// Backend. HIP source: nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build
+// calls hipBLAS when NOVA_ENABLE_HIPBLAS is on (hipBLAS is not packaged for Debian, so the AMD
+// compile check builds everything but that call).
+#include "backend.hpp"
+
+#include "nova/runtime/hip_compat.h"
+#include "nova/runtime/transform_registry_gpu.hpp"
+
+#if defined(__HIP__) || defined(__HIPCC__)
+#if NOVA_ENABLE_HIPBLAS
+#include <hipblas/hipblas.h>
+#endif
+#else
+#include <cublas_v2.h>
+#endif
+
+namespace nova::runtime {
+namespace {
+
+#if defined(__HIP__) || defined(__HIPCC__)
+#if NOVA_ENABLE_HIPBLAS
+using BlasHandle = hipblasHandle_t;
+#else
+using BlasHandle = void*;
+#endif
+#else
+using BlasHandle = cublasHandle_t;
+#endif
+
+// M_xi (K x P) = U_xi (K x C) V_xi (C x P) for every xi, fp32 accumulation. Row-major M is the
+// column-major P x K matrix V_xi^T-free product: M^T = V^T U^T, i.e. (P x C)(C x K) column-major.
+nova_status_t batched_gemm(BlasHandle blas, bool fp16, const void* U, const void* V, float* M, int K, int C, int P,
+                           int batches) {
+  const float one = 1.0f, zero = 0.0f;
+  const long long stride_v = static_cast<long long>(C) * P, stride_u = static_cast<long long>(K) * C,
+                  stride_m = static_cast<long long>(K) * P;
+#if defined(__HIP__) || defined(__HIPCC__)
+#if NOVA_ENABLE_HIPBLAS
+  const hipblasDatatype_t in = fp16 ? HIPBLAS_R_16F : HIPBLAS_R_32F;
+  const hipblasStatus_t st = hipblasGemmStridedBatchedEx(
+      blas, HIPBLAS_OP_N, HIPBLAS_OP_N, P, K, C, &one, V, in, P, stride_v, U, in, C, stride_u, &zero, M, HIPBLAS_R_32F,
+      P, stride_m, batches, HIPBLAS_R_32F, HIPBLAS_GEMM_DEFAULT);
+  return st == HIPBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
+#else
+  (void)blas, (void)fp16, (void)U, (void)V, (void)M, (void)K, (void)C, (void)P, (void)batches, (void)one, (void)zero;
+  (void)stride_v, (void)stride_u, (void)stride_m;
+  return NOVA_STATUS_NOT_SUPPORTED;  // built without hipBLAS
+#endif
+#else
+  const cudaDataType_t in = fp16 ? CUDA_R_16F : CUDA_R_32F;
+  const cublasStatus_t st = cublasGemmStridedBatchedEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, P, K, C, &one, V, in, P, stride_v, U,
+                                                       in, C, stride_u, &zero, M, CUDA_R_32F, P, stride_m, batches,
+                                                       CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  return st == CUBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
+#endif
+}
+
+nova_status_t status_of(hipError_t e) {
+  if (e == hipSuccess) return NOVA_STATUS_SUCCESS;
+  return e == hipErrorOutOfMemory ? NOVA_STATUS_ALLOCATION_FAILED : NOVA_STATUS_BACKEND_ERROR;
+}
+
+// Records device events between stages when a profile is requested.
+class StageTimer {
+ public:
+  StageTimer(hipStream_t stream, nova_stage_profile_t* profile) : stream_(stream), profile_(profile) {
+    if (!profile_) return;
+    for (auto& e : events_) hipEventCreate(&e);
+    hipEventRecord(events_[0], stream_);
+  }
+  ~StageTimer() {
+    if (!profile_) return;
+    for (auto& e : events_) hipEventDestroy(e);
+  }
+  StageTimer(const StageTimer&) = delete;
+  StageTimer& operator=(const StageTimer&) = delete;
+  void mark(int stage) {
+    if (profile_) hipEventRecord(events_[stage], stream_);
+  }
+  nova_status_t finish() {
+    if (!profile_) return NOVA_STATUS_SUCCESS;
+    if (const hipError_t e = hipEventSynchronize(events_[3]); e != hipSuccess) return status_of(e);
+    float ms[3] = {};
+    for (int i = 0; i < 3; ++i) hipEventElapsedTime(&ms[i], events_[i], events_[i + 1]);
+    profile_->input_ms = ms[0], profile_->gemm_ms = ms[1], profile_->output_ms = ms[2];
+    return NOVA_STATUS_SUCCESS;
+  }
+
+ private:
+  hipStream_t stream_;
+  nova_stage_profile_t* profile_;
+  hipEvent_t events_[4] = {};
+};
+
+class GpuBackend final : public Backend {
+ public:
+  GpuBackend(hipStream_t stream, BlasHandle blas) : stream_(stream), blas_(blas) {}
+  ~GpuBackend() override {
+#if !(defined(__HIP__) || defined(__HIPCC__))
+    cublasDestroy(blas_);
+#elif NOVA_ENABLE_HIPBLAS
+    hipblasDestroy(blas_);
+#endif
+  }
+  GpuBackend(const GpuBackend&) = delete;
+  GpuBackend& operator=(const GpuBackend&) = delete;
+
+  int transformed_element_bytes(nova_dtype_t dtype) const override { return dtype == NOVA_DTYPE_FP16 ? 2 : 4; }
+
+  nova_status_t allocate(size_t bytes, Buffer& out) override {
+    void* p = nullptr;
+    if (const hipError_t e = hipMalloc(&p, bytes ? bytes : 1); e != hipSuccess) return status_of(e);
+    out = Buffer(p, [](void* q) { hipFree(q); });
+    return NOVA_STATUS_SUCCESS;
+  }
+
+  nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, Buffer& filter) override {
+    const GpuTransformEntry* g = find_gpu_transform(t.name);
+    if (!g) return NOVA_STATUS_UNKNOWN_TRANSFORM;
+    const Tiling tiling = tile_shape(s, t);
+    const size_t bytes = static_cast<size_t>(tiling.transformed_filter_elements()) * transformed_element_bytes(s.dtype);
+    if (const nova_status_t st = allocate(bytes, filter); st != NOVA_STATUS_SUCCESS) return st;
+    const int K = static_cast<int>(s.k), C = static_cast<int>(s.c);
+    return status_of(s.dtype == NOVA_DTYPE_FP16
+                         ? g->launch_filter_transform(weights, static_cast<__half*>(filter.get()), K, C, stream_)
+                         : g->launch_filter_transform_f32(weights, static_cast<float*>(filter.get()), K, C, stream_));
+  }
+
+  nova_status_t forward(const ConvShape& s, const TransformEntry& t, const void* x, const void* filter, const float* bias,
+                        int relu, void* y, void* workspace, nova_stage_profile_t* profile) override {
+    const GpuTransformEntry* g = find_gpu_transform(t.name);
+    if (!g) return NOVA_STATUS_UNKNOWN_TRANSFORM;
+    const Tiling tiling = tile_shape(s, t);
+    const int N = static_cast<int>(s.n), C = static_cast<int>(s.c), K = static_cast<int>(s.k), H = static_cast<int>(s.h),
+              W = static_cast<int>(s.w), P = static_cast<int>(tiling.tiles);
+    const bool fp16 = s.dtype == NOVA_DTYPE_FP16, nhwc = s.layout == NOVA_LAYOUT_NHWC;
+    void* V = workspace;
+    float* M = reinterpret_cast<float*>(static_cast<char*>(workspace) + workspace_bytes(s, t) -
+                                        static_cast<size_t>(tiling.product_elements()) * sizeof(float));
+
+    StageTimer timer(stream_, profile);
+    hipError_t e;
+    if (fp16) {
+      const auto* in = static_cast<const __half*>(x);
+      auto* v = static_cast<__half*>(V);
+      e = nhwc ? g->launch_input_transform_nhwc_f16(in, v, N, C, H, W, s.pad, stream_)
+               : g->launch_input_transform_nchw_f16(in, v, N, C, H, W, s.pad, stream_);
+    } else {
+      const auto* in = static_cast<const float*>(x);
+      auto* v = static_cast<float*>(V);
+      e = nhwc ? g->launch_input_transform_nhwc_f32(in, v, N, C, H, W, s.pad, stream_)
+               : g->launch_input_transform_nchw_f32(in, v, N, C, H, W, s.pad, stream_);
+    }
+    if (e != hipSuccess) return status_of(e);
+    timer.mark(1);
+
+    if (const nova_status_t st = batched_gemm(blas_, fp16, filter, V, M, K, C, P, t.n * t.n); st != NOVA_STATUS_SUCCESS)
+      return st;
+    timer.mark(2);
+
+    if (fp16) {
+      auto* out = static_cast<__half*>(y);
+      e = nhwc ? g->launch_output_transform_nhwc_f16(M, out, bias, relu, N, K, H, W, s.pad, stream_)
+               : g->launch_output_transform_nchw_f16(M, out, bias, relu, N, K, H, W, s.pad, stream_);
+    } else {
+      auto* out = static_cast<float*>(y);
+      e = nhwc ? g->launch_output_transform_nhwc_f32(M, out, bias, relu, N, K, H, W, s.pad, stream_)
+               : g->launch_output_transform_nchw_f32(M, out, bias, relu, N, K, H, W, s.pad, stream_);
+    }
+    if (e != hipSuccess) return status_of(e);
+    timer.mark(3);
+    return timer.finish();
+  }
+
+  nova_status_t synchronize() override { return status_of(hipStreamSynchronize(stream_)); }
+
+ private:
+  hipStream_t stream_;
+  BlasHandle blas_;
+};
+
+}  // namespace
+
+nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
+  int devices = 0;
+  if (hipGetDeviceCount(&devices) != hipSuccess || devices == 0) return NOVA_STATUS_NO_GPU;
+  const auto s = static_cast<hipStream_t>(stream);
+  BlasHandle blas{};
+#if !(defined(__HIP__) || defined(__HIPCC__))
+  if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return NOVA_STATUS_BACKEND_ERROR;
+  cublasSetStream(blas, s);
+#elif NOVA_ENABLE_HIPBLAS
+  if (hipblasCreate(&blas) != HIPBLAS_STATUS_SUCCESS) return NOVA_STATUS_BACKEND_ERROR;
+  hipblasSetStream(blas, s);
+#endif
+  out = std::make_unique<GpuBackend>(s, blas);
+  return NOVA_STATUS_SUCCESS;
+}
+
+}  // namespace nova::runtime

@@ -1,0 +1,268 @@
+#include "nova/runtime.h"
+
+#include "backend.hpp"
+#include "cpu_backend.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+using namespace nova::runtime;
+
+namespace {
+
+class CpuBackend final : public Backend {
+ public:
+  // The CPU path keeps fp32 values and rounds them to fp16 where the precision model stores fp16.
+  int transformed_element_bytes(nova_dtype_t) const override { return sizeof(float); }
+  nova_status_t allocate(size_t bytes, Buffer& out) override {
+    out = Buffer(std::malloc(bytes ? bytes : 1), std::free);
+    return out ? NOVA_STATUS_SUCCESS : NOVA_STATUS_ALLOCATION_FAILED;
+  }
+  nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, Buffer& filter) override {
+    const std::vector<float> U = cpu::transform_filter(s, t, weights);
+    if (const nova_status_t st = allocate(U.size() * sizeof(float), filter); st != NOVA_STATUS_SUCCESS) return st;
+    std::memcpy(filter.get(), U.data(), U.size() * sizeof(float));
+    return NOVA_STATUS_SUCCESS;
+  }
+  nova_status_t forward(const ConvShape& s, const TransformEntry& t, const void* x, const void* filter, const float* bias,
+                        int relu, void* y, void* workspace, nova_stage_profile_t* profile) override {
+    cpu::winograd_forward(s, t, x, static_cast<const float*>(filter), bias, relu, y, static_cast<float*>(workspace), profile);
+    return NOVA_STATUS_SUCCESS;
+  }
+  nova_status_t synchronize() override { return NOVA_STATUS_SUCCESS; }
+};
+
+// One cached transformed filter. The key includes everything the transformed values depend on.
+struct CachedFilter {
+  const float* weights;
+  uint64_t version;
+  const TransformEntry* transform;
+  int64_t k, c;
+  nova_dtype_t dtype;
+  Buffer data;
+};
+
+// The fewest bytes each stage must move: every input read once, every output written once.
+void fill_traffic(const ConvShape& s, const TransformEntry& t, int transformed_bytes, nova_stage_profile_t& p) {
+  const Tiling tiling = tile_shape(s, t);
+  const double io_bytes = s.dtype == NOVA_DTYPE_FP16 ? 2.0 : 4.0;
+  const double v = static_cast<double>(tiling.transformed_input_elements()) * transformed_bytes;
+  const double u = static_cast<double>(tiling.transformed_filter_elements()) * transformed_bytes;
+  const double m = static_cast<double>(tiling.product_elements()) * sizeof(float);
+  p.filter_bytes = static_cast<double>(s.filter_elements()) * sizeof(float) + u;
+  p.input_bytes = static_cast<double>(s.input_elements()) * io_bytes + v;
+  p.gemm_bytes = u + v + m;
+  p.output_bytes = m + static_cast<double>(s.output_elements()) * io_bytes;
+  p.gemm_flops = 2.0 * t.n * t.n * static_cast<double>(s.k) * static_cast<double>(s.c) * static_cast<double>(tiling.tiles);
+}
+
+}  // namespace
+
+struct nova_handle {
+  std::unique_ptr<Backend> backend;
+  std::vector<CachedFilter> filters;
+  Buffer workspace{nullptr, std::free};
+  size_t workspace_bytes = 0;
+};
+
+namespace nova::runtime {
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+size_t Backend::workspace_bytes(const ConvShape& s, const TransformEntry& t) const {
+  const Tiling tiling = tile_shape(s, t);
+  const auto aligned = [](size_t bytes) { return (bytes + 255) / 256 * 256; };  // keeps M 256-byte aligned
+  return aligned(static_cast<size_t>(tiling.transformed_input_elements()) * transformed_element_bytes(s.dtype)) +
+         static_cast<size_t>(tiling.product_elements()) * sizeof(float);
+}
+
+}  // namespace nova::runtime
+
+namespace {
+
+// Validation shared by every entry point that takes a descriptor.
+nova_status_t prepare(nova_handle_t handle, const nova_conv_desc_t* desc, ConvShape& shape, const TransformEntry*& t) {
+  if (!handle) return NOVA_STATUS_INVALID_ARGUMENT;
+  if (const nova_status_t st = validate_descriptor(desc, shape); st != NOVA_STATUS_SUCCESS) return st;
+  return resolve_transform(desc, shape, t);
+}
+
+nova_status_t cached_filter(nova_handle_t h, const ConvShape& s, const TransformEntry* t, const float* weights,
+                            uint64_t version, const void*& out) {
+  for (const CachedFilter& f : h->filters)
+    if (f.weights == weights && f.version == version && f.transform == t && f.k == s.k && f.c == s.c && f.dtype == s.dtype) {
+      out = f.data.get();
+      return NOVA_STATUS_SUCCESS;
+    }
+  // A new version of the same weights replaces the stale entry instead of piling up.
+  std::erase_if(h->filters, [&](const CachedFilter& f) { return f.weights == weights && f.transform == t; });
+  Buffer data{nullptr, std::free};
+  if (const nova_status_t st = h->backend->transform_filter(s, *t, weights, data); st != NOVA_STATUS_SUCCESS) return st;
+  out = data.get();
+  h->filters.push_back({weights, version, t, s.k, s.c, s.dtype, std::move(data)});
+  return NOVA_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* nova_status_string(nova_status_t status) {
+  switch (status) {
+    case NOVA_STATUS_SUCCESS: return "success";
+    case NOVA_STATUS_INVALID_ARGUMENT: return "invalid argument: null pointer, non-positive size, bad enum, padding outside 0..2 or image smaller than the filter";
+    case NOVA_STATUS_NOT_SUPPORTED: return "not supported: Winograd here serves stride 1, dilation 1, groups 1 and kernel sizes with a generated transform";
+    case NOVA_STATUS_UNKNOWN_TRANSFORM: return "unknown transform: no generated transform has that name, or none fits \"auto\" for this shape and dtype";
+    case NOVA_STATUS_SIZE_OVERFLOW: return "size overflow: a tensor or workspace has more than 2^31-1 elements";
+    case NOVA_STATUS_WORKSPACE_TOO_SMALL: return "workspace too small: query nova_conv_workspace_size()";
+    case NOVA_STATUS_ALLOCATION_FAILED: return "allocation failed";
+    case NOVA_STATUS_NO_GPU: return "no GPU: the library was built without a GPU backend, or no device is present";
+    case NOVA_STATUS_BACKEND_ERROR: return "backend error: the GPU runtime or BLAS library reported a failure";
+  }
+  return "unknown status";
+}
+
+int nova_transform_count(void) { return static_cast<int>(transform_registry().size()); }
+
+nova_status_t nova_transform_info(int index, nova_transform_info_t* info) {
+  if (!info || index < 0 || index >= nova_transform_count()) return NOVA_STATUS_INVALID_ARGUMENT;
+  const TransformEntry& t = transform_registry()[static_cast<size_t>(index)];
+  *info = nova_transform_info_t{t.name, t.m, t.r, t.points, t.amp2d};
+  return NOVA_STATUS_SUCCESS;
+}
+
+void nova_conv_desc_init(nova_conv_desc_t* desc) {
+  if (!desc) return;
+  *desc = nova_conv_desc_t{};
+  desc->kernel_size = 3;
+  desc->pad = 1;
+  desc->stride = desc->dilation = desc->groups = 1;
+  desc->layout = NOVA_LAYOUT_NCHW;
+  desc->dtype = NOVA_DTYPE_FP32;
+  desc->transform = "auto";
+}
+
+nova_status_t nova_create(nova_handle_t* handle, nova_backend_t backend, void* stream) {
+  if (!handle) return NOVA_STATUS_INVALID_ARGUMENT;
+  *handle = nullptr;
+  std::unique_ptr<Backend> impl;
+  if (backend == NOVA_BACKEND_CPU) impl = make_cpu_backend();
+  else if (backend == NOVA_BACKEND_GPU) {
+    if (const nova_status_t st = make_gpu_backend(stream, impl); st != NOVA_STATUS_SUCCESS) return st;
+  } else return NOVA_STATUS_INVALID_ARGUMENT;
+  auto* h = new (std::nothrow) nova_handle;
+  if (!h) return NOVA_STATUS_ALLOCATION_FAILED;
+  h->backend = std::move(impl);
+  *handle = h;
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_destroy(nova_handle_t handle) {
+  delete handle;  // filters and workspace are released by their owners' deleters
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova_conv_desc_t* desc, const char** name) {
+  if (!name) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  *name = t->name;
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_desc_t* desc, size_t* bytes) {
+  if (!bytes) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  *bytes = handle->backend->workspace_bytes(s, *t);
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_filter_transform(nova_handle_t handle, const nova_conv_desc_t* desc, const float* weights,
+                                    uint64_t version) {
+  if (!weights) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  const void* unused = nullptr;
+  return cached_filter(handle, s, t, weights, version, unused);
+}
+
+nova_status_t nova_filter_invalidate(nova_handle_t handle, const float* weights) {
+  if (!handle || !weights) return NOVA_STATUS_INVALID_ARGUMENT;
+  std::erase_if(handle->filters, [&](const CachedFilter& f) { return f.weights == weights; });
+  return NOVA_STATUS_SUCCESS;
+}
+
+}  // extern "C"
+
+namespace {
+
+nova_status_t run_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const float* weights,
+                          uint64_t weights_version, const float* bias, int relu, void* y, void* workspace,
+                          size_t workspace_bytes, nova_stage_profile_t* profile) {
+  if (!x || !weights || !y) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  const size_t needed = handle->backend->workspace_bytes(s, *t);
+  if (workspace && workspace_bytes < needed) return NOVA_STATUS_WORKSPACE_TOO_SMALL;
+  if (!workspace) {
+    if (handle->workspace_bytes < needed) {
+      handle->workspace.reset();
+      handle->workspace_bytes = 0;
+      if (const nova_status_t st = handle->backend->allocate(needed, handle->workspace); st != NOVA_STATUS_SUCCESS) return st;
+      handle->workspace_bytes = needed;
+    }
+    workspace = handle->workspace.get();
+  }
+  const void* filter = nullptr;
+  if (profile) {
+    *profile = nova_stage_profile_t{};
+    std::erase_if(handle->filters, [&](const CachedFilter& f) { return f.weights == weights; });
+    if (const nova_status_t st = handle->backend->synchronize(); st != NOVA_STATUS_SUCCESS) return st;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  if (const nova_status_t st = cached_filter(handle, s, t, weights, weights_version, filter); st != NOVA_STATUS_SUCCESS)
+    return st;
+  if (profile) {
+    if (const nova_status_t st = handle->backend->synchronize(); st != NOVA_STATUS_SUCCESS) return st;
+    profile->filter_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    fill_traffic(s, *t, handle->backend->transformed_element_bytes(s.dtype), *profile);
+  }
+  return handle->backend->forward(s, *t, x, filter, bias, relu, y, workspace, profile);
+}
+
+}  // namespace
+
+extern "C" {
+
+nova_status_t nova_conv_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const float* weights,
+                                uint64_t weights_version, const float* bias, int relu, void* y, void* workspace,
+                                size_t workspace_bytes) {
+  return run_forward(handle, desc, x, weights, weights_version, bias, relu, y, workspace, workspace_bytes, nullptr);
+}
+
+nova_status_t nova_conv_profile(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const float* weights,
+                                uint64_t weights_version, const float* bias, int relu, void* y, void* workspace,
+                                size_t workspace_bytes, nova_stage_profile_t* profile) {
+  if (!profile) return NOVA_STATUS_INVALID_ARGUMENT;
+  return run_forward(handle, desc, x, weights, weights_version, bias, relu, y, workspace, workspace_bytes, profile);
+}
+
+nova_status_t nova_conv_reference(const nova_conv_desc_t* desc, const void* x, const float* weights, const float* bias,
+                                  int relu, void* y) {
+  if (!x || !weights || !y) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  if (const nova_status_t st = validate_descriptor(desc, s); st != NOVA_STATUS_SUCCESS) return st;
+  cpu::direct_reference(s, x, weights, bias, relu, y);
+  return NOVA_STATUS_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,132 @@
+// The C API's contract: clear statuses for every bad input, the filter cache, the workspace rules.
+#include "nova/runtime.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <vector>
+
+namespace {
+
+nova::ConvDesc small_desc() {
+  nova::ConvDesc d;
+  d.n = 1, d.c = 3, d.h = 9, d.w = 11, d.k = 5;
+  return d;
+}
+
+struct Buffers {
+  std::vector<float> x, w, y;
+  explicit Buffers(const nova::ConvDesc& d)
+      : x(static_cast<size_t>(d.n * d.c * d.h * d.w), 0.5f), w(static_cast<size_t>(d.k * d.c * 9), 0.25f),
+        y(static_cast<size_t>(d.n * d.k * d.h * d.w)) {}
+};
+
+nova_status_t forward(nova_handle_t h, const nova::ConvDesc& d, Buffers& b) {
+  return nova_conv_forward(h, &d, b.x.data(), b.w.data(), 1, nullptr, 0, b.y.data(), nullptr, 0);
+}
+
+}  // namespace
+
+TEST_CASE("bad descriptors return a clear status") {
+  nova::Handle handle;
+  Buffers b(small_desc());
+  const struct {
+    const char* what;
+    void (*edit)(nova::ConvDesc&);
+    nova_status_t expected;
+  } cases[] = {
+      {"zero batch", [](nova::ConvDesc& d) { d.n = 0; }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"zero channels", [](nova::ConvDesc& d) { d.c = 0; }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"negative width", [](nova::ConvDesc& d) { d.w = -4; }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"negative padding", [](nova::ConvDesc& d) { d.pad = -1; }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"padding 3", [](nova::ConvDesc& d) { d.pad = 3; }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"image smaller than filter", [](nova::ConvDesc& d) { d.h = 1; d.pad = 0; }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"bad layout", [](nova::ConvDesc& d) { d.layout = static_cast<nova_layout_t>(7); }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"bad dtype", [](nova::ConvDesc& d) { d.dtype = static_cast<nova_dtype_t>(9); }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"stride 2", [](nova::ConvDesc& d) { d.stride = 2; }, NOVA_STATUS_NOT_SUPPORTED},
+      {"dilation 2", [](nova::ConvDesc& d) { d.dilation = 2; }, NOVA_STATUS_NOT_SUPPORTED},
+      {"groups 2", [](nova::ConvDesc& d) { d.groups = 2; }, NOVA_STATUS_NOT_SUPPORTED},
+      {"kernel size 4", [](nova::ConvDesc& d) { d.kernel_size = 4; }, NOVA_STATUS_NOT_SUPPORTED},
+      {"unknown transform", [](nova::ConvDesc& d) { d.transform = "f6x3_nonexistent"; }, NOVA_STATUS_UNKNOWN_TRANSFORM},
+      {"size overflow", [](nova::ConvDesc& d) { d.n = d.c = d.h = d.w = 1LL << 20; }, NOVA_STATUS_SIZE_OVERFLOW},
+      {"product overflow", [](nova::ConvDesc& d) { d.n = d.c = 1LL << 40; d.h = d.w = 1LL << 40; }, NOVA_STATUS_SIZE_OVERFLOW},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    nova::ConvDesc d = small_desc();
+    c.edit(d);
+    size_t bytes = 0;
+    CHECK(nova_conv_workspace_size(handle.get(), &d, &bytes) == c.expected);
+    CHECK(forward(handle.get(), d, b) == c.expected);
+    CHECK(std::strlen(nova_status_string(c.expected)) > 20);
+  }
+}
+
+TEST_CASE("null pointers and small workspaces are rejected") {
+  nova::Handle handle;
+  const nova::ConvDesc d = small_desc();
+  Buffers b(d);
+  CHECK(nova_create(nullptr, NOVA_BACKEND_CPU, nullptr) == NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_conv_forward(nullptr, &d, b.x.data(), b.w.data(), 1, nullptr, 0, b.y.data(), nullptr, 0) ==
+        NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_conv_forward(handle.get(), nullptr, b.x.data(), b.w.data(), 1, nullptr, 0, b.y.data(), nullptr, 0) ==
+        NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_conv_forward(handle.get(), &d, nullptr, b.w.data(), 1, nullptr, 0, b.y.data(), nullptr, 0) ==
+        NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_conv_forward(handle.get(), &d, b.x.data(), nullptr, 1, nullptr, 0, b.y.data(), nullptr, 0) ==
+        NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_conv_forward(handle.get(), &d, b.x.data(), b.w.data(), 1, nullptr, 0, nullptr, nullptr, 0) ==
+        NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_conv_workspace_size(handle.get(), &d, nullptr) == NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_filter_transform(handle.get(), &d, nullptr, 1) == NOVA_STATUS_INVALID_ARGUMENT);
+
+  const size_t bytes = handle.workspace_size(d);
+  std::vector<unsigned char> ws(bytes);
+  CHECK(nova_conv_forward(handle.get(), &d, b.x.data(), b.w.data(), 1, nullptr, 0, b.y.data(), ws.data(), bytes - 1) ==
+        NOVA_STATUS_WORKSPACE_TOO_SMALL);
+  CHECK(nova_conv_forward(handle.get(), &d, b.x.data(), b.w.data(), 1, nullptr, 0, b.y.data(), ws.data(), bytes) ==
+        NOVA_STATUS_SUCCESS);
+}
+
+TEST_CASE("GPU handle without a GPU build is refused with NO_GPU, not a crash") {
+  nova_handle_t h = nullptr;
+  const nova_status_t st = nova_create(&h, NOVA_BACKEND_GPU, nullptr);
+  if (st == NOVA_STATUS_SUCCESS) {
+    nova_destroy(h);
+    SUCCEED("GPU present");
+  } else {
+    CHECK(st == NOVA_STATUS_NO_GPU);
+    CHECK(h == nullptr);
+  }
+}
+
+TEST_CASE("the filter cache follows the weights version and explicit invalidation") {
+  nova::Handle handle;
+  nova::ConvDesc d = small_desc();
+  d.pad = 1;
+  Buffers b(d);
+  std::vector<float> first(b.y.size()), second(b.y.size());
+  handle.forward(d, b.x.data(), b.w.data(), 1, first.data());
+  for (auto& v : b.w) v *= 2.0f;
+  handle.forward(d, b.x.data(), b.w.data(), 1, second.data());  // same version: the cached filter is used
+  CHECK(second == first);
+  handle.forward(d, b.x.data(), b.w.data(), 2, second.data());  // bumped version: recomputed
+  CHECK(second[0] == Approx(2.0f * first[0]));
+  for (auto& v : b.w) v *= 0.5f;
+  handle.invalidate_filter(b.w.data());
+  handle.forward(d, b.x.data(), b.w.data(), 2, second.data());  // invalidated: recomputed
+  CHECK(second[0] == Approx(first[0]));
+}
+
+TEST_CASE("C++ wrapper turns statuses into nova::Error") {
+  nova::Handle handle;
+  nova::ConvDesc d = small_desc();
+  d.stride = 2;
+  try {
+    handle.workspace_size(d);
+    FAIL("no exception");
+  } catch (const nova::Error& e) {
+    CHECK(e.status() == NOVA_STATUS_NOT_SUPPORTED);
+    CHECK_THAT(std::string(e.what()), Catch::Contains("stride 1"));
+  }
+}
