@@ -130,3 +130,37 @@ TEST_CASE("C++ wrapper turns statuses into nova::Error") {
     CHECK_THAT(std::string(e.what()), Catch::Contains("stride 1"));
   }
 }
+
+TEST_CASE("profile reports stage times and the fewest bytes per stage") {
+  nova::Handle handle;
+  nova::ConvDesc d = small_desc();
+  d.transform = "f4x3_standard";
+  Buffers b(d);
+  nova_stage_profile_t p{};
+  REQUIRE(nova_conv_profile(handle.get(), &d, b.x.data(), b.w.data(), 1, nullptr, 0, b.y.data(), nullptr, 0, &p) ==
+          NOVA_STATUS_SUCCESS);
+  CHECK(p.input_ms >= 0);
+  CHECK(p.gemm_ms >= 0);
+  // 9 x 11 output, pad 1, F(4,3): 3 x 3 tiles of a 6 x 6 domain; CPU stores fp32.
+  const double tiles = 9, nn = 36;
+  CHECK(p.input_bytes == Approx(4.0 * (3 * 9 * 11) + 4.0 * nn * 3 * tiles));
+  CHECK(p.gemm_bytes == Approx(4.0 * nn * (5 * 3 + 3 * tiles + 5 * tiles)));
+  CHECK(p.output_bytes == Approx(4.0 * nn * 5 * tiles + 4.0 * 5 * 9 * 11));
+  CHECK(p.gemm_flops == Approx(2.0 * nn * 5 * 3 * tiles));
+  CHECK(nova_conv_profile(handle.get(), &d, b.x.data(), b.w.data(), 1, nullptr, 0, b.y.data(), nullptr, 0, nullptr) ==
+        NOVA_STATUS_INVALID_ARGUMENT);
+}
+
+TEST_CASE("the transform list names every generated transform") {
+  const int count = nova_transform_count();
+  REQUIRE(count >= 9);
+  for (int i = 0; i < count; ++i) {
+    nova_transform_info_t info{};
+    REQUIRE(nova_transform_info(i, &info) == NOVA_STATUS_SUCCESS);
+    CHECK(std::string(info.name).rfind("f" + std::to_string(info.m) + "x" + std::to_string(info.r) + "_", 0) == 0);
+    CHECK(info.amp2d > 0);
+  }
+  nova_transform_info_t info{};
+  CHECK(nova_transform_info(count, &info) == NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_transform_info(0, nullptr) == NOVA_STATUS_INVALID_ARGUMENT);
+}
