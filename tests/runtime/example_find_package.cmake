@@ -1,0 +1,21 @@
+# Installs the built NOVA into a scratch prefix, builds the example against it with find_package(nova)
+# and runs it. Invoked by ctest with -DBUILD_DIR=... -DSOURCE_DIR=... -DSCRATCH=...
+file(REMOVE_RECURSE "${SCRATCH}")
+execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${SCRATCH}/prefix" --component Unspecified
+                RESULT_VARIABLE rc OUTPUT_QUIET)
+if(rc)
+  message(FATAL_ERROR "install failed: ${rc}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/runtime/examples/conv_example" -B "${SCRATCH}/build"
+                        -G Ninja -DCMAKE_PREFIX_PATH=${SCRATCH}/prefix RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "configuring the example with find_package(nova) failed: ${rc}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${SCRATCH}/build" RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "building the example failed: ${rc}")
+endif()
+execute_process(COMMAND "${SCRATCH}/build/nova_conv_example" RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "the installed example failed: ${rc}")
+endif()
