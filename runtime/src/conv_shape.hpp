@@ -23,11 +23,11 @@ struct ConvShape {
 // Tiling of a shape by one transform: P tiles of m x m outputs, each reading an n x n patch.
 struct Tiling {
   int m = 0, n = 0;
-  int64_t tiles_h = 0, tiles_w = 0, tiles = 0;  // tiles = N * tiles_h * tiles_w
-  int64_t transformed_input_elements() const { return int64_t{n} * n * c * tiles; }    // V: [n*n][C][P]
-  int64_t product_elements() const { return int64_t{n} * n * k * tiles; }              // M: [n*n][K][P]
-  int64_t transformed_filter_elements() const { return int64_t{n} * n * k * c; }       // U: [n*n][K][C]
   int64_t c = 0, k = 0;
+  int64_t tiles_h = 0, tiles_w = 0, tiles = 0;  // tiles = P = N * tiles_h * tiles_w
+  int64_t transformed_input_elements() const { return int64_t{n} * n * c * tiles; }  // V: [n*n][C][P]
+  int64_t product_elements() const { return int64_t{n} * n * k * tiles; }            // M: [n*n][K][P]
+  int64_t transformed_filter_elements() const { return int64_t{n} * n * k * c; }     // U: [n*n][K][C]
 };
 
 // Checks every field; returns SUCCESS and fills `shape`, or the status that names the problem.
