@@ -1,0 +1,35 @@
+// Emitters of the generated files (private to nova::codegen).
+#pragma once
+
+#include "nova/codegen/codegen.hpp"
+
+#include <string>
+#include <vector>
+
+namespace nova::codegen::detail {
+
+// Opening comment of every generated file: what it is, its sources with SHA-256, "do not edit".
+std::string banner(const std::string& title, const std::vector<Source>& sources, const std::string& extra = {});
+
+std::string transforms_file_name(const std::string& name);  // <name>_transforms.hpp
+std::string kernels_file_name(const std::string& name);     // <name>_kernels.hip
+
+std::string emit_transforms_header(const Source& source, const TransformPrograms& programs);
+std::string emit_kernels(const Source& source);
+std::string emit_registry(const std::vector<Source>& sources);
+std::string emit_registry_gpu(const std::vector<Source>& sources);
+
+// One GPU entry point: the __global__ kernel and its host launcher, described once so that the
+// kernel file (definitions) and registry_gpu.cpp (declarations, table) cannot disagree.
+struct Launcher {
+  std::string kernel;           // input_transform_nchw_f16
+  std::string launcher;         // launch_input_transform_nchw_f16
+  std::string summary;          // one-line comment
+  std::string kernel_params;    // the kernel's parameter list
+  std::string device_call;      // body of the kernel, a call into nova/runtime/transform_kernels.hpp
+  std::string launcher_params;  // the launcher's parameters before the stream
+  std::string launch_call;      // body of the launcher, without the trailing stream argument
+};
+std::vector<Launcher> launchers();
+
+}  // namespace nova::codegen::detail

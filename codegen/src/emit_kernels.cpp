@@ -1,0 +1,114 @@
+#include "emit.hpp"
+
+#include <sstream>
+
+namespace nova::codegen::detail {
+
+std::string kernels_file_name(const std::string& name) { return name + "_kernels.hip"; }
+
+std::vector<Launcher> launchers() {
+  std::vector<Launcher> out;
+  for (const char* dtype : {"f16", "f32"}) {
+    const std::string type = std::string(dtype) == "f16" ? "__half" : "float";
+    out.push_back({"filter_transform_" + std::string(dtype),
+                   std::string(dtype) == "f16" ? "launch_filter_transform" : "launch_filter_transform_f32",
+                   "Filter transform U = G g G^T: w [K][C][kR][kR] fp32 -> U [kN*kN][K][C] " + type + ".",
+                   "const float* __restrict__ w, " + type + "* __restrict__ U, int K, int C",
+                   "filter_transform_tiles<Transform>(w, U, K, C)", "const float* w, " + type + "* U, int K, int C",
+                   "launch_filter_transform<Transform>(filter_transform_" + std::string(dtype) + ", w, U, K, C"});
+  }
+  for (const char* layout : {"nchw", "nhwc"}) {
+    for (const char* dtype : {"f16", "f32"}) {
+      const std::string type = std::string(dtype) == "f16" ? "__half" : "float";
+      const std::string suffix = std::string(layout) + "_" + dtype;
+      const std::string layout_upper = std::string(layout) == "nchw" ? "NCHW" : "NHWC";
+      out.push_back({"input_transform_" + suffix, "launch_input_transform_" + suffix,
+                     "Input transform V = B^T d B: x " + layout_upper + " " + type + " -> V [kN*kN][C][P] " + type +
+                         "; pixels outside the image are zero.",
+                     "const " + type + "* __restrict__ x, " + type + "* __restrict__ V, nova::runtime::TileGrid grid",
+                     "input_transform_tiles<Transform, nova::runtime::Layout::" + std::string(layout) + ">(x, V, grid)",
+                     "const " + type + "* x, " + type + "* V, int N, int C, int H, int W, int pad",
+                     "launch_input_transform<Transform>(input_transform_" + suffix + ", x, V, N, C, H, W, pad"});
+    }
+  }
+  for (const char* layout : {"nchw", "nhwc"}) {
+    for (const char* dtype : {"f16", "f32"}) {
+      const std::string type = std::string(dtype) == "f16" ? "__half" : "float";
+      const std::string suffix = std::string(layout) + "_" + dtype;
+      const std::string layout_upper = std::string(layout) == "nchw" ? "NCHW" : "NHWC";
+      out.push_back({"output_transform_" + suffix, "launch_output_transform_" + suffix,
+                     "Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y " + layout_upper + " " +
+                         type + ", border tiles clipped.",
+                     "const float* __restrict__ M, " + type +
+                         "* __restrict__ y, const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid",
+                     "output_transform_tiles<Transform, nova::runtime::Layout::" + std::string(layout) +
+                         ">(M, y, bias, relu, grid)",
+                     "const float* M, " + type + "* y, const float* bias, int relu, int N, int K, int H, int W, int pad",
+                     "launch_output_transform<Transform>(output_transform_" + suffix +
+                         ", M, y, bias, relu, N, K, H, W, pad"});
+    }
+  }
+  return out;
+}
+
+std::string emit_kernels(const Source& source) {
+  const std::string& name = source.config.name;
+  std::ostringstream out;
+  out << banner(name + ": GPU filter, input and output transform kernels and their host launchers.", {source},
+                "//\n"
+                "// HIP source. nvcc compiles it as CUDA (-x cu) through nova/runtime/hip_compat.h. The tile\n"
+                "// loops live once in nova/runtime/transform_kernels.hpp; this file binds them to this\n"
+                "// transform. Layouts: nova/runtime/transform_registry_gpu.hpp.\n")
+      << "#include \"nova/runtime/hip_compat.h\"\n"
+      << "#include \"nova/runtime/transform_kernels.hpp\"\n\n"
+      << "#include \"" << transforms_file_name(name) << "\"\n\n"
+      << "namespace nova::generated::" << name << " {\n";
+  for (const Launcher& l : launchers()) {
+    out << "\n// " << l.summary << "\n"
+        << "__global__ void __launch_bounds__(nova::runtime::kBlockThreads)\n"
+        << l.kernel << "(" << l.kernel_params << ") {\n"
+        << "  nova::runtime::" << l.device_call << ";\n"
+        << "}\n\n"
+        << "hipError_t " << l.launcher << "(" << l.launcher_params << ", hipStream_t stream) {\n"
+        << "  return nova::runtime::" << l.launch_call << ", stream);\n"
+        << "}\n";
+  }
+  out << "\n}  // namespace nova::generated::" << name << "\n";
+  return out.str();
+}
+
+std::string emit_registry_gpu(const std::vector<Source>& sources) {
+  std::ostringstream out;
+  out << banner("Registry of every generated transform's GPU launchers (the kernels are in <name>_kernels.hip).",
+                sources)
+      << "#include \"nova/runtime/transform_registry_gpu.hpp\"\n";
+  for (const Source& s : sources) {
+    out << "\nnamespace nova::generated::" << s.config.name << " {\n";
+    for (const Launcher& l : launchers())
+      out << "hipError_t " << l.launcher << "(" << l.launcher_params << ", hipStream_t stream);\n";
+    out << "}  // namespace nova::generated::" << s.config.name << "\n";
+  }
+  out << "\nnamespace nova::runtime {\nnamespace {\n\nconstexpr GpuTransformEntry kGpuTransforms[] = {\n";
+  for (const Source& s : sources) {
+    const auto& t = s.config.transform.tile;
+    out << "    {\n"
+        << "        .name = \"" << s.config.name << "\",\n"
+        << "        .m = " << t.m << ",\n"
+        << "        .r = " << t.r << ",\n"
+        << "        .n = " << t.n() << ",\n";
+    for (const Launcher& l : launchers())
+      out << "        ." << l.launcher << " = &generated::" << s.config.name << "::" << l.launcher << ",\n";
+    out << "    },\n";
+  }
+  out << "};\n\n}  // namespace\n\n"
+      << "std::span<const GpuTransformEntry> gpu_transform_registry() { return kGpuTransforms; }\n\n"
+      << "const GpuTransformEntry* find_gpu_transform(std::string_view name) {\n"
+      << "  for (const GpuTransformEntry& entry : kGpuTransforms)\n"
+      << "    if (name == entry.name) return &entry;\n"
+      << "  return nullptr;\n"
+      << "}\n\n"
+      << "}  // namespace nova::runtime\n";
+  return out.str();
+}
+
+}  // namespace nova::codegen::detail

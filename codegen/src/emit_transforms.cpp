@@ -1,0 +1,140 @@
+#include "emit.hpp"
+#include "nova/codegen/float_literal.hpp"
+#include "nova/discover/report.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace nova::codegen::detail {
+namespace {
+
+std::string ops_text(const OpCount& ops) {
+  return std::to_string(ops.adds) + " adds, " + std::to_string(ops.muls) + " muls";
+}
+
+std::string op_count_comment(const std::vector<TransformStats>& stats) {
+  std::ostringstream out;
+  out << "//\n// Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):\n";
+  for (const TransformStats& t : stats)
+    out << "//   " << t.transform << "  1D " << ops_text(t.ops_1d) << " [" << ops_text(t.dense_1d) << "];  2D "
+        << ops_text(t.ops_2d) << " [" << ops_text(t.dense_2d) << "]\n";
+  return out.str();
+}
+
+std::string constants_block(const TransformPrograms& p) {
+  std::vector<Rational> values;
+  for (const LinearProgram* program : {&p.input, &p.filter, &p.output})
+    for (const Rational& c : constants_used(*program))
+      if (std::find(values.begin(), values.end(), c) == values.end()) values.push_back(c);
+  std::sort(values.begin(), values.end());
+  std::ostringstream out;
+  out << "// Constants: each exact value (in the comment) correctly rounded to float and to double;\n"
+         "// nova::runtime::rounded picks the compute type's. Signs live in the expressions.\n";
+  for (const Rational& c : values)
+    out << "template <typename T>\ninline constexpr T " << constant_name(c) << " = nova::runtime::rounded<T>("
+        << float_literal(round_to_float(c)) << ", " << double_literal(round_to_double(c)) << ");  // "
+        << discover::to_string(c) << "\n";
+  return out.str();
+}
+
+std::string function_1d(const char* name, const char* comment, const LinearProgram& program) {
+  const std::string body = emit_body(program, "  ");
+  // A stride that no statement needs (a one-value side) stays unnamed, so no warning fires.
+  const std::string x_stride = body.find("x_stride") != std::string::npos ? "int x_stride" : "int /*x_stride*/";
+  const std::string y_stride = body.find("y_stride") != std::string::npos ? "int y_stride" : "int /*y_stride*/";
+  std::ostringstream out;
+  out << "// " << comment << "\n"
+      << "template <typename T>\nNOVA_HD inline void " << name << "(const T* x, " << x_stride << ", T* y, " << y_stride
+      << ") {\n"
+      << body << "}\n";
+  return out.str();
+}
+
+// `count` calls of `fn`, the i-th with every '#' in `args` spelled out as i.
+std::string calls(const char* fn, int count, const char* args) {
+  std::string out;
+  for (int i = 0; i < count; ++i) {
+    std::string line = args;
+    for (std::size_t at; (at = line.find('#')) != std::string::npos;) line.replace(at, 1, std::to_string(i));
+    out += "  " + std::string(fn) + line + ";\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string transforms_file_name(const std::string& name) { return name + "_transforms.hpp"; }
+
+std::string emit_transforms_header(const Source& source, const TransformPrograms& programs) {
+  const discover::Config& c = source.config;
+  const discover::TileSize tile = c.transform.tile;
+  std::ostringstream extra;
+  extra << "//\n// Points " << discover::format_points(c.transform.points()) << ", scaling "
+        << discover::scaling_name(c.transform.scaling) << ".\n// amp2D " << c.metrics.amp2d
+        << " (DESIGN.md section 6): predicted relative error with fp16 storage " << c.metrics.predicted_error_fp16
+        << ".\n"
+        << op_count_comment(transform_stats(c, programs));
+
+  std::ostringstream out;
+  out << banner(c.name + ": Winograd F(" + std::to_string(tile.m) + "," + std::to_string(tile.r) +
+                    ") input, filter and output transforms, fully unrolled, host and device.",
+                {source}, extra.str())
+      << "#pragma once\n\n"
+      << "#include \"nova/runtime/hd.hpp\"\n\n"
+      << "namespace nova::generated::" << c.name << " {\n\n"
+      << "inline constexpr int kM = " << tile.m << ";  // outputs per tile side\n"
+      << "inline constexpr int kR = " << tile.r << ";  // filter taps per side\n"
+      << "inline constexpr int kN = " << tile.n() << ";  // input tile side, kM + kR - 1\n\n"
+      << constants_block(programs) << "\n"
+      << function_1d("input_transform_1d", "y = B^T x: kN values in, kN out; strided, and y may alias x.", programs.input)
+      << "\n"
+      << function_1d("filter_transform_1d", "y = G x: kR values in, kN out; strided, and y may alias x.", programs.filter)
+      << "\n"
+      << function_1d("output_transform_1d", "y = A^T x: kN values in, kM out; strided, and y may alias x.",
+                     programs.output)
+      << "\n"
+      << "// v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then\n"
+         "// along every row of v, in place.\n"
+         "template <typename T>\nNOVA_HD inline void input_transform_2d(const T* d, T* v) {\n"
+      << calls("input_transform_1d", tile.n(), "(d + #, kN, v + #, kN)")
+      << calls("input_transform_1d", tile.n(), "(v + # * kN, 1, v + # * kN, 1)") << "}\n\n"
+      << "// u = G g G^T: g is kR x kR, u is kN x kN (row-major). G down every column of g into the\n"
+         "// first kR columns of u, then along every row of u, in place (kR values in, kN out).\n"
+         "template <typename T>\nNOVA_HD inline void filter_transform_2d(const T* g, T* u) {\n"
+      << calls("filter_transform_1d", tile.r, "(g + #, kR, u + #, kN)")
+      << calls("filter_transform_1d", tile.n(), "(u + # * kN, 1, u + # * kN, 1)") << "}\n\n"
+      << "// y = A^T M A: mm is kN x kN, y is kM x kM (row-major). A^T down every column of mm into\n"
+         "// t (kM x kN), then along every row of t into y.\n"
+         "template <typename T>\nNOVA_HD inline void output_transform_2d(const T* mm, T* y) {\n"
+         "  T t[kM * kN];\n"
+      << calls("output_transform_1d", tile.n(), "(mm + #, kN, t + #, kN)")
+      << calls("output_transform_1d", tile.m, "(t + # * kN, 1, y + # * kM, 1)") << "}\n\n"
+      << "// The whole transform as one type, for generic code: the GPU kernels, the CPU path, tests.\n"
+         "struct Transform {\n"
+         "  static constexpr const char* name = \""
+      << c.name << "\";\n"
+      << "  static constexpr int m = kM, r = kR, n = kN;\n"
+         "  template <typename T>\n"
+         "  NOVA_HD static void input_2d(const T* d, T* v) { input_transform_2d(d, v); }\n"
+         "  template <typename T>\n"
+         "  NOVA_HD static void filter_2d(const T* g, T* u) { filter_transform_2d(g, u); }\n"
+         "  template <typename T>\n"
+         "  NOVA_HD static void output_2d(const T* mm, T* y) { output_transform_2d(mm, y); }\n"
+         "};\n\n"
+      << "}  // namespace nova::generated::" << c.name << "\n";
+  return out.str();
+}
+
+std::string banner(const std::string& title, const std::vector<Source>& sources, const std::string& extra) {
+  std::ostringstream out;
+  out << "// " << title << "\n"
+      << "//\n"
+      << "// Generated by nova-codegen " << NOVA_VERSION << ". Do not edit: change the JSON or the generator,\n"
+      << "// then run `nova-codegen configs/*.json --out generated` from the repository root.\n"
+      << "//\n";
+  for (const Source& s : sources) out << "// Source: " << s.path << "\n//   SHA-256 " << s.sha256 << "\n";
+  out << extra << "\n";
+  return out.str();
+}
+
+}  // namespace nova::codegen::detail

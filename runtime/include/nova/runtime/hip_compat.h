@@ -1,0 +1,69 @@
+// The HIP subset NOVA's GPU sources use, for nvcc. Under a HIP compiler (hip-clang, hipcc) this
+// header only includes HIP itself; under nvcc, or a host compiler building against the CUDA
+// runtime, it maps each HIP name onto its CUDA twin. Add names here only as sources need them.
+//
+// Wave size: never assume one. NVIDIA warps have 32 lanes, CDNA wavefronts 64, RDNA 32 (wave32)
+// or 64; device code reads `warpSize` (see ../shared/seeds/hip-wave32-reduction-adr.md).
+#pragma once
+
+#if defined(__HIP__) || defined(__HIPCC__)
+
+#include <hip/hip_fp16.h>
+#include <hip/hip_runtime.h>
+
+#else  // CUDA
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+// Types and status codes.
+using hipError_t = cudaError_t;
+using hipStream_t = cudaStream_t;
+using hipEvent_t = cudaEvent_t;
+using hipDeviceProp_t = cudaDeviceProp;
+using hipMemcpyKind = cudaMemcpyKind;
+#define hipSuccess cudaSuccess
+#define hipErrorInvalidValue cudaErrorInvalidValue
+#define hipErrorOutOfMemory cudaErrorMemoryAllocation
+#define hipErrorNoDevice cudaErrorNoDevice
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+
+// Runtime API.
+#define hipGetErrorString cudaGetErrorString
+#define hipGetErrorName cudaGetErrorName
+#define hipGetLastError cudaGetLastError
+#define hipPeekAtLastError cudaPeekAtLastError
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipGetDevice cudaGetDevice
+#define hipSetDevice cudaSetDevice
+#define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipDeviceSynchronize cudaDeviceSynchronize
+#define hipMalloc cudaMalloc
+#define hipFree cudaFree
+#define hipMemcpy cudaMemcpy
+#define hipMemcpyAsync cudaMemcpyAsync
+#define hipMemset cudaMemset
+#define hipMemsetAsync cudaMemsetAsync
+#define hipStreamCreate cudaStreamCreate
+#define hipStreamDestroy cudaStreamDestroy
+#define hipStreamSynchronize cudaStreamSynchronize
+#define hipEventCreate cudaEventCreate
+#define hipEventDestroy cudaEventDestroy
+#define hipEventRecord cudaEventRecord
+#define hipEventSynchronize cudaEventSynchronize
+#define hipEventElapsedTime cudaEventElapsedTime
+
+// Kernel launch, as HIP spells it (triple chevrons work under both compilers as well).
+#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...) \
+  kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
+
+// Cross-lane shuffles: HIP's take no mask and act on the whole wavefront; on NVIDIA the whole
+// wavefront is a 32-lane warp, so the _sync forms with every lane in the mask are exact twins.
+#define __shfl(...) __shfl_sync(0xffffffffu, __VA_ARGS__)
+#define __shfl_up(...) __shfl_up_sync(0xffffffffu, __VA_ARGS__)
+#define __shfl_down(...) __shfl_down_sync(0xffffffffu, __VA_ARGS__)
+#define __shfl_xor(...) __shfl_xor_sync(0xffffffffu, __VA_ARGS__)
+
+#endif

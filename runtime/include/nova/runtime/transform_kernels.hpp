@@ -1,0 +1,249 @@
+// The tile loops of the Winograd transform kernels, written once for every transform: each
+// generated <name>_kernels.hip binds them to its transform (a type with m, r, n, input_2d,
+// filter_2d and output_2d, e.g. nova::generated::f6x3_nova::Transform) in __global__ kernels and
+// host launchers. Layouts: transform_registry_gpu.hpp. HIP source; nvcc reads it through
+// hip_compat.h.
+//
+// A block of kBlockThreads threads handles kBlockChannels channels x kBlockTiles tiles, one
+// (channel, tile) per thread, all of its transform in fp32 registers. Threads cooperate only
+// through shared memory and __syncthreads(), so nothing depends on the wave size (32 on NVIDIA
+// and RDNA wave32, 64 on CDNA).
+#pragma once
+
+#include "nova/runtime/hd.hpp"
+#include "nova/runtime/hip_compat.h"
+
+#include <climits>
+
+namespace nova::runtime {
+
+enum class Layout { nchw, nhwc };
+
+inline constexpr int kBlockChannels = 16;
+inline constexpr int kBlockTiles = 16;
+inline constexpr int kBlockThreads = kBlockChannels * kBlockTiles;
+
+// Where the tiles of one convolution lie; built on the host by the launchers, passed by value.
+struct TileGrid {
+  int images;                 // N
+  int channels;               // C for the input transform, K for the output transform
+  int height, width, pad;     // input image and its zero padding on every side
+  int out_height, out_width;  // H + 2 pad - r + 1, W + 2 pad - r + 1
+  int tiles_h, tiles_w;       // ceil(out_height / m), ceil(out_width / m)
+  long long tiles;            // P = images * tiles_h * tiles_w
+};
+
+// ---------------------------------------------------------------------------------------------
+// Device side.
+
+__device__ inline float to_float(float v) { return v; }
+__device__ inline float to_float(__half v) { return __half2float(v); }
+__device__ inline void store(float* at, float v) { *at = v; }
+__device__ inline void store(__half* at, float v) { *at = __float2half_rn(v); }
+
+// The (channel, tile) of this thread. V and M are stored tiles-fastest, so the storage order puts
+// consecutive threads on consecutive tiles; an NCHW image agrees (its tiles are adjacent along a
+// row), an NHWC image wants consecutive channels instead.
+struct Slot {
+  int channel_in_block, tile_in_block;
+  int channel;
+  long long tile;
+};
+
+template <Layout order>
+__device__ inline Slot thread_slot() {
+  const int t = static_cast<int>(threadIdx.x);
+  const int c = order == Layout::nchw ? t / kBlockTiles : t % kBlockChannels;
+  const int p = order == Layout::nchw ? t % kBlockTiles : t / kBlockChannels;
+  return {c, p, static_cast<int>(blockIdx.y) * kBlockChannels + c, static_cast<long long>(blockIdx.x) * kBlockTiles + p};
+}
+
+__device__ inline bool in_range(const Slot& s, const TileGrid& g) { return s.channel < g.channels && s.tile < g.tiles; }
+
+struct TileOrigin {
+  int image, row, col;  // first output pixel of the tile; its input patch starts at (row - pad, col - pad)
+};
+
+__device__ inline TileOrigin tile_origin(const TileGrid& g, long long tile, int m) {
+  const long long per_image = static_cast<long long>(g.tiles_h) * g.tiles_w;
+  const int image = static_cast<int>(tile / per_image);
+  const int rest = static_cast<int>(tile - image * per_image);
+  return {image, rest / g.tiles_w * m, rest % g.tiles_w * m};
+}
+
+template <Layout layout>
+__device__ inline long long pixel_offset(int image, int channel, int row, int col, int channels, int height, int width) {
+  if constexpr (layout == Layout::nchw) {
+    return ((static_cast<long long>(image) * channels + channel) * height + row) * width + col;
+  } else {
+    return ((static_cast<long long>(image) * height + row) * width + col) * channels + channel;
+  }
+}
+
+// Hands the n*n Winograd-domain values of every (channel, tile) from the threads of one order to
+// the threads of the other, one domain row (n values) per round through shared memory.
+template <int n, typename Produce, typename Consume>
+__device__ void exchange(const Slot& from, Produce produce, const Slot& to, Consume consume) {
+  __shared__ float stage[n][kBlockChannels][kBlockTiles + 1];  // +1: no bank conflicts either way
+#pragma unroll
+  for (int row = 0; row < n; ++row) {
+#pragma unroll
+    for (int col = 0; col < n; ++col) stage[col][from.channel_in_block][from.tile_in_block] = produce(row * n + col);
+    __syncthreads();
+#pragma unroll
+    for (int col = 0; col < n; ++col) consume(row * n + col, stage[col][to.channel_in_block][to.tile_in_block]);
+    __syncthreads();
+  }
+}
+
+// U[xi][k][c] = (G g G^T)[xi] for filter f = k * C + c, one filter per thread.
+template <class Transform, typename TU>
+__device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restrict__ U, int K, int C) {
+  constexpr int r = Transform::r, n = Transform::n;
+  const long long filters = static_cast<long long>(K) * C;
+  const long long f = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (f >= filters) return;
+  float g[r * r];
+#pragma unroll
+  for (int i = 0; i < r * r; ++i) g[i] = w[f * (r * r) + i];
+  float u[n * n];
+  Transform::filter_2d(g, u);
+#pragma unroll
+  for (int xi = 0; xi < n * n; ++xi) store(U + xi * filters + f, u[xi]);
+}
+
+// V[xi][c][p] = (B^T d B)[xi] for the input patch d of channel c, tile p.
+template <class Transform, Layout layout, typename TIn, typename TV>
+__device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
+  constexpr int m = Transform::m, n = Transform::n;
+  const Slot at = thread_slot<layout>();
+  float v[n * n];
+  {
+    const TileOrigin o = tile_origin(g, at.tile, m);
+    const bool valid = in_range(at, g);
+    float d[n * n];
+#pragma unroll
+    for (int i = 0; i < n; ++i) {
+      const int h = o.row - g.pad + i;
+#pragma unroll
+      for (int j = 0; j < n; ++j) {
+        const int c = o.col - g.pad + j;
+        const bool inside = valid && h >= 0 && h < g.height && c >= 0 && c < g.width;
+        d[i * n + j] =
+            inside ? to_float(x[pixel_offset<layout>(o.image, at.channel, h, c, g.channels, g.height, g.width)]) : 0.0f;
+      }
+    }
+    Transform::input_2d(d, v);
+  }
+  const Slot out = thread_slot<Layout::nchw>();
+  const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of V
+  const long long base = static_cast<long long>(out.channel) * g.tiles + out.tile;
+  const bool valid = in_range(out, g);
+  const auto put = [&](int xi, float value) {
+    if (valid) store(V + xi * plane + base, value);
+  };
+  if constexpr (layout == Layout::nchw) {
+#pragma unroll
+    for (int xi = 0; xi < n * n; ++xi) put(xi, v[xi]);
+  } else {
+    exchange<n>(at, [&](int xi) { return v[xi]; }, out, put);
+  }
+}
+
+// y = A^T M A (+ bias[k], then ReLU) for channel k, tile p; only pixels inside the output.
+template <class Transform, Layout layout, typename TOut>
+__device__ void output_transform_tiles(const float* __restrict__ M, TOut* __restrict__ y, const float* __restrict__ bias,
+                                       int relu, const TileGrid& g) {
+  constexpr int m = Transform::m, n = Transform::n;
+  const Slot in = thread_slot<Layout::nchw>();
+  const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of M
+  const long long base = static_cast<long long>(in.channel) * g.tiles + in.tile;
+  const bool in_valid = in_range(in, g);
+  const auto get = [&](int xi) { return in_valid ? M[xi * plane + base] : 0.0f; };
+  const Slot at = thread_slot<layout>();
+  float mm[n * n];
+  if constexpr (layout == Layout::nchw) {
+#pragma unroll
+    for (int xi = 0; xi < n * n; ++xi) mm[xi] = get(xi);
+  } else {
+    exchange<n>(in, get, at, [&](int xi, float value) { mm[xi] = value; });
+  }
+  if (!in_range(at, g)) return;  // after the last __syncthreads()
+
+  float out[m * m];
+  Transform::output_2d(mm, out);
+  const float b = bias ? bias[at.channel] : 0.0f;
+  const TileOrigin o = tile_origin(g, at.tile, m);
+#pragma unroll
+  for (int i = 0; i < m; ++i) {
+#pragma unroll
+    for (int j = 0; j < m; ++j) {
+      if (o.row + i >= g.out_height || o.col + j >= g.out_width) continue;  // clipped border tile
+      float value = out[i * m + j] + b;
+      if (relu) value = fmaxf(value, 0.0f);
+      store(y + pixel_offset<layout>(o.image, at.channel, o.row + i, o.col + j, g.channels, g.out_height, g.out_width),
+            value);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side: validate sizes, build the grid, launch. Empty work launches nothing.
+
+// False for sizes no launcher accepts: negative counts, an empty image, negative padding, no
+// output pixel, or a grid beyond the launch limits.
+template <class Transform>
+inline bool make_tile_grid(int N, int channels, int H, int W, int pad, TileGrid& g) {
+  if (N < 0 || channels < 0 || H < 1 || W < 1 || pad < 0 || pad > INT_MAX / 4) return false;
+  const long long out_h = static_cast<long long>(H) + 2LL * pad - Transform::r + 1;
+  const long long out_w = static_cast<long long>(W) + 2LL * pad - Transform::r + 1;
+  if (out_h < 1 || out_w < 1 || out_h > INT_MAX || out_w > INT_MAX) return false;
+  const long long tiles_h = (out_h + Transform::m - 1) / Transform::m, tiles_w = (out_w + Transform::m - 1) / Transform::m;
+  const long long tiles = static_cast<long long>(N) * tiles_h * tiles_w;
+  if ((tiles + kBlockTiles - 1) / kBlockTiles > INT_MAX || (channels + kBlockChannels - 1) / kBlockChannels > 65535)
+    return false;
+  g = {N, channels, H, W, pad, static_cast<int>(out_h), static_cast<int>(out_w), static_cast<int>(tiles_h),
+       static_cast<int>(tiles_w), tiles};
+  return true;
+}
+
+inline dim3 tile_blocks(const TileGrid& g) {
+  return dim3(static_cast<unsigned>((g.tiles + kBlockTiles - 1) / kBlockTiles),
+              static_cast<unsigned>((g.channels + kBlockChannels - 1) / kBlockChannels));
+}
+
+template <class Transform, typename TU>
+hipError_t launch_filter_transform(void (*kernel)(const float*, TU*, int, int), const float* w, TU* U, int K, int C,
+                                   hipStream_t stream) {
+  const long long filters = static_cast<long long>(K) * C;
+  if (K < 0 || C < 0 || (filters + kBlockThreads - 1) / kBlockThreads > INT_MAX) return hipErrorInvalidValue;
+  if (filters == 0) return hipSuccess;
+  if (!w || !U) return hipErrorInvalidValue;
+  kernel<<<static_cast<unsigned>((filters + kBlockThreads - 1) / kBlockThreads), kBlockThreads, 0, stream>>>(w, U, K, C);
+  return hipGetLastError();
+}
+
+template <class Transform, typename TIn, typename TV>
+hipError_t launch_input_transform(void (*kernel)(const TIn*, TV*, TileGrid), const TIn* x, TV* V, int N, int C, int H,
+                                  int W, int pad, hipStream_t stream) {
+  TileGrid g{};
+  if (!make_tile_grid<Transform>(N, C, H, W, pad, g)) return hipErrorInvalidValue;
+  if (g.tiles == 0 || C == 0) return hipSuccess;
+  if (!x || !V) return hipErrorInvalidValue;
+  kernel<<<tile_blocks(g), kBlockThreads, 0, stream>>>(x, V, g);
+  return hipGetLastError();
+}
+
+template <class Transform, typename TOut>
+hipError_t launch_output_transform(void (*kernel)(const float*, TOut*, const float*, int, TileGrid), const float* M,
+                                   TOut* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
+                                   hipStream_t stream) {
+  TileGrid g{};
+  if (!make_tile_grid<Transform>(N, K, H, W, pad, g)) return hipErrorInvalidValue;
+  if (g.tiles == 0 || K == 0) return hipSuccess;
+  if (!M || !y) return hipErrorInvalidValue;
+  kernel<<<tile_blocks(g), kBlockThreads, 0, stream>>>(M, y, bias, relu, g);
+  return hipGetLastError();
+}
+
+}  // namespace nova::runtime

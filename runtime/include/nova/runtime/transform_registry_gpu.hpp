@@ -1,0 +1,51 @@
+// The GPU launchers of every generated transform, by name; defined in generated/registry_gpu.cpp,
+// which only GPU builds (NOVA_ENABLE_CUDA, HIP) compile. Each launcher enqueues one kernel on
+// `stream` and returns its launch status; sizes are validated (hipErrorInvalidValue), and empty
+// work launches nothing.
+//
+// Layouts (P = N * tH * tW tiles, tH = ceil(Hout / m), tW = ceil(Wout / m), Hout = H + 2 pad - r + 1,
+// tile index p = (image * tH + th) * tW + tw; xi indexes the n x n Winograd domain, row-major):
+//   w  filter weights  [K][C][r][r] fp32
+//   U  filter, transformed   [n*n][K][C]   (xi, k, c) at (xi * K + k) * C + c
+//   V  input, transformed    [n*n][C][P]   (xi, c, p) at (xi * C + c) * P + p
+//   M  Winograd-domain product [n*n][K][P] fp32, (xi, k, p) at (xi * K + k) * P + p
+//   x, y  NCHW or NHWC images; y is N x K x Hout x Wout, only valid pixels are written.
+// The input transform reads pixels outside the image as zero (that is the padding). Transform
+// arithmetic is fp32 in registers for every storage type (DESIGN.md section 6).
+#pragma once
+
+#include "nova/runtime/hip_compat.h"
+
+#include <span>
+#include <string_view>
+
+namespace nova::runtime {
+
+struct GpuTransformEntry {
+  const char* name;  // as in TransformEntry
+  int m, r, n;
+  hipError_t (*launch_filter_transform)(const float* w, __half* U, int K, int C, hipStream_t stream);
+  hipError_t (*launch_filter_transform_f32)(const float* w, float* U, int K, int C, hipStream_t stream);
+  hipError_t (*launch_input_transform_nchw_f16)(const __half* x, __half* V, int N, int C, int H, int W, int pad,
+                                                hipStream_t stream);
+  hipError_t (*launch_input_transform_nchw_f32)(const float* x, float* V, int N, int C, int H, int W, int pad,
+                                                hipStream_t stream);
+  hipError_t (*launch_input_transform_nhwc_f16)(const __half* x, __half* V, int N, int C, int H, int W, int pad,
+                                                hipStream_t stream);
+  hipError_t (*launch_input_transform_nhwc_f32)(const float* x, float* V, int N, int C, int H, int W, int pad,
+                                                hipStream_t stream);
+  // bias: K values or nullptr; relu: non-zero clamps at zero after the bias.
+  hipError_t (*launch_output_transform_nchw_f16)(const float* M, __half* y, const float* bias, int relu, int N, int K,
+                                                 int H, int W, int pad, hipStream_t stream);
+  hipError_t (*launch_output_transform_nchw_f32)(const float* M, float* y, const float* bias, int relu, int N, int K,
+                                                 int H, int W, int pad, hipStream_t stream);
+  hipError_t (*launch_output_transform_nhwc_f16)(const float* M, __half* y, const float* bias, int relu, int N, int K,
+                                                 int H, int W, int pad, hipStream_t stream);
+  hipError_t (*launch_output_transform_nhwc_f32)(const float* M, float* y, const float* bias, int relu, int N, int K,
+                                                 int H, int W, int pad, hipStream_t stream);
+};
+
+std::span<const GpuTransformEntry> gpu_transform_registry();  // sorted by name
+const GpuTransformEntry* find_gpu_transform(std::string_view name);  // nullptr when there is none
+
+}  // namespace nova::runtime

@@ -1,0 +1,124 @@
+// Runs the real nova-codegen binary: it writes what is committed, --list writes nothing, and bad
+// input fails with a message and a non-zero exit.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kRoot = NOVA_SOURCE_DIR;
+
+struct Run {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+Run run_in(const fs::path& dir, const std::string& args) {
+  const std::string cmd = "cd '" + dir.string() + "' && '" NOVA_CODEGEN_EXE "' " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  char buf[4096];
+  while (const std::size_t got = fread(buf, 1, sizeof buf, pipe)) out.append(buf, got);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+fs::path fresh_dir(const std::string& tag) {
+  const fs::path dir = fs::temp_directory_path() / ("nova_codegen_" + tag + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+}  // namespace
+
+TEST_CASE("nova-codegen writes exactly the committed generated/") {
+  const fs::path out = fresh_dir("out");
+  const Run r = run_in(kRoot, "configs/*.json --out '" + out.string() + "'");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("verified") && Catch::Contains("files written"));
+  std::size_t count = 0;
+  for (const auto& e : fs::directory_iterator(kRoot / "generated")) {
+    INFO(e.path().filename().string());
+    CHECK(slurp(out / e.path().filename()) == slurp(e.path()));
+    ++count;
+  }
+  CHECK(count == static_cast<std::size_t>(std::distance(fs::directory_iterator(out), fs::directory_iterator())));
+  fs::remove_all(out);
+}
+
+TEST_CASE("listing prints the files and writes nothing; stats print the table") {
+  const fs::path out = fresh_dir("list") / "never";
+  const Run list = run_in(kRoot, "--list configs/f6x3_nova.json configs/f2x3_standard.json --out '" + out.string() + "'");
+  CHECK(list.exit_code == 0);
+  CHECK(list.output == out.generic_string() + "/f2x3_standard_transforms.hpp\n" + out.generic_string() +
+                           "/f2x3_standard_kernels.hip\n" + out.generic_string() + "/f6x3_nova_transforms.hpp\n" +
+                           out.generic_string() + "/f6x3_nova_kernels.hip\n" + out.generic_string() +
+                           "/registry.cpp\n" + out.generic_string() + "/registry_gpu.cpp\n");
+  CHECK_FALSE(fs::exists(out));
+
+  const Run stats = run_in(kRoot, "--stats configs/f6x3_nova.json");
+  CHECK(stats.exit_code == 0);
+  CHECK_THAT(stats.output, Catch::Contains("| f6x3_nova | input  B^T d B | 24 + 20 | 56 + 64 |"));
+}
+
+TEST_CASE("bad input: clear message, non-zero exit, nothing written") {
+  const fs::path dir = fresh_dir("bad");
+  const std::string good = slurp(kRoot / "configs/f6x3_nova.json");
+
+  const Run missing = run_in(dir, "nope.json --out out");
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.output, Catch::Contains("nope.json: cannot open file"));
+
+  write(dir / "broken.json", "{\"schema\": ");
+  const Run broken = run_in(dir, "broken.json --out out");
+  CHECK(broken.exit_code == 2);
+  CHECK_THAT(broken.output, Catch::Contains("broken.json: malformed JSON"));
+
+  // A well-formed file whose matrix was edited by hand fails exact verification.
+  std::string tampered = good;
+  tampered.replace(tampered.find("\"-49/100\""), 9, "\"-49/101\"");
+  write(dir / "f6x3_nova.json", tampered);
+  const Run unverified = run_in(dir, "f6x3_nova.json --out out");
+  CHECK(unverified.exit_code == 1);
+  CHECK_THAT(unverified.output, Catch::Contains("exact verification failed") && Catch::Contains("BT[0][0]"));
+
+  write(dir / "copy.json", good);
+  write(dir / "f6x3_nova.json", good);
+  const Run duplicate = run_in(dir, "f6x3_nova.json copy.json --out out");
+  CHECK(duplicate.exit_code == 2);
+  CHECK_THAT(duplicate.output, Catch::Contains("both define 'f6x3_nova'"));
+
+  const Run no_out = run_in(dir, "f6x3_nova.json");
+  CHECK(no_out.exit_code == 2);
+  CHECK_THAT(no_out.output, Catch::Contains("--out DIR is required"));
+
+  const Run no_config = run_in(dir, "--out out");
+  CHECK(no_config.exit_code == 2);
+
+  write(dir / "file", "");
+  const Run out_is_file = run_in(dir, "f6x3_nova.json --out file");
+  CHECK(out_is_file.exit_code == 2);
+  CHECK_THAT(out_is_file.output, Catch::Contains("cannot"));
+
+  CHECK_FALSE(fs::exists(dir / "out"));
+  fs::remove_all(dir);
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Compile-checks one generated kernel file without a GPU (a ctest test; exit 77 = skipped).
+#   nvcc-sm90    nvcc for sm_90 through nova/runtime/hip_compat.h, device and host code
+#   hip-gfx940   clang-16 -x hip, device code for CDNA3 (MI300's ISA), wave64
+#   hip-gfx1100  clang-16 -x hip, device code for RDNA3, wave32
+#   hip-host     clang-16 -x hip, the host launchers against Debian's HIP headers
+# Warnings are errors in every mode.
+# Usage: tools/check_kernel_compile.sh MODE COMPILER FILE   (COMPILER empty: skip)
+set -euo pipefail
+mode=$1 compiler=$2 file=$3
+if [ -z "$compiler" ] || ! command -v "$compiler" >/dev/null; then
+  echo "SKIP: no compiler for $mode"
+  exit 77
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+includes=(-I"$root/runtime/include" -I"$(dirname "$file")")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+hip=(-x hip -std=c++20 -O3 -nogpulib -Wall -Wextra -Werror "${includes[@]}")
+case $mode in
+  nvcc-sm90)
+    "$compiler" -x cu -std=c++20 -O3 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror \
+      "${includes[@]}" -c "$file" -o "$work/kernels.o" ;;
+  hip-gfx940 | hip-gfx1100)
+    # -S: full code generation to ISA assembly without the AMD linker (Debian's lld lacks it).
+    "$compiler" "${hip[@]}" --cuda-device-only --offload-arch="${mode#hip-}" -S "$file" -o "$work/kernels.s"
+    grep -q "\.vgpr_count" "$work/kernels.s" ;;
+  hip-host)
+    "$compiler" "${hip[@]}" --cuda-host-only --offload-arch=gfx940 -c "$file" -o "$work/kernels.o" ;;
+  *)
+    echo "unknown mode '$mode'" >&2
+    exit 2 ;;
+esac
+echo "OK: $mode $(basename "$file")"
