@@ -41,8 +41,9 @@ TEST_CASE("bad descriptors return a clear status") {
       {"negative padding", [](nova::ConvDesc& d) { d.pad = -1; }, NOVA_STATUS_INVALID_ARGUMENT},
       {"padding 3", [](nova::ConvDesc& d) { d.pad = 3; }, NOVA_STATUS_INVALID_ARGUMENT},
       {"image smaller than filter", [](nova::ConvDesc& d) { d.h = 1; d.pad = 0; }, NOVA_STATUS_INVALID_ARGUMENT},
-      {"bad layout", [](nova::ConvDesc& d) { d.layout = static_cast<nova_layout_t>(7); }, NOVA_STATUS_INVALID_ARGUMENT},
-      {"bad dtype", [](nova::ConvDesc& d) { d.dtype = static_cast<nova_dtype_t>(9); }, NOVA_STATUS_INVALID_ARGUMENT},
+      // A C caller can store any int in an enum field.
+      {"bad layout", [](nova::ConvDesc& d) { const int v = 7; std::memcpy(&d.layout, &v, sizeof v); }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"bad dtype", [](nova::ConvDesc& d) { const int v = 9; std::memcpy(&d.dtype, &v, sizeof v); }, NOVA_STATUS_INVALID_ARGUMENT},
       {"stride 2", [](nova::ConvDesc& d) { d.stride = 2; }, NOVA_STATUS_NOT_SUPPORTED},
       {"dilation 2", [](nova::ConvDesc& d) { d.dilation = 2; }, NOVA_STATUS_NOT_SUPPORTED},
       {"groups 2", [](nova::ConvDesc& d) { d.groups = 2; }, NOVA_STATUS_NOT_SUPPORTED},

@@ -7,6 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The library is built with hidden visibility; only the C API is exported. */
+#if defined(__GNUC__)
+#define NOVA_API __attribute__((visibility("default")))
+#else
+#define NOVA_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -43,7 +50,7 @@ typedef struct {
   const char* transform;  /* generated transform name (e.g. "f6x3_nova") or "auto"/NULL (default) */
 } nova_conv_desc_t;
 
-const char* nova_status_string(nova_status_t status);
+NOVA_API const char* nova_status_string(nova_status_t status);
 
 /* The generated transforms this library was built with (one per config in configs/). */
 typedef struct {
@@ -53,33 +60,33 @@ typedef struct {
   double amp2d;       /* precision model: predicted relative error 0.7 * u * amp2d */
 } nova_transform_info_t;
 
-int nova_transform_count(void);
-nova_status_t nova_transform_info(int index, nova_transform_info_t* info);
+NOVA_API int nova_transform_count(void);
+NOVA_API nova_status_t nova_transform_info(int index, nova_transform_info_t* info);
 
-void nova_conv_desc_init(nova_conv_desc_t* desc);
+NOVA_API void nova_conv_desc_init(nova_conv_desc_t* desc);
 
 /* stream: a cudaStream_t / hipStream_t for the GPU backend (NULL = default stream); ignored on CPU. */
-nova_status_t nova_create(nova_handle_t* handle, nova_backend_t backend, void* stream);
-nova_status_t nova_destroy(nova_handle_t handle);
+NOVA_API nova_status_t nova_create(nova_handle_t* handle, nova_backend_t backend, void* stream);
+NOVA_API nova_status_t nova_destroy(nova_handle_t handle);
 
 /* The transform that runs for this descriptor ("auto" resolved); the string lives as long as the
  * library. */
-nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova_conv_desc_t* desc, const char** name);
+NOVA_API nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova_conv_desc_t* desc, const char** name);
 
 /* Bytes of workspace nova_conv_forward() needs (transformed input and Winograd-domain product). */
-nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_desc_t* desc, size_t* bytes);
+NOVA_API nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_desc_t* desc, size_t* bytes);
 
 /* Transforms and caches the filter. The cache is keyed by (weights pointer, version, transform):
  * bump `version` whenever the weights change, or call nova_filter_invalidate(). forward() calls
  * this itself on a cache miss. */
-nova_status_t nova_filter_transform(nova_handle_t handle, const nova_conv_desc_t* desc, const float* weights,
+NOVA_API nova_status_t nova_filter_transform(nova_handle_t handle, const nova_conv_desc_t* desc, const float* weights,
                                     uint64_t version);
-nova_status_t nova_filter_invalidate(nova_handle_t handle, const float* weights);
+NOVA_API nova_status_t nova_filter_invalidate(nova_handle_t handle, const float* weights);
 
 /* y = conv(x, w) + bias (bias: K floats, may be NULL), then ReLU if relu != 0. Pointers are host
  * memory on the CPU backend and device memory on the GPU backend. workspace may be NULL: the
  * handle then owns (and keeps) a workspace of the needed size. */
-nova_status_t nova_conv_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
+NOVA_API nova_status_t nova_conv_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
                                 const float* weights, uint64_t weights_version, const float* bias, int relu,
                                 void* y, void* workspace, size_t workspace_bytes);
 
@@ -93,13 +100,13 @@ typedef struct {
 
 /* Runs nova_conv_forward() once stage by stage, synchronising between stages, and fills *profile.
  * The filter is transformed afresh (and cached). Slower than forward(): for measurement only. */
-nova_status_t nova_conv_profile(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
+NOVA_API nova_status_t nova_conv_profile(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
                                 const float* weights, uint64_t weights_version, const float* bias, int relu,
                                 void* y, void* workspace, size_t workspace_bytes, nova_stage_profile_t* profile);
 
 /* FP64 direct convolution on the host (the reference every path is measured against). x, y as
  * desc->dtype/layout; accumulates in double. Works for any descriptor with stride 1 and any r. */
-nova_status_t nova_conv_reference(const nova_conv_desc_t* desc, const void* x, const float* weights,
+NOVA_API nova_status_t nova_conv_reference(const nova_conv_desc_t* desc, const void* x, const float* weights,
                                   const float* bias, int relu, void* y);
 
 #ifdef __cplusplus
