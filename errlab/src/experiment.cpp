@@ -137,10 +137,12 @@ void direct_reference(const double* g, const double* d, double* ref, const Refer
       }
 }
 
+// `scale` already includes He's sqrt(2 / fan_in) for Distribution::he.
 void fill(Random& random, Distribution distribution, double scale, std::vector<double>& values) {
   for (double& x : values) {
     switch (distribution) {
-      case Distribution::gaussian: x = scale * random.gaussian(); break;
+      case Distribution::gaussian:
+      case Distribution::he: x = scale * random.gaussian(); break;
       case Distribution::uniform: x = scale * (2.0 * random.uniform() - 1.0); break;
       case Distribution::relu: x = scale * std::max(0.0, random.gaussian()); break;
     }
@@ -160,7 +162,10 @@ class LayerEmulator {
         P_(positions),
         AT_(round_matrix(transform.AT, model.matrices)),
         G_(round_matrix(transform.G, model.matrices)),
-        BT_(round_matrix(transform.BT, model.matrices)) {
+        BT_(round_matrix(transform.BT, model.matrices)),
+        filter_scale_(spec.filter_distribution == Distribution::he
+                          ? spec.filter_scale * std::sqrt(2.0 / (spec.channels * r_ * r_))
+                          : spec.filter_scale) {
     const auto K = static_cast<std::size_t>(spec.filters), C = static_cast<std::size_t>(spec.channels);
     const auto P = static_cast<std::size_t>(P_), m = static_cast<std::size_t>(m_), r = static_cast<std::size_t>(r_),
                n = static_cast<std::size_t>(n_);
@@ -179,7 +184,7 @@ class LayerEmulator {
   ErrorStats run(long long layer) {
     const int K = spec_.filters, C = spec_.channels;
     Random random(spec_.seed, static_cast<std::uint64_t>(layer));
-    fill(random, spec_.filter_distribution, spec_.filter_scale, filters_);
+    fill(random, spec_.filter_distribution, filter_scale_, filters_);
     fill(random, spec_.input_distribution, spec_.input_scale, inputs_);
 
     stored_filters_ = filters_;
@@ -227,6 +232,7 @@ class LayerEmulator {
   const ExperimentSpec& spec_;
   int m_, r_, n_, P_;
   CoefficientMatrix AT_, G_, BT_;
+  double filter_scale_;  // standard deviation or half-width of the filter values
   // Layouts (t: tile position, innermost so every loop runs over contiguous positions):
   std::vector<double> filters_, stored_filters_;  // g [r*r][K][C]
   std::vector<double> U_;                         // [n*n][K][C]
@@ -243,7 +249,8 @@ Distribution parse_distribution(std::string_view text) {
   if (text == "gaussian") return Distribution::gaussian;
   if (text == "uniform") return Distribution::uniform;
   if (text == "relu") return Distribution::relu;
-  throw InputError("unknown distribution '" + std::string(text) + "' (expected gaussian, uniform or relu)");
+  if (text == "he") return Distribution::he;
+  throw InputError("unknown distribution '" + std::string(text) + "' (expected gaussian, uniform, relu or he)");
 }
 
 std::string_view to_string(Distribution distribution) {
@@ -251,6 +258,7 @@ std::string_view to_string(Distribution distribution) {
     case Distribution::gaussian: return "gaussian";
     case Distribution::uniform: return "uniform";
     case Distribution::relu: return "relu";
+    case Distribution::he: return "he";
   }
   return "?";
 }
@@ -266,6 +274,8 @@ void validate(const ExperimentSpec& spec) {
   if (spec.tiles < 1 || spec.tiles > kMaxTiles)
     throw InputError("--tiles must be between 1 and " + std::to_string(kMaxTiles) + ", got " + std::to_string(spec.tiles));
   if (spec.threads < 0 || spec.threads > 1024) throw InputError("--threads must be between 0 (auto) and 1024");
+  if (spec.input_distribution == Distribution::he)
+    throw InputError("--input-dist: 'he' describes filters (its fan-in is C r^2); use gaussian, uniform or relu");
   for (const auto& [scale, option] : {std::pair{spec.input_scale, "--input-scale"}, std::pair{spec.filter_scale, "--filter-scale"}})
     if (!(scale > 0) || !std::isfinite(scale)) throw InputError(std::string(option) + " must be a positive finite number");
 }

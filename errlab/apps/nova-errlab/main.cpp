@@ -25,7 +25,7 @@ struct Options {
   // Per-stage overrides of the preset; empty = keep the preset's choice.
   std::string input, filter, transformed_input, transformed_filter, accumulator, output, matrices, compute;
   std::string scaling = "keep";
-  std::string input_distribution = "gaussian", filter_distribution = "gaussian";
+  std::string input_distribution = "gaussian", filter_distribution = "he";
   std::string format = "table";
   std::string csv_file;
   bool list_models = false;
@@ -138,8 +138,10 @@ int main(int argc, char** argv) {
   app.add_option("--threads", opt.spec.threads, "Worker threads (default 0: one per hardware thread)");
   app.add_option("--input-dist", opt.input_distribution, "Input distribution: gaussian (default), uniform, relu");
   app.add_option("--input-scale", opt.spec.input_scale, "Input scale: standard deviation, half-width or ReLU scale (default 1)");
-  app.add_option("--filter-dist", opt.filter_distribution, "Filter distribution: gaussian (default), uniform, relu");
-  app.add_option("--filter-scale", opt.spec.filter_scale, "Filter scale (default 1)");
+  app.add_option("--filter-dist", opt.filter_distribution,
+                 "Filter distribution: he (default: Gaussian, standard deviation sqrt(2 / (C r^2)) as trained "
+                 "weights have), gaussian, uniform");
+  app.add_option("--filter-scale", opt.spec.filter_scale, "Filter scale, a factor on the distribution (default 1)");
   app.add_option("--format", opt.format, "Standard output: table (default), json or csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   app.add_option("--csv", opt.csv_file, "Also write the CSV rows to this file");

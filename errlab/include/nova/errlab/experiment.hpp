@@ -18,9 +18,12 @@
 
 namespace nova::errlab {
 
-enum class Distribution { gaussian, uniform, relu };
+// gaussian N(0, scale^2); uniform U[-scale, scale]; relu scale * max(0, N(0, 1)) (post-ReLU
+// activations); he (filters only): N(0, scale^2 * 2 / (C r^2)), He initialisation, the magnitude of
+// trained convolution weights, which decides whether U = G g G^T reaches fp16's subnormal range.
+enum class Distribution { gaussian, uniform, relu, he };
 
-Distribution parse_distribution(std::string_view text);  // "gaussian", "uniform", "relu"
+Distribution parse_distribution(std::string_view text);  // "gaussian", "uniform", "relu", "he"
 std::string_view to_string(Distribution distribution);
 
 // Tile positions per layer instance: enough to amortise the filter transform and to vectorise the
@@ -37,10 +40,9 @@ struct ExperimentSpec {
   long long tiles = 65536;  // output tiles (one m x m block of one output channel); rounded up to whole layers
   std::uint64_t seed = 1;
   int threads = 0;          // 0: one per hardware thread
-  // Inputs: N(0, scale^2), U[-scale, scale] or scale * max(0, N(0, 1)) (post-ReLU activations).
   Distribution input_distribution = Distribution::gaussian;
   double input_scale = 1.0;
-  Distribution filter_distribution = Distribution::gaussian;
+  Distribution filter_distribution = Distribution::he;
   double filter_scale = 1.0;
 };
 
