@@ -149,6 +149,30 @@ void fill(Random& random, Distribution distribution, double scale, std::vector<d
   }
 }
 
+// Element counts of a layer instance's buffers, in one place for allocating and for the memory check.
+struct LayerSizes {
+  std::size_t filters, transformed_filters, inputs, products, outputs, scratch;
+
+  LayerSizes(const discover::TileSize& tile, const ExperimentSpec& spec, int positions) {
+    const auto K = static_cast<std::size_t>(spec.filters), C = static_cast<std::size_t>(spec.channels),
+               P = static_cast<std::size_t>(positions), m = static_cast<std::size_t>(tile.m),
+               r = static_cast<std::size_t>(tile.r), n = static_cast<std::size_t>(tile.n());
+    filters = r * r * K * C;
+    transformed_filters = n * n * K * C;
+    inputs = n * n * C * P;
+    products = n * n * K * P;
+    outputs = m * m * K * P;
+    scratch = n * n * kChunk;
+  }
+  // g twice (drawn and stored), d and V three times (drawn, stored, transformed), Y and reference.
+  std::size_t bytes() const {
+    return sizeof(double) * (2 * filters + transformed_filters + 3 * inputs + products + 2 * outputs + scratch);
+  }
+};
+
+// Per thread; beyond this the run is refused rather than swapping or being killed.
+constexpr double kMaxWorkspaceBytes = 2.0 * (1 << 30);
+
 // Everything one thread needs for one layer instance, allocated once (no allocation per layer).
 class LayerEmulator {
  public:
@@ -166,19 +190,17 @@ class LayerEmulator {
         filter_scale_(spec.filter_distribution == Distribution::he
                           ? spec.filter_scale * std::sqrt(2.0 / (spec.channels * r_ * r_))
                           : spec.filter_scale) {
-    const auto K = static_cast<std::size_t>(spec.filters), C = static_cast<std::size_t>(spec.channels);
-    const auto P = static_cast<std::size_t>(P_), m = static_cast<std::size_t>(m_), r = static_cast<std::size_t>(r_),
-               n = static_cast<std::size_t>(n_);
-    filters_.resize(r * r * K * C);
-    stored_filters_.resize(filters_.size());
-    U_.resize(n * n * K * C);
-    inputs_.resize(n * n * C * P);
-    stored_inputs_.resize(inputs_.size());
-    V_.resize(inputs_.size());
-    M_.resize(n * n * K * P);
-    Y_.resize(m * m * K * P);
-    reference_.resize(Y_.size());
-    scratch_.resize(n * n * kChunk);
+    const LayerSizes sizes(transform.tile, spec, positions);
+    filters_.resize(sizes.filters);
+    stored_filters_.resize(sizes.filters);
+    U_.resize(sizes.transformed_filters);
+    inputs_.resize(sizes.inputs);
+    stored_inputs_.resize(sizes.inputs);
+    V_.resize(sizes.inputs);
+    M_.resize(sizes.products);
+    Y_.resize(sizes.outputs);
+    reference_.resize(sizes.outputs);
+    scratch_.resize(sizes.scratch);
   }
 
   ErrorStats run(long long layer) {
@@ -312,6 +334,13 @@ ErrorStats measure_error(const discover::Transform& transform, const PrecisionMo
   const LayerShape shape = layer_shape(spec);
   const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int threads = static_cast<int>(std::min<long long>(spec.threads > 0 ? spec.threads : hardware, shape.layers));
+
+  if (const double bytes = static_cast<double>(LayerSizes(transform.tile, spec, shape.positions).bytes());
+      bytes > kMaxWorkspaceBytes)
+    throw InputError("a layer instance of F(" + std::to_string(transform.tile.m) + "," + std::to_string(transform.tile.r) +
+                     ") with C=" + std::to_string(spec.channels) + ", K=" + std::to_string(spec.filters) + " needs " +
+                     std::to_string(static_cast<long long>(bytes / (1 << 20))) +
+                     " MiB per thread (limit 2048 MiB); use fewer --channels or --filters");
 
   std::vector<LayerEmulator> emulators;
   emulators.reserve(static_cast<std::size_t>(threads));
