@@ -33,7 +33,7 @@ struct Preset {
 const std::vector<Preset>& preset_table() {
   using F = Format;
   static const std::vector<Preset> table = {
-      {{"exact", "everything fp64: the emulation's own floor (about 1e-16)"},
+      {{"exact", "everything fp64: the emulation's own floor (about 1e-15)"},
        {f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), F::fp64}},
       {{"storage-fp16",
         "DESIGN.md section 6 table: B^T d B and G g G^T stored fp16, channel sum fp32, the rest fp64"},

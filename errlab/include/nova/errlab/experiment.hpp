@@ -27,11 +27,11 @@ Distribution parse_distribution(std::string_view text);  // "gaussian", "uniform
 std::string_view to_string(Distribution distribution);
 
 // Tile positions per layer instance: enough to amortise the filter transform and to vectorise the
-// inner loops over positions, small enough that a layer's tensors stay in cache.
+// inner loops over positions, few enough to keep a layer instance's buffers at a few MB.
 inline constexpr int kPositionsPerLayer = 64;
 // A layer instance's positions are a multiple of this: the register block of the fp64 reference.
 inline constexpr int kPositionBlock = 8;
-inline constexpr int kMaxChannels = 512;  // C and K; bounds the per-thread workspace (n^2 K C doubles)
+inline constexpr int kMaxChannels = 512;  // C and K
 inline constexpr long long kMaxTiles = 1LL << 32;
 
 struct ExperimentSpec {
