@@ -1,0 +1,76 @@
+// Runs the real nova-errlab binary: bad input must give a clear message and a non-zero exit.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct Result {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+Result run(const std::string& args) {
+  const std::string command = std::string("cd '") + NOVA_SOURCE_DIR + "' && '" + NOVA_ERRLAB_EXE + "' " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  Result r{-1, ""};
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), static_cast<int>(buf.size()), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kSmall = "--channels 8 --filters 8 --tiles 512 ";
+
+}  // namespace
+
+TEST_CASE("nova-errlab measures a config and prints a table, CSV or JSON", "[cli]") {
+  Result r = run(kSmall + "configs/f4x3_nova.json");
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("f4x3_nova") != std::string::npos);
+  CHECK(r.output.find("rel L2 error") != std::string::npos);
+
+  r = run(kSmall + "--format csv --model paper-int8 configs/f4x3_nova.json configs/f4x3_standard.json");
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.rfind("config,m,r,", 0) == 0);
+  CHECK(r.output.find("\nf4x3_standard,4,3,") != std::string::npos);
+
+  r = run(kSmall + "--format json --scaling balanced configs/f4x3_nova.json");
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("\"scaling\": \"balanced\"") != std::string::npos);
+}
+
+TEST_CASE("nova-errlab rejects bad input with a clear message and exit code 2", "[cli]") {
+  struct Case {
+    const char* args;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"--transformed-input-type fp17 configs/f4x3_nova.json",
+       "--transformed-input-type: unknown number format 'fp17' (expected fp64, fp32, fp16, bf16, int8"},
+      {"--model fancy configs/f4x3_nova.json", "--model: unknown precision model 'fancy'"},
+      {"configs/no_such_config.json", "configs/no_such_config.json: cannot open file"},
+      {"--channels 0 configs/f4x3_nova.json", "--channels must be between 1 and 512, got 0"},
+      {"--filters 100000 configs/f4x3_nova.json", "--filters must be between 1 and 512"},
+      {"--tiles 0 configs/f4x3_nova.json", "--tiles must be between 1 and"},
+      {"--input-dist cauchy configs/f4x3_nova.json", "--input-dist: unknown distribution 'cauchy'"},
+      {"--compute-type int8 configs/f4x3_nova.json", "must be a floating-point format"},
+      {"--format xml configs/f4x3_nova.json", "--format"},
+      {"--channels many configs/f4x3_nova.json", "--channels"},
+      {"", "no config files given"},
+      {"CMakeLists.txt", "CMakeLists.txt: malformed JSON"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run(c.args);
+    INFO("nova-errlab " << c.args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(c.message) != std::string::npos);
+    CHECK(r.output.find("internal error") == std::string::npos);
+  }
+}
