@@ -29,5 +29,5 @@ for file in "${files[@]}"; do
       config=$(echo "$qualified" | awk -F'::' '{ print $3 }')
       kernel=$(echo "$qualified" | awk -F'::' '{ print $4 }')
       echo "| $config | $kernel | $registers | $stores | $loads | $stack | $smem |"
-    done | sort
+    done | LC_ALL=C sort
 done
