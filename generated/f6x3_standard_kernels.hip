@@ -7,11 +7,11 @@
 //   SHA-256 bcc1a5afa68f6fff370321d93decddd0b90f26cf10603c1d6ac5062279207248
 //
 // HIP source. nvcc compiles it as CUDA (-x cu) through nova/runtime/hip_compat.h. The tile
-// loops live once in nova/runtime/transform_kernels.hpp; this file binds them to this
-// transform. Layouts: nova/runtime/transform_registry_gpu.hpp.
+// loops live once in nova/runtime/transform_kernels.hpp (launch: transform_launch.hpp); this
+// file binds them to this transform. Layouts: nova/runtime/transform_registry_gpu.hpp.
 
 #include "nova/runtime/hip_compat.h"
-#include "nova/runtime/transform_kernels.hpp"
+#include "nova/runtime/transform_launch.hpp"
 
 #include "f6x3_standard_transforms.hpp"
 
@@ -39,81 +39,97 @@ hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, h
 
 // Input transform V = B^T d B: x NCHW __half -> V [kN*kN][C][P] __half; pixels outside the image are zero.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
-input_transform_nchw_f16(const __half* __restrict__ x, __half* __restrict__ V, nova::runtime::TileGrid grid) {
+input_transform_nchw_f16(const __half* __restrict__ x, __half* __restrict__ V,
+                         nova::runtime::TileGrid grid) {
   nova::runtime::input_transform_tiles<Transform, nova::runtime::Layout::nchw>(x, V, grid);
 }
 
-hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream) {
+hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream) {
   return nova::runtime::launch_input_transform<Transform>(input_transform_nchw_f16, x, V, N, C, H, W, pad, stream);
 }
 
 // Input transform V = B^T d B: x NCHW float -> V [kN*kN][C][P] float; pixels outside the image are zero.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
-input_transform_nchw_f32(const float* __restrict__ x, float* __restrict__ V, nova::runtime::TileGrid grid) {
+input_transform_nchw_f32(const float* __restrict__ x, float* __restrict__ V,
+                         nova::runtime::TileGrid grid) {
   nova::runtime::input_transform_tiles<Transform, nova::runtime::Layout::nchw>(x, V, grid);
 }
 
-hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream) {
+hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream) {
   return nova::runtime::launch_input_transform<Transform>(input_transform_nchw_f32, x, V, N, C, H, W, pad, stream);
 }
 
 // Input transform V = B^T d B: x NHWC __half -> V [kN*kN][C][P] __half; pixels outside the image are zero.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
-input_transform_nhwc_f16(const __half* __restrict__ x, __half* __restrict__ V, nova::runtime::TileGrid grid) {
+input_transform_nhwc_f16(const __half* __restrict__ x, __half* __restrict__ V,
+                         nova::runtime::TileGrid grid) {
   nova::runtime::input_transform_tiles<Transform, nova::runtime::Layout::nhwc>(x, V, grid);
 }
 
-hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream) {
+hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream) {
   return nova::runtime::launch_input_transform<Transform>(input_transform_nhwc_f16, x, V, N, C, H, W, pad, stream);
 }
 
 // Input transform V = B^T d B: x NHWC float -> V [kN*kN][C][P] float; pixels outside the image are zero.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
-input_transform_nhwc_f32(const float* __restrict__ x, float* __restrict__ V, nova::runtime::TileGrid grid) {
+input_transform_nhwc_f32(const float* __restrict__ x, float* __restrict__ V,
+                         nova::runtime::TileGrid grid) {
   nova::runtime::input_transform_tiles<Transform, nova::runtime::Layout::nhwc>(x, V, grid);
 }
 
-hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream) {
+hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream) {
   return nova::runtime::launch_input_transform<Transform>(input_transform_nhwc_f32, x, V, N, C, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW __half, border tiles clipped.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
-output_transform_nchw_f16(const float* __restrict__ M, __half* __restrict__ y, const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
+output_transform_nchw_f16(const float* __restrict__ M, __half* __restrict__ y,
+                          const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
   nova::runtime::output_transform_tiles<Transform, nova::runtime::Layout::nchw>(M, y, bias, relu, grid);
 }
 
-hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream) {
+hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream) {
   return nova::runtime::launch_output_transform<Transform>(output_transform_nchw_f16, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW float, border tiles clipped.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
-output_transform_nchw_f32(const float* __restrict__ M, float* __restrict__ y, const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
+output_transform_nchw_f32(const float* __restrict__ M, float* __restrict__ y,
+                          const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
   nova::runtime::output_transform_tiles<Transform, nova::runtime::Layout::nchw>(M, y, bias, relu, grid);
 }
 
-hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream) {
+hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream) {
   return nova::runtime::launch_output_transform<Transform>(output_transform_nchw_f32, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NHWC __half, border tiles clipped.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
-output_transform_nhwc_f16(const float* __restrict__ M, __half* __restrict__ y, const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
+output_transform_nhwc_f16(const float* __restrict__ M, __half* __restrict__ y,
+                          const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
   nova::runtime::output_transform_tiles<Transform, nova::runtime::Layout::nhwc>(M, y, bias, relu, grid);
 }
 
-hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream) {
+hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream) {
   return nova::runtime::launch_output_transform<Transform>(output_transform_nhwc_f16, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NHWC float, border tiles clipped.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
-output_transform_nhwc_f32(const float* __restrict__ M, float* __restrict__ y, const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
+output_transform_nhwc_f32(const float* __restrict__ M, float* __restrict__ y,
+                          const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
   nova::runtime::output_transform_tiles<Transform, nova::runtime::Layout::nhwc>(M, y, bias, relu, grid);
 }
 
-hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream) {
+hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream) {
   return nova::runtime::launch_output_transform<Transform>(output_transform_nhwc_f32, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 

@@ -24,15 +24,7 @@
 
 #include "nova/runtime/transform_registry.hpp"
 
-#include "f2x3_standard_transforms.hpp"
-#include "f4x3_nova_transforms.hpp"
-#include "f4x3_nova_dyadic_transforms.hpp"
-#include "f4x3_standard_transforms.hpp"
-#include "f6x3_nnpack_transforms.hpp"
-#include "f6x3_nova_transforms.hpp"
-#include "f6x3_standard_transforms.hpp"
-#include "f8x3_nova_transforms.hpp"
-#include "f8x3_standard_transforms.hpp"
+#include "all_transforms.hpp"
 
 namespace nova::runtime {
 namespace {

@@ -27,118 +27,190 @@
 namespace nova::generated::f2x3_standard {
 hipError_t launch_filter_transform(const float* w, __half* U, int K, int C, hipStream_t stream);
 hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
 }  // namespace nova::generated::f2x3_standard
 
 namespace nova::generated::f4x3_nova {
 hipError_t launch_filter_transform(const float* w, __half* U, int K, int C, hipStream_t stream);
 hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
 }  // namespace nova::generated::f4x3_nova
 
 namespace nova::generated::f4x3_nova_dyadic {
 hipError_t launch_filter_transform(const float* w, __half* U, int K, int C, hipStream_t stream);
 hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
 }  // namespace nova::generated::f4x3_nova_dyadic
 
 namespace nova::generated::f4x3_standard {
 hipError_t launch_filter_transform(const float* w, __half* U, int K, int C, hipStream_t stream);
 hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
 }  // namespace nova::generated::f4x3_standard
 
 namespace nova::generated::f6x3_nnpack {
 hipError_t launch_filter_transform(const float* w, __half* U, int K, int C, hipStream_t stream);
 hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
 }  // namespace nova::generated::f6x3_nnpack
 
 namespace nova::generated::f6x3_nova {
 hipError_t launch_filter_transform(const float* w, __half* U, int K, int C, hipStream_t stream);
 hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
 }  // namespace nova::generated::f6x3_nova
 
 namespace nova::generated::f6x3_standard {
 hipError_t launch_filter_transform(const float* w, __half* U, int K, int C, hipStream_t stream);
 hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
 }  // namespace nova::generated::f6x3_standard
 
 namespace nova::generated::f8x3_nova {
 hipError_t launch_filter_transform(const float* w, __half* U, int K, int C, hipStream_t stream);
 hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
 }  // namespace nova::generated::f8x3_nova
 
 namespace nova::generated::f8x3_standard {
 hipError_t launch_filter_transform(const float* w, __half* U, int K, int C, hipStream_t stream);
 hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
-hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu, int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
+                                           int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
+                                            int N, int K, int H, int W, int pad, hipStream_t stream);
 }  // namespace nova::generated::f8x3_standard
 
 namespace nova::runtime {

@@ -100,6 +100,7 @@ std::vector<std::string> output_names(const std::vector<Source>& sources) {
     names.push_back(detail::transforms_file_name(s.config.name));
     names.push_back(detail::kernels_file_name(s.config.name));
   }
+  names.push_back("all_transforms.hpp");
   names.push_back("registry.cpp");
   names.push_back("registry_gpu.cpp");
   return names;
@@ -113,6 +114,7 @@ std::vector<GeneratedFile> generate(const std::vector<Source>& sources) {
                      detail::emit_transforms_header(s, build_programs(s.config.transform))});
     files.push_back({detail::kernels_file_name(s.config.name), detail::emit_kernels(s)});
   }
+  files.push_back({"all_transforms.hpp", detail::emit_all_transforms(sources)});
   files.push_back({"registry.cpp", detail::emit_registry(sources)});
   files.push_back({"registry_gpu.cpp", detail::emit_registry_gpu(sources)});
   return files;

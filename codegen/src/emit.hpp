@@ -16,6 +16,7 @@ std::string kernels_file_name(const std::string& name);     // <name>_kernels.hi
 
 std::string emit_transforms_header(const Source& source, const TransformPrograms& programs);
 std::string emit_kernels(const Source& source);
+std::string emit_all_transforms(const std::vector<Source>& sources);
 std::string emit_registry(const std::vector<Source>& sources);
 std::string emit_registry_gpu(const std::vector<Source>& sources);
 

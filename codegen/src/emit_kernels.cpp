@@ -6,6 +6,38 @@ namespace nova::codegen::detail {
 
 std::string kernels_file_name(const std::string& name) { return name + "_kernels.hip"; }
 
+namespace {
+
+// head + "(" + params + ")" + tail, the parameters wrapped (aligned after the parenthesis) so that
+// no line passes 100 columns.
+std::string signature(const std::string& head, const std::string& params, const std::string& tail) {
+  const std::string indent(head.size() + 1, ' ');
+  std::string text = head + "(";
+  std::size_t line_length = text.size();
+  for (std::size_t begin = 0; begin < params.size();) {
+    std::size_t end = params.find(", ", begin);
+    const bool last = end == std::string::npos;
+    const std::string param = params.substr(begin, last ? std::string::npos : end - begin) + (last ? ")" + tail : ",");
+    if (line_length > indent.size() && line_length + 1 + param.size() > 100) {
+      text += "\n" + indent;
+      line_length = indent.size();
+    } else if (begin > 0) {
+      text += " ";
+      ++line_length;
+    }
+    text += param;
+    line_length += param.size();
+    begin = last ? params.size() : end + 2;
+  }
+  return text;
+}
+
+std::string launcher_signature(const Launcher& l) {
+  return signature("hipError_t " + l.launcher, l.launcher_params + ", hipStream_t stream", "");
+}
+
+}  // namespace
+
 std::vector<Launcher> launchers() {
   std::vector<Launcher> out;
   for (const char* dtype : {"f16", "f32"}) {
@@ -57,19 +89,19 @@ std::string emit_kernels(const Source& source) {
   out << banner(name + ": GPU filter, input and output transform kernels and their host launchers.", {source},
                 "//\n"
                 "// HIP source. nvcc compiles it as CUDA (-x cu) through nova/runtime/hip_compat.h. The tile\n"
-                "// loops live once in nova/runtime/transform_kernels.hpp; this file binds them to this\n"
-                "// transform. Layouts: nova/runtime/transform_registry_gpu.hpp.\n")
+                "// loops live once in nova/runtime/transform_kernels.hpp (launch: transform_launch.hpp); this\n"
+                "// file binds them to this transform. Layouts: nova/runtime/transform_registry_gpu.hpp.\n")
       << "#include \"nova/runtime/hip_compat.h\"\n"
-      << "#include \"nova/runtime/transform_kernels.hpp\"\n\n"
+      << "#include \"nova/runtime/transform_launch.hpp\"\n\n"
       << "#include \"" << transforms_file_name(name) << "\"\n\n"
       << "namespace nova::generated::" << name << " {\n";
   for (const Launcher& l : launchers()) {
     out << "\n// " << l.summary << "\n"
         << "__global__ void __launch_bounds__(nova::runtime::kBlockThreads)\n"
-        << l.kernel << "(" << l.kernel_params << ") {\n"
+        << signature(l.kernel, l.kernel_params, " {") << "\n"
         << "  nova::runtime::" << l.device_call << ";\n"
         << "}\n\n"
-        << "hipError_t " << l.launcher << "(" << l.launcher_params << ", hipStream_t stream) {\n"
+        << launcher_signature(l) << " {\n"
         << "  return nova::runtime::" << l.launch_call << ", stream);\n"
         << "}\n";
   }
@@ -85,7 +117,7 @@ std::string emit_registry_gpu(const std::vector<Source>& sources) {
   for (const Source& s : sources) {
     out << "\nnamespace nova::generated::" << s.config.name << " {\n";
     for (const Launcher& l : launchers())
-      out << "hipError_t " << l.launcher << "(" << l.launcher_params << ", hipStream_t stream);\n";
+      out << launcher_signature(l) << ";\n";
     out << "}  // namespace nova::generated::" << s.config.name << "\n";
   }
   out << "\nnamespace nova::runtime {\nnamespace {\n\nconstexpr GpuTransformEntry kGpuTransforms[] = {\n";

@@ -21,11 +21,25 @@ std::string double_table(const char* name, const RationalMatrix& m) {
 
 }  // namespace
 
+std::string emit_all_transforms(const std::vector<Source>& sources) {
+  std::ostringstream out;
+  out << banner("Every generated transform, as headers and as one type list.", sources) << "#pragma once\n\n";
+  for (const Source& s : sources) out << "#include \"" << transforms_file_name(s.config.name) << "\"\n";
+  out << "\nnamespace nova::generated {\n\n"
+      << "// For generic code that instantiates every transform (tests, a CPU path templated on it).\n"
+      << "template <class... Transforms>\nstruct TransformList {};\n\n"
+      << "using AllTransforms = TransformList<";
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    out << (i ? ",\n                                    " : "") << sources[i].config.name << "::Transform";
+  out << ">;\n\n}  // namespace nova::generated\n";
+  return out.str();
+}
+
 std::string emit_registry(const std::vector<Source>& sources) {
   std::ostringstream out;
   out << banner("Registry of every generated transform: host functions, matrices and metrics.", sources)
-      << "#include \"nova/runtime/transform_registry.hpp\"\n\n";
-  for (const Source& s : sources) out << "#include \"" << transforms_file_name(s.config.name) << "\"\n";
+      << "#include \"nova/runtime/transform_registry.hpp\"\n\n"
+      << "#include \"all_transforms.hpp\"\n";
   out << "\nnamespace nova::runtime {\nnamespace {\n\n"
       << "// The matrices of each JSON, every entry correctly rounded to double, row-major.\n";
   for (const Source& s : sources) {

@@ -69,6 +69,7 @@ TEST_CASE("output names follow the one naming function") {
   fs::current_path(kRoot);
   const std::vector<Source> sources = load_sources({"configs/f6x3_nova.json"});
   CHECK(output_names(sources) ==
-        std::vector<std::string>{"f6x3_nova_transforms.hpp", "f6x3_nova_kernels.hip", "registry.cpp", "registry_gpu.cpp"});
+        std::vector<std::string>{"f6x3_nova_transforms.hpp", "f6x3_nova_kernels.hip", "all_transforms.hpp", "registry.cpp",
+                                 "registry_gpu.cpp"});
   CHECK_THROWS_AS(generate({}), nova::discover::InputError);
 }

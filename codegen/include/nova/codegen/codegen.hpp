@@ -58,7 +58,7 @@ struct GeneratedFile {
 };
 
 // The files `generate` returns, in the same order: per config <name>_transforms.hpp and
-// <name>_kernels.hip, then registry.cpp and registry_gpu.cpp.
+// <name>_kernels.hip, then all_transforms.hpp, registry.cpp and registry_gpu.cpp.
 // Both throw discover::InputError for an empty list (a registry needs at least one transform).
 std::vector<std::string> output_names(const std::vector<Source>& sources);
 std::vector<GeneratedFile> generate(const std::vector<Source>& sources);

@@ -1,8 +1,9 @@
 // The tile loops of the Winograd transform kernels, written once for every transform: each
 // generated <name>_kernels.hip binds them to its transform (a type with m, r, n, input_2d,
 // filter_2d and output_2d, e.g. nova::generated::f6x3_nova::Transform) in __global__ kernels and
-// host launchers. Layouts: transform_registry_gpu.hpp. HIP source; nvcc reads it through
-// hip_compat.h.
+// host launchers (transform_launch.hpp). Layouts: transform_registry_gpu.hpp. HIP source; nvcc
+// reads it through hip_compat.h. A CPU test defines NOVA_KERNEL_EMULATION and supplies the GPU
+// built-ins itself, to run these very loops without a GPU.
 //
 // A block of kBlockThreads threads handles kBlockChannels channels x kBlockTiles tiles, one
 // (channel, tile) per thread, all of its transform in fp32 registers. Threads cooperate only
@@ -11,7 +12,9 @@
 #pragma once
 
 #include "nova/runtime/hd.hpp"
+#ifndef NOVA_KERNEL_EMULATION
 #include "nova/runtime/hip_compat.h"
+#endif
 
 #include <climits>
 
@@ -188,7 +191,7 @@ __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __rest
 }
 
 // ---------------------------------------------------------------------------------------------
-// Host side: validate sizes, build the grid, launch. Empty work launches nothing.
+// Host side: the grid of one convolution (launching: transform_launch.hpp).
 
 // False for sizes no launcher accepts: negative counts, an empty image, negative padding, no
 // output pixel, or a grid beyond the launch limits.
@@ -207,43 +210,14 @@ inline bool make_tile_grid(int N, int channels, int H, int W, int pad, TileGrid&
   return true;
 }
 
+// Blocks of the filter transform (one filter per thread), and of the tile transforms.
+inline unsigned filter_blocks(long long filters) {
+  return static_cast<unsigned>((filters + kBlockThreads - 1) / kBlockThreads);
+}
+
 inline dim3 tile_blocks(const TileGrid& g) {
   return dim3(static_cast<unsigned>((g.tiles + kBlockTiles - 1) / kBlockTiles),
               static_cast<unsigned>((g.channels + kBlockChannels - 1) / kBlockChannels));
-}
-
-template <class Transform, typename TU>
-hipError_t launch_filter_transform(void (*kernel)(const float*, TU*, int, int), const float* w, TU* U, int K, int C,
-                                   hipStream_t stream) {
-  const long long filters = static_cast<long long>(K) * C;
-  if (K < 0 || C < 0 || (filters + kBlockThreads - 1) / kBlockThreads > INT_MAX) return hipErrorInvalidValue;
-  if (filters == 0) return hipSuccess;
-  if (!w || !U) return hipErrorInvalidValue;
-  kernel<<<static_cast<unsigned>((filters + kBlockThreads - 1) / kBlockThreads), kBlockThreads, 0, stream>>>(w, U, K, C);
-  return hipGetLastError();
-}
-
-template <class Transform, typename TIn, typename TV>
-hipError_t launch_input_transform(void (*kernel)(const TIn*, TV*, TileGrid), const TIn* x, TV* V, int N, int C, int H,
-                                  int W, int pad, hipStream_t stream) {
-  TileGrid g{};
-  if (!make_tile_grid<Transform>(N, C, H, W, pad, g)) return hipErrorInvalidValue;
-  if (g.tiles == 0 || C == 0) return hipSuccess;
-  if (!x || !V) return hipErrorInvalidValue;
-  kernel<<<tile_blocks(g), kBlockThreads, 0, stream>>>(x, V, g);
-  return hipGetLastError();
-}
-
-template <class Transform, typename TOut>
-hipError_t launch_output_transform(void (*kernel)(const float*, TOut*, const float*, int, TileGrid), const float* M,
-                                   TOut* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
-                                   hipStream_t stream) {
-  TileGrid g{};
-  if (!make_tile_grid<Transform>(N, K, H, W, pad, g)) return hipErrorInvalidValue;
-  if (g.tiles == 0 || K == 0) return hipSuccess;
-  if (!M || !y) return hipErrorInvalidValue;
-  kernel<<<tile_blocks(g), kBlockThreads, 0, stream>>>(M, y, bias, relu, g);
-  return hipGetLastError();
 }
 
 }  // namespace nova::runtime

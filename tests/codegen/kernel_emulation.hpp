@@ -1,0 +1,94 @@
+// Just enough of the GPU programming model to run the tile loops of
+// nova/runtime/transform_kernels.hpp on the CPU: a grid runs one block at a time, and the block's
+// threads are coroutines (ucontext) that __syncthreads() switches between, so every thread of the
+// block reaches a barrier before any passes it, as on a GPU. Slow, exact, and needs no GPU.
+#pragma once
+
+#define NOVA_KERNEL_EMULATION 1
+
+#include <ucontext.h>
+
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#define __device__
+#define __global__
+#define __shared__ static  // one block at a time, so one copy serves every block
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  dim3() = default;
+  dim3(unsigned x_, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+inline dim3 threadIdx, blockIdx, blockDim;
+
+__extension__ typedef _Float16 __half;  // IEEE binary16, rounding to nearest even like the GPU's
+inline float __half2float(__half h) { return static_cast<float>(h); }
+inline __half __float2half_rn(float v) { return static_cast<__half>(v); }
+using std::fmaxf;
+
+namespace nova::emulation {
+
+inline ucontext_t scheduler;
+inline std::vector<ucontext_t> threads;
+inline std::vector<bool> finished;
+inline unsigned current = 0;
+inline std::function<void()> body;
+
+inline void thread_main() {
+  body();
+  finished[current] = true;  // then back to the scheduler through uc_link
+}
+
+inline constexpr std::size_t kStackBytes = 128 * 1024;
+
+// A fresh coroutine for thread t. Kept out of line: getcontext returns twice, and the loops of
+// its caller must not live in the same frame.
+[[gnu::noinline]] inline void start_thread(unsigned t, char* stack) {
+  getcontext(&threads[t]);
+  threads[t].uc_stack.ss_sp = stack;
+  threads[t].uc_stack.ss_size = kStackBytes;
+  threads[t].uc_link = &scheduler;
+  makecontext(&threads[t], thread_main, 0);
+  finished[t] = false;
+}
+
+[[gnu::noinline]] inline void resume_thread(unsigned t) {
+  threadIdx = dim3(t);
+  current = t;
+  swapcontext(&scheduler, &threads[t]);
+}
+
+// Runs `kernel` (a callable with the body of a __global__ function) on grid x block threads.
+template <typename Kernel>
+void launch(dim3 grid, unsigned block_threads, Kernel kernel) {
+  body = kernel;
+  blockDim = dim3(block_threads);
+  threads.assign(block_threads, ucontext_t{});
+  finished.assign(block_threads, false);
+  static std::vector<std::unique_ptr<char[]>> stacks;  // kept for the next launch
+  while (stacks.size() < block_threads) stacks.push_back(std::make_unique_for_overwrite<char[]>(kStackBytes));
+  for (unsigned by = 0; by < grid.y; ++by) {
+    for (unsigned bx = 0; bx < grid.x; ++bx) {
+      blockIdx = dim3(bx, by);
+      for (unsigned t = 0; t < block_threads; ++t) start_thread(t, stacks[t].get());
+      // Each round runs every live thread to its next barrier (or its end).
+      for (bool running = true; running;) {
+        running = false;
+        for (unsigned t = 0; t < block_threads; ++t) {
+          if (finished[t]) continue;
+          resume_thread(t);
+          running = true;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace nova::emulation
+
+inline void __syncthreads() {
+  swapcontext(&nova::emulation::threads[nova::emulation::current], &nova::emulation::scheduler);
+}

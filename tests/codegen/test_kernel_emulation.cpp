@@ -1,0 +1,117 @@
+// The GPU transform kernels' tile loops (thread mapping, shared-memory exchange for NHWC, padding,
+// clipped border tiles, bias and ReLU) run on the CPU through a small emulation of the GPU's
+// threads, and are checked exactly as the GPU check on the device machine checks the real kernels.
+#include "kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
+
+#include "all_transforms.hpp"
+#include "nova/runtime/transform_kernels.hpp"
+#include "nova/runtime/transform_registry.hpp"
+#include "../gpu/transform_check.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+namespace {
+
+using nova::runtime::Layout;
+using nova::runtime::TileGrid;
+using nova::test::ImageLayout;
+using nova::test::Storage;
+
+template <typename T>
+std::vector<T> nan_filled(std::size_t count) {
+  std::vector<T> v(count);
+  std::memset(static_cast<void*>(v.data()), 0xff, count * sizeof(T));  // all-ones bits: NaN in fp16 and fp32
+  return v;
+}
+
+template <typename T>
+std::vector<T> converted(const std::vector<float>& x) {
+  return std::vector<T>(x.begin(), x.end());
+}
+
+template <typename T>
+std::vector<float> as_float(const std::vector<T>& v) {
+  return std::vector<float>(v.begin(), v.end());
+}
+
+template <class Transform>
+class EmulatedRunner final : public nova::test::KernelRunner {
+ public:
+  std::vector<float> filter(Storage s, const std::vector<float>& w, int K, int C) override {
+    return s == Storage::f16 ? filter_as<__half>(w, K, C) : filter_as<float>(w, K, C);
+  }
+  std::vector<float> input(ImageLayout l, Storage s, const std::vector<float>& x, const nova::test::ConvShape& shape) override {
+    if (l == ImageLayout::nchw) return s == Storage::f16 ? input_as<Layout::nchw, __half>(x, shape) : input_as<Layout::nchw, float>(x, shape);
+    return s == Storage::f16 ? input_as<Layout::nhwc, __half>(x, shape) : input_as<Layout::nhwc, float>(x, shape);
+  }
+  std::vector<float> output(ImageLayout l, Storage s, const std::vector<float>& M, const float* bias, int relu,
+                            const nova::test::ConvShape& shape) override {
+    if (l == ImageLayout::nchw)
+      return s == Storage::f16 ? output_as<Layout::nchw, __half>(M, bias, relu, shape)
+                               : output_as<Layout::nchw, float>(M, bias, relu, shape);
+    return s == Storage::f16 ? output_as<Layout::nhwc, __half>(M, bias, relu, shape)
+                             : output_as<Layout::nhwc, float>(M, bias, relu, shape);
+  }
+
+ private:
+  static constexpr int nn = Transform::n * Transform::n;
+
+  template <typename TU>
+  std::vector<float> filter_as(const std::vector<float>& w, int K, int C) {
+    const long long filters = static_cast<long long>(K) * C;
+    std::vector<TU> U = nan_filled<TU>(static_cast<std::size_t>(nn * filters) + nova::test::kGuard);
+    nova::emulation::launch(nova::runtime::filter_blocks(filters), nova::runtime::kBlockThreads,
+                            [&] { nova::runtime::filter_transform_tiles<Transform>(w.data(), U.data(), K, C); });
+    return as_float(U);
+  }
+
+  template <Layout layout, typename T>
+  std::vector<float> input_as(const std::vector<float>& x, const nova::test::ConvShape& s) {
+    TileGrid g{};
+    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, g));
+    const std::vector<T> image = converted<T>(x);
+    std::vector<T> V = nan_filled<T>(static_cast<std::size_t>(nn * s.C * g.tiles) + nova::test::kGuard);
+    nova::emulation::launch(nova::runtime::tile_blocks(g), nova::runtime::kBlockThreads,
+                            [&] { nova::runtime::input_transform_tiles<Transform, layout>(image.data(), V.data(), g); });
+    return as_float(V);
+  }
+
+  template <Layout layout, typename T>
+  std::vector<float> output_as(const std::vector<float>& M, const float* bias, int relu, const nova::test::ConvShape& s) {
+    TileGrid g{};
+    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.K, s.H, s.W, s.pad, g));
+    std::vector<T> y = nan_filled<T>(static_cast<std::size_t>(s.N) * s.K * g.out_height * g.out_width + nova::test::kGuard);
+    nova::emulation::launch(nova::runtime::tile_blocks(g), nova::runtime::kBlockThreads, [&] {
+      nova::runtime::output_transform_tiles<Transform, layout>(M.data(), y.data(), bias, relu, g);
+    });
+    return as_float(y);
+  }
+};
+
+template <class Transform>
+void check_emulated() {
+  const nova::runtime::TransformEntry* entry = nova::runtime::find_transform(Transform::name);
+  REQUIRE(entry != nullptr);
+  // Odd sizes: several tile and channel blocks, partial blocks, clipped border tiles, pad 0 to 2.
+  const std::vector<nova::test::ConvShape> shapes = {{2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2}};
+  EmulatedRunner<Transform> runner;
+  for (const nova::test::KernelResult& r : nova::test::check_transform(*entry, runner, shapes, 2024)) {
+    INFO(Transform::name << " " << r.kernel << ": max rel err " << r.max_rel_error << ", err/bound " << r.bound_use
+                         << ", non-finite " << r.non_finite << " (fp16 overflow " << r.expected_overflow
+                         << "), guard writes " << r.guard_writes);
+    CHECK(r.pass());
+  }
+}
+
+template <class... Transforms>
+void check_all(nova::generated::TransformList<Transforms...>) {
+  (check_emulated<Transforms>(), ...);
+}
+
+}  // namespace
+
+TEST_CASE("transform kernels, emulated on the CPU, match the CPU path within the precision model") {
+  check_all(nova::generated::AllTransforms{});
+}

@@ -1,0 +1,176 @@
+// Runs every generated transform kernel (through the GPU registry's launchers) against the CPU
+// path on fresh random fp16 and fp32 data, and prints one row per kernel: max relative error,
+// error against the precision-model bound, non-finite values (and how many of them are fp16
+// overflows the exact values call for), writes past the end. Exit 0 when every kernel passes,
+// 1 otherwise; prints SKIP and exits 0 without a GPU.
+// Build: tools/device/check_transform_kernels.sh (nvcc only; no Boost, GMP or Eigen needed).
+#include "nova/runtime/hip_compat.h"
+#include "nova/runtime/transform_registry.hpp"
+#include "nova/runtime/transform_registry_gpu.hpp"
+#include "transform_check.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using nova::runtime::GpuTransformEntry;
+using nova::test::ConvShape;
+using nova::test::ImageLayout;
+using nova::test::kGuard;
+using nova::test::Storage;
+
+void check(hipError_t status, const char* what) {
+  if (status != hipSuccess) throw std::runtime_error(std::string(what) + ": " + hipGetErrorString(status));
+}
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t count) : count_(count) {
+    check(hipMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)), "hipMalloc");
+    check(hipMemset(data_, 0xff, count * sizeof(T)), "hipMemset");  // all-ones bits: NaN in fp16 and fp32
+  }
+  explicit DeviceBuffer(const std::vector<float>& values) : DeviceBuffer(values.size()) {
+    const std::vector<T> host = converted(values);
+    check(hipMemcpy(data_, host.data(), host.size() * sizeof(T), hipMemcpyHostToDevice), "hipMemcpy to device");
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { (void)hipFree(data_); }
+
+  T* get() const { return data_; }
+  std::vector<float> download() const {
+    std::vector<T> host(count_);
+    check(hipMemcpy(host.data(), data_, count_ * sizeof(T), hipMemcpyDeviceToHost), "hipMemcpy to host");
+    std::vector<float> out(count_);
+    for (std::size_t i = 0; i < count_; ++i) out[i] = to_float(host[i]);
+    return out;
+  }
+
+ private:
+  static std::vector<T> converted(const std::vector<float>& values) {
+    std::vector<T> out(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) out[i] = from_float(values[i]);
+    return out;
+  }
+  static float to_float(float v) { return v; }
+  static float to_float(__half v) { return __half2float(v); }
+  static T from_float(float v) {
+    if constexpr (std::is_same_v<T, __half>) {
+      return __float2half_rn(v);
+    } else {
+      return v;
+    }
+  }
+
+  T* data_ = nullptr;
+  std::size_t count_;
+};
+
+class GpuRunner final : public nova::test::KernelRunner {
+ public:
+  GpuRunner(const GpuTransformEntry& e, hipStream_t stream) : e_(e), stream_(stream) {}
+
+  std::vector<float> filter(Storage s, const std::vector<float>& w, int K, int C) override {
+    const DeviceBuffer<float> weights(w);
+    const std::size_t count = static_cast<std::size_t>(e_.n * e_.n) * K * C + kGuard;
+    if (s == Storage::f16) {
+      DeviceBuffer<__half> U(count);
+      return finish(e_.launch_filter_transform(weights.get(), U.get(), K, C, stream_), U);
+    }
+    DeviceBuffer<float> U(count);
+    return finish(e_.launch_filter_transform_f32(weights.get(), U.get(), K, C, stream_), U);
+  }
+
+  std::vector<float> input(ImageLayout l, Storage s, const std::vector<float>& x, const ConvShape& c) override {
+    const std::size_t count = static_cast<std::size_t>(e_.n * e_.n) * c.C * tiles(c) + kGuard;
+    const bool nchw = l == ImageLayout::nchw;
+    if (s == Storage::f16) {
+      const DeviceBuffer<__half> image(x);
+      DeviceBuffer<__half> V(count);
+      const auto launch = nchw ? e_.launch_input_transform_nchw_f16 : e_.launch_input_transform_nhwc_f16;
+      return finish(launch(image.get(), V.get(), c.N, c.C, c.H, c.W, c.pad, stream_), V);
+    }
+    const DeviceBuffer<float> image(x);
+    DeviceBuffer<float> V(count);
+    const auto launch = nchw ? e_.launch_input_transform_nchw_f32 : e_.launch_input_transform_nhwc_f32;
+    return finish(launch(image.get(), V.get(), c.N, c.C, c.H, c.W, c.pad, stream_), V);
+  }
+
+  std::vector<float> output(ImageLayout l, Storage s, const std::vector<float>& M, const float* bias, int relu,
+                            const ConvShape& c) override {
+    const DeviceBuffer<float> product(M);
+    const DeviceBuffer<float> bias_values(bias ? std::vector<float>(bias, bias + c.K) : std::vector<float>(1, 0.0f));
+    const float* b = bias ? bias_values.get() : nullptr;
+    const std::size_t count =
+        static_cast<std::size_t>(c.N) * c.K * (c.H + 2 * c.pad - e_.r + 1) * (c.W + 2 * c.pad - e_.r + 1) + kGuard;
+    const bool nchw = l == ImageLayout::nchw;
+    if (s == Storage::f16) {
+      DeviceBuffer<__half> y(count);
+      const auto launch = nchw ? e_.launch_output_transform_nchw_f16 : e_.launch_output_transform_nhwc_f16;
+      return finish(launch(product.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_), y);
+    }
+    DeviceBuffer<float> y(count);
+    const auto launch = nchw ? e_.launch_output_transform_nchw_f32 : e_.launch_output_transform_nhwc_f32;
+    return finish(launch(product.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_), y);
+  }
+
+ private:
+  long long tiles(const ConvShape& c) const {
+    const int th = (c.H + 2 * c.pad - e_.r + e_.m) / e_.m, tw = (c.W + 2 * c.pad - e_.r + e_.m) / e_.m;
+    return static_cast<long long>(c.N) * th * tw;
+  }
+  template <typename T>
+  std::vector<float> finish(hipError_t launched, const DeviceBuffer<T>& out) {
+    check(launched, "kernel launch");
+    check(hipStreamSynchronize(stream_), "kernel execution");
+    return out.download();
+  }
+
+  const GpuTransformEntry& e_;
+  hipStream_t stream_;
+};
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  if (const hipError_t status = hipGetDeviceCount(&devices); status != hipSuccess || devices == 0) {
+    std::printf("SKIP: no GPU (%s)\n", status != hipSuccess ? hipGetErrorString(status) : "0 devices");
+    return 0;
+  }
+  try {
+    hipDeviceProp_t props{};
+    check(hipGetDeviceProperties(&props, 0), "hipGetDeviceProperties");
+    hipStream_t stream = nullptr;
+    check(hipStreamCreate(&stream), "hipStreamCreate");
+    const unsigned seed = static_cast<unsigned>(std::random_device{}());  // fresh data every run
+    std::printf("GPU: %s; wave size %d; data seed %u; inputs uniform in [-1, 1]\n\n", props.name, props.warpSize, seed);
+    // Odd sizes (partial blocks, clipped border tiles), padding 0 to 2, and one ResNet-sized layer.
+    const std::vector<ConvShape> shapes = {
+        {2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2}, {4, 64, 64, 56, 56, 1}};
+    nova::test::print_header(stdout);
+    int failures = 0;
+    for (const GpuTransformEntry& gpu : nova::runtime::gpu_transform_registry()) {
+      const nova::runtime::TransformEntry* cpu = nova::runtime::find_transform(gpu.name);
+      if (!cpu) throw std::runtime_error(std::string("no CPU registry entry for ") + gpu.name);
+      GpuRunner runner(gpu, stream);
+      for (const nova::test::KernelResult& r : nova::test::check_transform(*cpu, runner, shapes, seed)) {
+        nova::test::print_row(stdout, gpu.name, r);
+        failures += r.pass() ? 0 : 1;
+      }
+      std::fflush(stdout);
+    }
+    check(hipStreamDestroy(stream), "hipStreamDestroy");
+    std::printf("\n%s: %d kernel(s) failed\n", failures ? "FAIL" : "PASS", failures);
+    return failures ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::printf("FAIL: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Registers, spills, stack and shared memory of every generated kernel for sm_90, as ptxas
+# reports them (nvcc --resource-usage), as a Markdown table. Needs nvcc, no GPU.
+# Usage: tools/kernel_resources.sh [KERNEL_FILE.hip ...]   (default: generated/*_kernels.hip)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+files=("$@")
+[ ${#files[@]} -gt 0 ] || files=(generated/*_kernels.hip)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "| config | kernel | registers | spill stores (B) | spill loads (B) | stack (B) | shared (B) |"
+echo "|---|---|---|---|---|---|---|"
+for file in "${files[@]}"; do
+  "$nvcc" -std=c++20 -O3 -arch=sm_90 -x cu -Iruntime/include -Igenerated --resource-usage \
+    -c "$file" -o "$work/kernels.o" 2>&1 |
+    awk '
+      /Function properties for/ { name = $NF; stack = 0; stores = 0; loads = 0 }
+      /bytes stack frame/       { stack = $1; stores = $5; loads = $9 }
+      /Used [0-9]+ registers/   {
+        smem = 0
+        if (match($0, /[0-9]+ bytes smem/)) smem = substr($0, RSTART, RLENGTH - 11)
+        print name, $5, stores, loads, stack, smem
+      }' |
+    while read -r mangled registers stores loads stack smem; do
+      # nova::generated::<config>::<kernel>(...)
+      qualified=$(echo "$mangled" | c++filt | sed 's/(.*//')
+      config=$(echo "$qualified" | awk -F'::' '{ print $3 }')
+      kernel=$(echo "$qualified" | awk -F'::' '{ print $4 }')
+      echo "| $config | $kernel | $registers | $stores | $loads | $stack | $smem |"
+    done | LC_ALL=C sort
+done
