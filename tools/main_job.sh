@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
-# The main job end to end: set up, build, evaluate the paper's F(6,3) points exactly (table + JSON),
-# then re-verify every shipped config.
+# The main job end to end on a fresh machine: set up, build the tools, discover (evaluate) the
+# paper's F(6,3) points exactly, generate code from that JSON, build the runtime from the freshly
+# generated code, and run a convolution through it against the FP64 reference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 build=${NOVA_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_WARNINGS_AS_ERRORS=ON >/dev/null
-cmake --build "$build" -j "$(nproc)"
-out=${NOVA_OUT_DIR:-$build/out}
-mkdir -p "$out"
+out=$build/main-job
+rm -rf "$out" && mkdir -p "$out"
+jobs=$(nproc)
 
-echo "== discover: F(6,3) with the paper's points, exact verification, metrics"
+echo "== build: nova-discover, nova-codegen"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_WARNINGS_AS_ERRORS=ON \
+  -DNOVA_GENERATED_DIR="$PWD/generated" >/dev/null
+cmake --build "$build" -j "$jobs" --target nova-discover nova-codegen
+
+echo "== discover: F(6,3) with the paper's points; exact 1D and 2D verification, metrics, JSON"
 "$build/discover/nova-discover" --tile 6,3 --points 0,3/5,-3/5,1,-1,7/6,-7/6 --name nova --verify-2d \
-  --out "$out/f6x3_nova.json"
-echo "== verify: every config in configs/"
-"$build/discover/nova-discover" verify configs/*.json
+  --out "$out/configs/f6x3_nova.json"
+
+echo "== codegen: unrolled transforms, kernels and registry from that JSON"
+"$build/codegen/nova-codegen" "$out/configs/f6x3_nova.json" --out "$out/generated" --stats
+
+echo "== build: libnova_runtime from the generated code, and the example program"
+cmake -S . -B "$out/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_BUILD_TESTS=OFF \
+  -DNOVA_GENERATED_DIR="$PWD/$out/generated" >/dev/null
+cmake --build "$out/build" -j "$jobs" --target nova_conv_example
+
+echo "== run: a 3x3 convolution through the runtime (CPU path) against FP64 direct convolution"
+"$out/build/runtime/examples/conv_example/nova_conv_example" f6x3_nova
