@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 tools/setup.sh
 build=${NOVA_BUILD_DIR:-build}
 out=$build/main-job
-rm -rf "$out" && mkdir -p "$out"
+rm -rf "$out" && mkdir -p "$out" && out=$(realpath "$out")
 jobs=$(nproc)
 
 echo "== build: nova-discover, nova-codegen"
@@ -24,7 +24,7 @@ echo "== codegen: unrolled transforms, kernels and registry from that JSON"
 
 echo "== build: libnova_runtime from the generated code, and the example program"
 cmake -S . -B "$out/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_BUILD_TESTS=OFF \
-  -DNOVA_GENERATED_DIR="$PWD/$out/generated" >/dev/null
+  -DNOVA_GENERATED_DIR="$out/generated" >/dev/null
 cmake --build "$out/build" -j "$jobs" --target nova_conv_example
 
 echo "== run: a 3x3 convolution through the runtime (CPU path) against FP64 direct convolution"
