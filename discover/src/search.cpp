@@ -131,10 +131,11 @@ void validate_search_options(const SearchOptions& o) {
   if (t.n() - 1 < 2) throw InputError(tile_text(t) + " has a single finite point: there is nothing to search");
   if (o.symmetric_only && o.es_only) throw InputError("--symmetric-only and --es-only exclude each other");
   const EvolutionSettings& es = o.evolution;
-  if (es.population < 4) throw InputError("the population must be at least 4 (the elite is a quarter of it)");
-  if (es.generations < 1) throw InputError("the number of generations must be at least 1");
-  if (es.restarts < 1) throw InputError("the number of restarts must be at least 1");
-  if (o.threads < 1) throw InputError("the number of threads must be at least 1");
+  if (es.population < 4) throw InputError("the population (--population) must be at least 4: the elite is a quarter of it");
+  if (es.generations < 1) throw InputError("the number of generations (--generations) must be at least 1");
+  if (es.restarts < 1) throw InputError("the number of restarts (--restarts) must be at least 1");
+  if (o.threads < 1 || o.threads > kMaxSearchThreads)
+    throw InputError("the number of threads (--threads) must be between 1 and " + std::to_string(kMaxSearchThreads));
   if (o.neighbourhood_budget < 1) throw InputError("the neighbourhood budget must be at least 1");
 
   const RationalLattice lattice(o.lattice);  // checks d_max and the numerator bound
@@ -142,7 +143,7 @@ void validate_search_options(const SearchOptions& o) {
   if (const std::size_t positive = lattice.count_positive(pairs); positive < pairs)
     throw InputError("the rational lattice (d_max " + std::to_string(o.lattice.max_denominator) + ", numerator bound " +
                      std::to_string(o.lattice.numerator_bound) + ", dtype " + std::string(dtype_name(o.lattice.dtype)) +
-                     ") has " + std::to_string(positive) + " positive values, too few for the " +
+                     ") has only " + std::to_string(positive) + " positive value(s), too few for the " +
                      std::to_string(t.n() - 1) + " distinct points of " + tile_text(t) +
                      ": raise --dmax or --numerator-bound");
 }

@@ -174,10 +174,10 @@ bool is_representable(const Rational& value, Dtype dtype) {
 
 RationalLattice::RationalLattice(LatticeBounds bounds) : bounds_(bounds) {
   if (bounds.max_denominator < 1 || bounds.max_denominator > kMaxDenominatorLimit)
-    throw InputError("d_max must be between 1 and " + std::to_string(kMaxDenominatorLimit) + ", got " +
+    throw InputError("d_max (--dmax) must be between 1 and " + std::to_string(kMaxDenominatorLimit) + ", got " +
                      std::to_string(bounds.max_denominator));
   if (bounds.numerator_bound < 1 || bounds.numerator_bound > kNumeratorBoundLimit)
-    throw InputError("the numerator bound must be between 1 and " + std::to_string(kNumeratorBoundLimit) + ", got " +
+    throw InputError("the numerator bound (--numerator-bound) must be between 1 and " + std::to_string(kNumeratorBoundLimit) + ", got " +
                      std::to_string(bounds.numerator_bound));
 }
 

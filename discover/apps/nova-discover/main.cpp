@@ -199,6 +199,15 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("nova-discover ") + NOVA_VERSION);
   app.require_subcommand(0, 1);
 
+  // CLI11 lets "-1" wrap around into an unsigned option; refuse signs outright.
+  const CLI::Validator non_negative_integer(
+      [](const std::string& text) {
+        return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos
+                   ? std::string()
+                   : "expected a non-negative integer, got '" + text + "'";
+      },
+      "UINT");
+
   Options opt;
   app.add_option("--tile", opt.tile,
                  "Tile F(m,r) as M,R or MxR, e.g. 6,3 (evaluation: 1 <= m <= 32, 1 <= r <= 16; search: m <= 16, r >= 2)");
@@ -233,14 +242,16 @@ int main(int argc, char** argv) {
           ->check(CLI::IsMember({"none", "fp16", "bf16", "int8"})),
       app.add_flag("--symmetric-only", opt.symmetric_only, "Search: run only the symmetric search {0} U {+-p}"),
       app.add_flag("--es-only", opt.es_only, "Search: run only the ES in R^(n-1)"),
-      app.add_option("--seed", opt.seed, "Search: random seed (default 1); results do not depend on --threads"),
+      app.add_option("--seed", opt.seed, "Search: random seed, 0 to 2^64-1 (default 1); results do not depend on --threads")
+          ->check(non_negative_integer),
       app.add_option("--dmax", opt.dmax, "Search: largest denominator of a point (default 10, at most 1000)"),
       app.add_option("--numerator-bound", opt.numerator_bound,
                      "Search: points a/b satisfy |a| <= bound * b (default 5, at most 1000)"),
       app.add_option("--population", opt.population, "Search: ES population per generation (default 50)"),
       app.add_option("--generations", opt.generations, "Search: ES generations per restart (default 100)"),
       app.add_option("--restarts", opt.restarts, "Search: independent ES restarts (default 3)"),
-      app.add_option("--threads", opt.threads, "Search: worker threads (default: all hardware threads)"),
+      app.add_option("--threads", opt.threads, "Search: worker threads (default or 0: all hardware threads)")
+          ->check(non_negative_integer),
   };
   for (auto* o : search_options) points->excludes(o);
 

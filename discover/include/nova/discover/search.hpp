@@ -20,6 +20,7 @@ namespace nova::discover {
 // Tiles the search accepts: beyond them the ES dimension and the conditioning make no sense.
 inline constexpr int kMaxSearchOutputTile = 16;
 inline constexpr int kMinSearchFilterTaps = 2;
+inline constexpr unsigned kMaxSearchThreads = 1024;
 
 // Paper B.7 / Table 14: weight of the representability penalty of the dtype-aware ES.
 inline constexpr double kRepresentabilityWeight = 0.1;
