@@ -1,5 +1,7 @@
 #include "nova/discover/search.hpp"
 
+#include "nova/discover/fast_metrics.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -192,7 +194,8 @@ nlohmann::json search_provenance(const SearchOptions& o, const SearchResult& res
     stages.push_back({{"stage", s.stage}, {"points", points}, {"score", std::stod(short_number(s.score))}});
   }
   const EvolutionSettings& es = o.evolution;
-  return {
+  const ObjectiveFunction objective(o.tile, o.objective, o.scaling);
+  nlohmann::json provenance = {
       {"tool", std::string("nova-discover ") + NOVA_VERSION},
       {"command", command},
       {"objective", objective_name(o.objective)},
@@ -202,7 +205,7 @@ nlohmann::json search_provenance(const SearchOptions& o, const SearchResult& res
        {{"pipeline", "symmetric search -> ES in R^(n-1) -> snap-to-rational -> neighbourhood search -> exact verification"},
         {"chosen_stage", result.stage},
         {"stages", stages},
-        {"objective_function", ObjectiveFunction(o.tile, o.objective, o.scaling).description()},
+        {"objective_function", objective.description()},
         {"symmetric_only", o.symmetric_only},
         {"es_only", o.es_only},
         {"population", es.population},
@@ -216,6 +219,17 @@ nlohmann::json search_provenance(const SearchOptions& o, const SearchResult& res
         {"neighbourhood_budget", o.neighbourhood_budget},
         {"representability_weight", o.lattice.dtype == Dtype::None ? 0.0 : kRepresentabilityWeight}}},
   };
+  if (const auto range = objective.storage_range()) {
+    std::vector<double> points;
+    for (const auto& p : result.points) points.push_back(to_double(p));
+    const TransformedRange values = transformed_range(build_transform_fast(o.tile, points, o.scaling));
+    provenance["storage_range"] = {{"type", objective_name(o.objective)},
+                                   {"min_normal", range->min_normal},
+                                   {"max_finite", range->max_finite},
+                                   {"smallest_full_scale_value", std::stod(short_number(values.smallest_full_scale))},
+                                   {"largest_full_scale_value", std::stod(short_number(values.largest_full_scale))}};
+  }
+  return provenance;
 }
 
 }  // namespace nova::discover

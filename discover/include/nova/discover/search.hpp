@@ -67,7 +67,8 @@ struct SearchResult {
 
 SearchResult run_search(const SearchOptions& options);
 
-// Provenance for the JSON: command, seed, objective, dtype, tool version and search settings.
+// Provenance for the JSON: command, seed, objective, dtype, tool version and search settings; for
+// fp16/bf16 also the storage range and the full-scale transformed values it had to contain.
 nlohmann::json search_provenance(const SearchOptions& options, const SearchResult& result, const std::string& command);
 
 // Label of the point set for transform_name: the objective, plus "_dyadic" (fp16), "_bf16" or
