@@ -61,13 +61,15 @@ double amplification_2d(const Eigen::MatrixXd& AT, const Eigen::MatrixXd& G, con
 double tensor_error(const FastTransform& t) {
   const Eigen::Index m = t.AT.rows(), r = t.G.cols(), n = t.BT.rows();
   double squared = 0;
+  Eigen::RowVectorXd weights(n), fibre(n);
   for (Eigen::Index i = 0; i < m; ++i)
-    for (Eigen::Index k = 0; k < r; ++k)
-      for (Eigen::Index j = 0; j < n; ++j) {
-        double entry = j == i + k ? -1.0 : 0.0;  // T_rec[i][j][k] - T[i][j][k]
-        for (Eigen::Index p = 0; p < n; ++p) entry += t.AT(i, p) * t.G(p, k) * t.BT(p, j);
-        squared += entry * entry;
-      }
+    for (Eigen::Index k = 0; k < r; ++k) {
+      // T_rec[i][.][k] = sum_p AT[i][p] G[p][k] BT[p][.]
+      for (Eigen::Index p = 0; p < n; ++p) weights(p) = t.AT(i, p) * t.G(p, k);
+      fibre.noalias() = weights.lazyProduct(t.BT);
+      fibre(i + k) -= 1;  // T[i][i+k][k] = 1
+      squared += fibre.squaredNorm();
+    }
   return std::sqrt(squared);
 }
 
