@@ -3,6 +3,7 @@
 #include "nova/discover/fast_metrics.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -60,7 +61,9 @@ class Stage {
                   const std::function<std::vector<double>(const std::vector<double>&)>& to_points,
                   const std::function<std::vector<Rational>(const std::vector<Rational>&)>& to_exact_points) {
     const bool dtype_aware = options_.lattice.dtype != Dtype::None;
+    std::atomic<std::size_t> fitness_evaluations = 0;
     auto fitness = [&](const std::vector<double>& coordinates) {
+      ++fitness_evaluations;
       double value = objective_.fitness(to_points(coordinates));
       if (dtype_aware) {
         double distance = 0;
@@ -87,10 +90,7 @@ class Stage {
     const NeighbourhoodResult found =
         neighbourhood_search(centre, lattice_, positive_coordinates, options_.neighbourhood_budget, score, pool_);
 
-    StageResult result{name, to_points(centre), {}, found.score, 0};
-    result.evaluations = static_cast<std::size_t>(es.restarts) *
-                             (static_cast<std::size_t>(es.generations) * (static_cast<std::size_t>(es.population) + 1) + 1) +
-                         found.evaluated;
+    StageResult result{name, to_points(centre), {}, found.score, fitness_evaluations + found.evaluated};
     if (!found.coordinates.empty()) result.points = canonical_order(to_exact_points(found.coordinates));
     if (options_.progress)
       options_.progress(name + ": " + (result.points.empty() ? std::string("no valid rational set near the optimum")
@@ -132,13 +132,19 @@ void validate_search_options(const SearchOptions& o) {
                      std::to_string(kMaxFilterTaps) + ", got " + tile_text(t));
   if (t.n() - 1 < 2) throw InputError(tile_text(t) + " has a single finite point: there is nothing to search");
   if (o.symmetric_only && o.es_only) throw InputError("--symmetric-only and --es-only exclude each other");
+  auto check_range = []<class T>(T value, T lowest, T highest, const std::string& what) {
+    if (value < lowest || value > highest)
+      throw InputError(what + " must be between " + std::to_string(lowest) + " and " + std::to_string(highest) +
+                       ", got " + std::to_string(value));
+  };
   const EvolutionSettings& es = o.evolution;
-  if (es.population < 4) throw InputError("the population (--population) must be at least 4: the elite is a quarter of it");
-  if (es.generations < 1) throw InputError("the number of generations (--generations) must be at least 1");
-  if (es.restarts < 1) throw InputError("the number of restarts (--restarts) must be at least 1");
-  if (o.threads < 1 || o.threads > kMaxSearchThreads)
-    throw InputError("the number of threads (--threads) must be between 1 and " + std::to_string(kMaxSearchThreads));
-  if (o.neighbourhood_budget < 1) throw InputError("the neighbourhood budget must be at least 1");
+  // At least 4: the elite is a quarter of the population.
+  check_range(es.population, 4, kMaxPopulation, "the population (--population)");
+  check_range(es.generations, 1, kMaxGenerations, "the number of generations (--generations)");
+  check_range(es.restarts, 1, kMaxRestarts, "the number of restarts (--restarts)");
+  check_range(o.threads, 1u, kMaxSearchThreads, "the number of threads (--threads)");
+  check_range(o.neighbourhood_budget, std::size_t{1}, kMaxNeighbourhoodBudget,
+              "the neighbourhood budget (--neighbourhood-budget)");
 
   const RationalLattice lattice(o.lattice);  // checks d_max and the numerator bound
   const auto pairs = static_cast<std::size_t>((t.n() - 1) / 2);
@@ -191,7 +197,8 @@ nlohmann::json search_provenance(const SearchOptions& o, const SearchResult& res
   for (const auto& s : result.stages) {
     nlohmann::json points = nlohmann::json::array();
     for (const auto& p : s.points) points.push_back(to_string(p));
-    stages.push_back({{"stage", s.stage}, {"points", points}, {"score", std::stod(short_number(s.score))}});
+    const nlohmann::json score = s.points.empty() ? nlohmann::json(nullptr) : nlohmann::json(std::stod(short_number(s.score)));
+    stages.push_back({{"stage", s.stage}, {"points", points}, {"score", score}});
   }
   const EvolutionSettings& es = o.evolution;
   const ObjectiveFunction objective(o.tile, o.objective, o.scaling);

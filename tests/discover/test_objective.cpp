@@ -1,4 +1,5 @@
 #include "nova/discover/fast_metrics.hpp"
+#include "nova/discover/evolution.hpp"
 #include "nova/discover/objective.hpp"
 
 #include <catch2/catch.hpp>
@@ -39,4 +40,28 @@ TEST_CASE("the fp16 objective scores amp2D and rejects sets that leave the fp16 
   CHECK(unbalanced.fitness(wide) > std::log10(unbalanced.score(nnpack)) + 1);
   // bf16 has float's exponent range: the same set fits.
   CHECK(std::isfinite(ObjectiveFunction({6, 3}, Objective::Bf16, Scaling::DenominatorsInG).score(wide)));
+}
+
+TEST_CASE("with the paper's eq. 5 weights the ES shrinks the points and kappa explodes", "[objective]") {
+  // Why the kappa fitness uses lambda2 = 1: with lambda2 = 0.0001 the magnitude term (lambda1 =
+  // 0.001) dominates and the optimum moves towards 0, far from the kappa optimum of 14.5.
+  const TileSize tile{4, 3};
+  auto eq5 = [&](const std::vector<double>& p) {
+    double magnitude = 0;
+    for (double x : p) magnitude += x * x;
+    const double value = tensor_error(build_transform_fast(tile, p, Scaling::DenominatorsInG)) +
+                         0.001 * magnitude / static_cast<double>(p.size()) + 0.0001 * std::log10(kappa2_vandermonde(p) + 1);
+    return std::isfinite(value) ? value : INFINITY;
+  };
+  WorkerPool pool(2);
+  for (std::uint64_t seed : {1, 2}) {
+    const auto bests = evolution_strategy(4 + 3 - 2, eq5, EvolutionSettings{}, seed, 2, nullptr, pool,
+                                          [](const EvolutionProgress&) {});
+    for (const auto& b : bests) {
+      double largest = 0;
+      for (double x : b.point) largest = std::max(largest, std::abs(x));
+      CHECK(largest < 0.7);
+      CHECK(kappa2_vandermonde(b.point) > 100);
+    }
+  }
 }

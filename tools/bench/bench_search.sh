@@ -15,7 +15,7 @@ trap 'rm -rf "$scratch"' EXIT
 
 # best_of ARGS...: prints "wall cpu" (seconds) of the fastest of $repeat runs.
 best_of() {
-  local best_wall= best_cpu= t
+  local best_wall= best_cpu= t wall user sys i
   for ((i = 0; i < repeat; i++)); do
     t=$( { TIMEFORMAT='%R %U %S'; time "$discover" "$@" --out "$scratch/out.json" >/dev/null 2>&1; } 2>&1 )
     read -r wall user sys <<<"$t"

@@ -50,6 +50,7 @@ struct Options {
   int population = EvolutionSettings{}.population;
   int generations = EvolutionSettings{}.generations;
   int restarts = EvolutionSettings{}.restarts;
+  std::size_t neighbourhood_budget = kNeighbourhoodBudget;
   unsigned threads = 0;  // 0: all hardware threads
 };
 
@@ -140,6 +141,7 @@ int run_search_command(const Options& opt, const std::string& command) {
   search.evolution.population = opt.population;
   search.evolution.generations = opt.generations;
   search.evolution.restarts = opt.restarts;
+  search.neighbourhood_budget = opt.neighbourhood_budget;
   search.seed = opt.seed;
   search.symmetric_only = opt.symmetric_only;
   search.es_only = opt.es_only;
@@ -206,7 +208,7 @@ int main(int argc, char** argv) {
                    ? std::string()
                    : "expected a non-negative integer, got '" + text + "'";
       },
-      "UINT");
+      "");
 
   Options opt;
   app.add_option("--tile", opt.tile,
@@ -232,7 +234,8 @@ int main(int argc, char** argv) {
 
   const std::vector<CLI::Option*> search_options = {
       app.add_option("--objective", opt.objective,
-                     "Search: kappa (paper eq. 5: minimise kappa2(V)), fp16 or bf16 (minimise amp2D, the error "
+                     "Search: kappa (the paper's objective: minimise kappa2(V); ES fitness eq. 5 with lambda2 = 1), "
+                     "fp16 or bf16 (minimise amp2D, the error "
                      "amplification of DESIGN.md section 6, keeping transformed values of data of magnitude <= 1 "
                      "inside the type's normal range)")
           ->check(CLI::IsMember({"kappa", "fp16", "bf16"})),
@@ -250,6 +253,9 @@ int main(int argc, char** argv) {
       app.add_option("--population", opt.population, "Search: ES population per generation (default 50)"),
       app.add_option("--generations", opt.generations, "Search: ES generations per restart (default 100)"),
       app.add_option("--restarts", opt.restarts, "Search: independent ES restarts (default 3)"),
+      app.add_option("--neighbourhood-budget", opt.neighbourhood_budget,
+                     "Search: rational combinations scored around each stage's ES optimum (default 30000)")
+          ->check(non_negative_integer),
       app.add_option("--threads", opt.threads, "Search: worker threads (default or 0: all hardware threads)")
           ->check(non_negative_integer),
   };

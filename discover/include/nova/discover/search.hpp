@@ -20,7 +20,12 @@ namespace nova::discover {
 // Tiles the search accepts: beyond them the ES dimension and the conditioning make no sense.
 inline constexpr int kMaxSearchOutputTile = 16;
 inline constexpr int kMinSearchFilterTaps = 2;
+// Limits on the settings, far above anything useful, that keep memory and time bounded.
+inline constexpr int kMaxPopulation = 100000;
+inline constexpr int kMaxGenerations = 100000;
+inline constexpr int kMaxRestarts = 1000;
 inline constexpr unsigned kMaxSearchThreads = 1024;
+inline constexpr std::size_t kMaxNeighbourhoodBudget = 10000000;
 
 // Paper B.7 / Table 14: weight of the representability penalty of the dtype-aware ES.
 inline constexpr double kRepresentabilityWeight = 0.1;
