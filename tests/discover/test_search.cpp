@@ -84,6 +84,24 @@ TEST_CASE("objective fp16 reaches amp2D <= 5 for F(4,3) with exactly verified po
   CHECK(verify_config(config).ok);
 }
 
+TEST_CASE("dtype-aware kappa search finds dyadic F(4,3) points with kappa2(V) <= 16.6 (paper 4.3)", "[search]") {
+  SearchOptions o = paper_defaults({4, 3});
+  o.lattice.dtype = Dtype::Fp16;
+  const SearchResult r = run_search(o);
+  CHECK(r.score <= 16.6);  // paper's dyadic set {0, +-3/4, +-5/4}: 16.5
+  for (const auto& p : r.points) CHECK(is_representable(p, Dtype::Fp16));
+}
+
+TEST_CASE("r = 5 and 7 and m = 16 are searched and exactly verified", "[search]") {
+  for (TileSize tile : {TileSize{4, 5}, TileSize{2, 7}, TileSize{16, 3}}) {
+    const SearchResult r = run_search(quick(tile));
+    REQUIRE(r.points.size() == static_cast<std::size_t>(tile.n() - 1));
+    const Config config = make_config("f_search", build_transform(tile, r.points, Scaling::DenominatorsInG), false,
+                                      {{"tool", "test"}, {"command", "test"}});
+    CHECK(verify_config(config).ok);
+  }
+}
+
 TEST_CASE("every point satisfies the dtype constraint and the lattice bounds", "[search]") {
   for (Dtype dtype : {Dtype::Fp16, Dtype::Bf16, Dtype::Int8})
     for (Objective objective : {Objective::Kappa, Objective::Fp16})
