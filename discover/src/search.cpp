@@ -76,7 +76,7 @@ class Stage {
     const EvolutionSettings& es = options_.evolution;
     auto report = [&](const EvolutionProgress& p) {
       if (options_.progress)
-        options_.progress(name + ": ES restart " + std::to_string(p.restart) + "/" + std::to_string(es.restarts) +
+        options_.progress(name + ": restart " + std::to_string(p.restart) + "/" + std::to_string(es.restarts) +
                           ", generation " + std::to_string(p.generation) + "/" + std::to_string(es.generations) +
                           ", best fitness " + short_number(p.best_fitness));
     };

@@ -142,7 +142,7 @@ TEST_CASE("progress is reported per generation and per stage", "[search]") {
   run_search(o);
   const auto per_stage = static_cast<std::size_t>(o.evolution.restarts * o.evolution.generations + 1);
   REQUIRE(lines.size() == 2 * per_stage);
-  CHECK_THAT(lines.front(), Catch::StartsWith("symmetric search: ES restart 1/2, generation 1/25"));
+  CHECK_THAT(lines.front(), Catch::StartsWith("symmetric search: restart 1/2, generation 1/25"));
   CHECK_THAT(lines.back(), Catch::StartsWith("ES: score"));
 }
 
