@@ -78,7 +78,8 @@ class Stage {
       if (options_.progress)
         options_.progress(name + ": restart " + std::to_string(p.restart) + "/" + std::to_string(es.restarts) +
                           ", generation " + std::to_string(p.generation) + "/" + std::to_string(es.generations) +
-                          ", best fitness " + short_number(p.best_fitness));
+                          ", best fitness " + short_number(p.best_fitness),
+                          false);
     };
     const auto restarts = evolution_strategy(dims, fitness, es, options_.seed, stream, dtype_aware ? &attractor : nullptr,
                                              pool_, report);
@@ -95,7 +96,8 @@ class Stage {
     if (options_.progress)
       options_.progress(name + ": " + (result.points.empty() ? std::string("no valid rational set near the optimum")
                                                               : "score " + short_number(result.score)) +
-                        " after " + std::to_string(found.evaluated) + " neighbourhood combinations");
+                            " after " + std::to_string(found.evaluated) + " neighbourhood combinations",
+                        true);
     return result;
   }
 

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace nova::discover;
 
 namespace {
@@ -138,12 +140,18 @@ TEST_CASE("symmetric-only and ES-only searches run one stage each", "[search]") 
 TEST_CASE("progress is reported per generation and per stage", "[search]") {
   SearchOptions o = quick({4, 3});
   std::vector<std::string> lines;
-  o.progress = [&](const std::string& line) { lines.push_back(line); };
+  std::vector<bool> finished;
+  o.progress = [&](const std::string& line, bool stage_finished) {
+    lines.push_back(line);
+    finished.push_back(stage_finished);
+  };
   run_search(o);
   const auto per_stage = static_cast<std::size_t>(o.evolution.restarts * o.evolution.generations + 1);
   REQUIRE(lines.size() == 2 * per_stage);
   CHECK_THAT(lines.front(), Catch::StartsWith("symmetric search: restart 1/2, generation 1/25"));
   CHECK_THAT(lines.back(), Catch::StartsWith("ES: score"));
+  CHECK(std::count(finished.begin(), finished.end(), true) == 2);
+  CHECK(finished[per_stage - 1]);
 }
 
 TEST_CASE("search options out of range are rejected with the option's name", "[search]") {

@@ -87,14 +87,18 @@ int run_evaluate(const Options& opt, const std::string& command) {
   return 0;
 }
 
-// Status lines on stderr, only once a run has taken a second and then at most twice a second.
+// Status lines on stderr once a run has taken a second: every finished stage, and generation
+// updates at most twice a second.
 class ProgressPrinter {
  public:
-  void operator()(const std::string& line) {
+  void operator()(const std::string& line, bool stage_finished) {
     const auto now = std::chrono::steady_clock::now();
-    if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(500)) return;
+    if (now - start_ < std::chrono::seconds(1)) return;
+    if (!stage_finished && now - last_ < std::chrono::milliseconds(500)) return;
     last_ = now;
-    std::cerr << "[" << std::chrono::duration<double>(now - start_).count() << " s] " << line << "\n";
+    char elapsed[32];
+    std::snprintf(elapsed, sizeof elapsed, "[%.1f s] ", std::chrono::duration<double>(now - start_).count());
+    std::cerr << elapsed << line << "\n";
   }
 
  private:

@@ -45,8 +45,8 @@ struct SearchOptions {
   bool es_only = false;
   unsigned threads = 1;
   std::size_t neighbourhood_budget = kNeighbourhoodBudget;  // combinations scored per stage
-  // Called with one status line per ES generation and per stage; may be empty.
-  std::function<void(const std::string&)> progress;
+  // Called with one status line per ES generation and one when a stage finishes; may be empty.
+  std::function<void(const std::string& line, bool stage_finished)> progress;
 };
 
 // The paper's convention for kappa; balanced row scaling (DESIGN.md section 6) for fp16/bf16.
