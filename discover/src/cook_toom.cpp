@@ -1,5 +1,7 @@
 #include "nova/discover/cook_toom.hpp"
 
+#include "cook_toom_formulas.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -13,32 +15,6 @@ int parse_tile_int(std::string_view text, std::string_view whole) {
       !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
     throw InputError("invalid tile '" + std::string(whole) + "': expected M,R or MxR with positive integers");
   return std::stoi(std::string(text));
-}
-
-// Coefficients (ascending powers) of prod (t - roots[j]), padded with zeros to `length`.
-std::vector<Rational> monic_product(const std::vector<Rational>& roots, std::size_t skip, std::size_t length) {
-  std::vector<Rational> coeffs{Rational(1)};
-  for (std::size_t j = 0; j < roots.size(); ++j) {
-    if (j == skip) continue;
-    std::vector<Rational> next(coeffs.size() + 1);
-    for (std::size_t d = 0; d < coeffs.size(); ++d) {
-      next[d + 1] += coeffs[d];
-      next[d] -= roots[j] * coeffs[d];
-    }
-    coeffs = std::move(next);
-  }
-  coeffs.resize(length);
-  return coeffs;
-}
-
-// 2^round(-log2 |row|_2): the power of two that brings a row's 2-norm closest to 1.
-Rational power_of_two_normaliser(const RationalMatrix& m, std::size_t row) {
-  Rational norm2 = 0;
-  for (std::size_t j = 0; j < m.cols(); ++j) norm2 += m(row, j) * m(row, j);
-  const int e = static_cast<int>(std::lround(-0.5 * std::log2(to_double(norm2))));
-  Rational s = 1;
-  for (int i = 0; i < std::abs(e); ++i) s *= 2;
-  return e >= 0 ? s : Rational(1 / s);
 }
 
 std::string describe_failure(std::string_view what, const std::string& index, const Rational& sum,
@@ -163,42 +139,8 @@ Transform build_transform(TileSize tile, std::vector<Rational> finite_points, Sc
   }
   const auto m = static_cast<std::size_t>(tile.m), r = static_cast<std::size_t>(tile.r),
              n = static_cast<std::size_t>(tile.n());
-  const std::size_t inf = n - 1;
-
   Transform t{tile, finite_points, scaling, RationalMatrix(m, n), RationalMatrix(n, r), RationalMatrix(n, n)};
-  for (std::size_t i = 0; i < inf; ++i) {
-    const Rational& a = finite_points[i];
-    Rational f = 1;  // Lagrange denominator prod_{j != i} (a_i - a_j)
-    for (std::size_t j = 0; j < inf; ++j)
-      if (j != i) f *= a - finite_points[j];
-    const Rational in_a = scaling == Scaling::DenominatorsInA ? Rational(1 / f) : Rational(1);
-    const Rational in_g = (scaling == Scaling::DenominatorsInG || scaling == Scaling::Balanced) ? Rational(1 / f) : Rational(1);
-    const Rational in_b = scaling == Scaling::DenominatorsInB ? Rational(1 / f) : Rational(1);
-
-    Rational power = 1;
-    for (std::size_t k = 0; k < std::max(m, r); ++k) {
-      if (k < m) t.AT(k, i) = power * in_a;
-      if (k < r) t.G(i, k) = power * in_g;
-      power *= a;
-    }
-    const auto row = monic_product(finite_points, i, n);
-    for (std::size_t j = 0; j < n; ++j) t.BT(i, j) = row[j] * in_b;
-  }
-  t.AT(m - 1, inf) = 1;
-  t.G(inf, r - 1) = 1;
-  const auto last = monic_product(finite_points, finite_points.size(), n);
-  for (std::size_t j = 0; j < n; ++j) t.BT(inf, j) = last[j];
-
-  if (scaling == Scaling::Balanced) {
-    for (std::size_t p = 0; p < n; ++p) {
-      const Rational sg = power_of_two_normaliser(t.G, p);
-      const Rational sb = power_of_two_normaliser(t.BT, p);
-      for (std::size_t k = 0; k < r; ++k) t.G(p, k) *= sg;
-      for (std::size_t j = 0; j < n; ++j) t.BT(p, j) *= sb;
-      const Rational sa = 1 / (sg * sb);
-      for (std::size_t i = 0; i < m; ++i) t.AT(i, p) *= sa;
-    }
-  }
+  detail::cook_toom_matrices(tile, t.finite_points, scaling, t.AT, t.G, t.BT);
   return t;
 }
 

@@ -1,5 +1,7 @@
 #include "nova/discover/metrics.hpp"
 
+#include "nova/discover/fast_metrics.hpp"
+
 #include <Eigen/SVD>
 
 #include <algorithm>
@@ -40,11 +42,7 @@ RationalMatrix vandermonde(const std::vector<Rational>& finite_points) {
 }
 
 double amplification_2d(const RationalMatrix& AT, const RationalMatrix& G, const RationalMatrix& BT) {
-  const Eigen::MatrixXd at = to_eigen(AT), g = to_eigen(G), bt = to_eigen(BT);
-  double sum = 0;
-  for (Eigen::Index p = 0; p < at.cols(); ++p)
-    sum += at.col(p).squaredNorm() * bt.row(p).squaredNorm() * g.row(p).squaredNorm();
-  return sum / static_cast<double>(at.rows() * g.cols());
+  return amplification_2d(to_eigen(AT), to_eigen(G), to_eigen(BT));
 }
 
 Metrics compute_metrics(const Transform& t) {

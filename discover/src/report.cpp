@@ -73,4 +73,15 @@ std::string format_metrics_table(const std::vector<Config>& configs) {
   return out;
 }
 
+std::string format_improvements(const Config& result, const std::vector<Config>& baselines) {
+  std::size_t width = 0;
+  for (const auto& b : baselines) width = std::max(width, b.name.size());
+  std::string out = "improvement of " + result.name + " (baseline / result):\n";
+  for (const auto& b : baselines)
+    out += "  vs " + b.name + std::string(width - b.name.size(), ' ') + "  kappa2(V) " +
+           number(b.metrics.kappa2_V / result.metrics.kappa2_V) + "x   amp2D " +
+           number(b.metrics.amp2d / result.metrics.amp2d) + "x\n";
+  return out;
+}
+
 }  // namespace nova::discover

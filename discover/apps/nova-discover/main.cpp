@@ -1,10 +1,16 @@
-// nova-discover: evaluate (and, with the search issue, discover) Winograd point sets, prove the
-// Cook-Toom identity exactly and write the verified transform as JSON.
+// nova-discover: discover Winograd point sets (symmetric search, Evolution Strategy, snapping to
+// rationals) or evaluate given ones, prove the Cook-Toom identity exactly and write the verified
+// transform as JSON.
+#include "nova/discover/baselines.hpp"
 #include "nova/discover/config_json.hpp"
 #include "nova/discover/report.hpp"
+#include "nova/discover/search.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -22,21 +28,50 @@ std::string command_line(int argc, char** argv) {
   return cmd;
 }
 
-struct EvaluateOptions {
+struct Options {
   std::string tile;
-  std::string points;
-  std::string scaling = "G";
+  std::string scaling;  // empty: G for evaluation and --objective kappa, balanced for fp16/bf16
   std::string name;
   std::string out;
   std::string format = "table";
   bool dry_run = false;
   bool verify_2d = false;
   bool quiet = false;
+  // Evaluation mode.
+  std::string points;
+  // Search mode (no --points).
+  std::string objective = "kappa";
+  std::string dtype = "none";
+  bool symmetric_only = false;
+  bool es_only = false;
+  std::uint64_t seed = 1;
+  int dmax = LatticeBounds{}.max_denominator;
+  int numerator_bound = LatticeBounds{}.numerator_bound;
+  int population = EvolutionSettings{}.population;
+  int generations = EvolutionSettings{}.generations;
+  int restarts = EvolutionSettings{}.restarts;
+  std::size_t neighbourhood_budget = kNeighbourhoodBudget;
+  unsigned threads = 0;  // 0: all hardware threads
 };
 
-int run_evaluate(const EvaluateOptions& opt, const std::string& command) {
+nlohmann::json tool_provenance(const std::string& objective, const std::string& command) {
+  return {{"tool", std::string("nova-discover ") + NOVA_VERSION}, {"objective", objective}, {"seed", nullptr}, {"command", command}};
+}
+
+// Prints the table (or the JSON document) and writes the file unless --dry-run.
+void emit(const Config& config, const Options& opt, const std::string& table) {
+  if (opt.format == "json") std::cout << serialise(config);
+  else if (!opt.quiet) std::cout << table;
+  if (!opt.dry_run) {
+    const std::string path = opt.out.empty() ? "configs/" + config.name + ".json" : opt.out;
+    write_config(path, config);
+    if (!opt.quiet) std::cerr << "wrote " << path << "\n";
+  }
+}
+
+int run_evaluate(const Options& opt, const std::string& command) {
   const TileSize tile = parse_tile(opt.tile);
-  const Scaling scaling = parse_scaling(opt.scaling);
+  const Scaling scaling = opt.scaling.empty() ? Scaling::DenominatorsInG : parse_scaling(opt.scaling);
   std::vector<Rational> finite;
   std::string label = opt.name;
   if (opt.points == "standard") {
@@ -46,21 +81,85 @@ int run_evaluate(const EvaluateOptions& opt, const std::string& command) {
     finite = finite_points_for_tile(tile, parse_point_list(opt.points));
     if (label.empty()) label = "custom";
   }
-  const std::string name = transform_name(tile, label);
-  nlohmann::json provenance = {{"tool", std::string("nova-discover ") + NOVA_VERSION},
-                               {"objective", "evaluate"},
-                               {"seed", nullptr},
-                               {"command", command}};
-  const Config config = make_config(name, build_transform(tile, finite, scaling), opt.verify_2d, provenance);
+  const Config config = make_config(transform_name(tile, label), build_transform(tile, finite, scaling), opt.verify_2d,
+                                    tool_provenance("evaluate", command));
+  emit(config, opt, format_metrics_table({config}));
+  return 0;
+}
 
-  if (opt.format == "json") std::cout << serialise(config);
-  else if (!opt.quiet) std::cout << format_metrics_table({config});
-
-  if (!opt.dry_run) {
-    const std::string path = opt.out.empty() ? "configs/" + name + ".json" : opt.out;
-    write_config(path, config);
-    if (!opt.quiet) std::cerr << "wrote " << path << "\n";
+// Status lines on stderr once a run has taken a second: every finished stage, and generation
+// updates at most twice a second.
+class ProgressPrinter {
+ public:
+  void operator()(const std::string& line, bool stage_finished) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start_ < std::chrono::seconds(1)) return;
+    if (!stage_finished && now - last_ < std::chrono::milliseconds(500)) return;
+    last_ = now;
+    char elapsed[32];
+    std::snprintf(elapsed, sizeof elapsed, "[%.1f s] ", std::chrono::duration<double>(now - start_).count());
+    std::cerr << elapsed << line << "\n";
   }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_{};
+};
+
+std::string search_table(const SearchOptions& search, const SearchResult& result, const Config& config,
+                         const std::string& command) {
+  const TileSize tile = search.tile;
+  std::string out = "search F(" + std::to_string(tile.m) + "," + std::to_string(tile.r) + "): objective " +
+                    std::string(objective_name(search.objective)) + ", dtype " +
+                    std::string(dtype_name(search.lattice.dtype)) + ", seed " + std::to_string(search.seed) + ", d_max " +
+                    std::to_string(search.lattice.max_denominator) + ", |a| <= " +
+                    std::to_string(search.lattice.numerator_bound) + "b, scaling " +
+                    std::string(scaling_name(search.scaling)) + "\n";
+  for (const auto& s : result.stages) {
+    std::vector<Point> points;
+    for (const auto& p : s.points) points.push_back(Point::finite(p));
+    char score[32];
+    std::snprintf(score, sizeof score, "%.6g", s.score);
+    out += "  " + s.stage + ": " + (points.empty() ? std::string("no valid set") : format_points(points)) + ", score " +
+           score + " (" + std::to_string(s.evaluations) + " evaluations)\n";
+  }
+  out += "  chosen: " + result.stage + "; exact " + (config.verified_2d ? "1D and 2D identities" : "1D identity") +
+         " verified\n\n";
+
+  std::vector<Config> columns{config}, baselines;
+  std::string described = "baselines:\n";
+  for (const auto& b : make_baselines(ObjectiveFunction(tile, search.objective, search.scaling), RationalLattice(search.lattice))) {
+    baselines.push_back(make_config(transform_name(tile, b.label), build_transform(tile, b.points, search.scaling), false,
+                                    tool_provenance("baseline", command)));
+    columns.push_back(baselines.back());
+    described += "  " + baselines.back().name + ": " + b.description + "\n";
+  }
+  return out + format_metrics_table(columns) + "\n" + described + "\n" + format_improvements(config, baselines);
+}
+
+int run_search_command(const Options& opt, const std::string& command) {
+  SearchOptions search;
+  search.tile = parse_tile(opt.tile);
+  search.objective = parse_objective(opt.objective);
+  search.scaling = opt.scaling.empty() ? default_scaling(search.objective) : parse_scaling(opt.scaling);
+  search.lattice = {opt.dmax, opt.numerator_bound, parse_dtype(opt.dtype)};
+  search.evolution.population = opt.population;
+  search.evolution.generations = opt.generations;
+  search.evolution.restarts = opt.restarts;
+  search.neighbourhood_budget = opt.neighbourhood_budget;
+  search.seed = opt.seed;
+  search.symmetric_only = opt.symmetric_only;
+  search.es_only = opt.es_only;
+  search.threads = opt.threads ? opt.threads : WorkerPool::hardware_threads();
+  if (!opt.quiet) search.progress = ProgressPrinter{};
+  validate_search_options(search);
+  const std::string name =
+      transform_name(search.tile, opt.name.empty() ? default_search_label(search.objective, search.lattice.dtype) : opt.name);
+
+  const SearchResult result = run_search(search);
+  const Config config = make_config(name, build_transform(search.tile, result.points, search.scaling), opt.verify_2d,
+                                    search_provenance(search, result, command));
+  const bool table_shown = opt.format == "table" && !opt.quiet;
+  emit(config, opt, table_shown ? search_table(search, result, config, command) : std::string());
   return 0;
 }
 
@@ -90,34 +189,81 @@ int run_verify(const std::vector<std::string>& files, bool quiet) {
 int main(int argc, char** argv) {
   CLI::App app{
       "nova-discover: exact Cook-Toom Winograd transforms F(m,r).\n"
-      "Builds A^T, G, B^T for a point set in exact rational arithmetic (GMP), proves the correlation\n"
-      "identity exactly, measures conditioning and the FP16 error amplification, prints a table and\n"
-      "writes the verified transform as JSON (schema nova.transform/1).\n\n"
+      "Without --points it searches for a point set: symmetric search, Evolution Strategy in R^(n-1),\n"
+      "snap-to-rational and a neighbourhood search, minimising kappa2(V) (the paper's objective) or the\n"
+      "fp16/bf16 error amplification amp2D; it prints the result beside standard, Chebyshev, reciprocal and\n"
+      "classic baselines. With --points it evaluates the given set. Either way it builds A^T, G, B^T in exact\n"
+      "rational arithmetic (GMP), proves the correlation identity exactly and writes the verified transform\n"
+      "as JSON (schema nova.transform/1).\n\n"
       "Examples:\n"
+      "  nova-discover --tile 6,3                          # kappa-optimal points -> configs/f6x3_kappa.json\n"
+      "  nova-discover --tile 6,3 --objective fp16         # fp16-accurate points -> configs/f6x3_fp16.json\n"
+      "  nova-discover --tile 4,3 --objective fp16 --dtype fp16   # fp16-exact (dyadic) points\n"
       "  nova-discover --tile 6,3 --points 0,3/5,-3/5,1,-1,7/6,-7/6 --name nova\n"
-      "  nova-discover --tile 4x3 --points standard --scaling balanced --dry-run\n"
       "  nova-discover verify configs/*.json\n",
       "nova-discover"};
   app.set_version_flag("--version", std::string("nova-discover ") + NOVA_VERSION);
   app.require_subcommand(0, 1);
 
-  EvaluateOptions opt;
-  app.add_option("--tile", opt.tile, "Tile F(m,r) as M,R or MxR, e.g. 6,3 (1 <= m <= 32, 1 <= r <= 16)");
-  app.add_option("--points", opt.points,
-                 "Interpolation points, comma separated: integers, p/q, finite decimals (0.6 = 3/5); "
-                 "n-1 = m+r-2 finite points, 'inf' is implied and may be given once. 'standard' = {0, 1, -1, 2, -2, ...}");
+  // CLI11 lets "-1" wrap around into an unsigned option; refuse signs outright.
+  const CLI::Validator non_negative_integer(
+      [](const std::string& text) {
+        return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos
+                   ? std::string()
+                   : "expected a non-negative integer, got '" + text + "'";
+      },
+      "");
+
+  Options opt;
+  app.add_option("--tile", opt.tile,
+                 "Tile F(m,r) as M,R or MxR, e.g. 6,3 (evaluation: 1 <= m <= 32, 1 <= r <= 16; search: m <= 16, r >= 2)");
+  auto* points = app.add_option(
+      "--points", opt.points,
+      "Evaluate these interpolation points instead of searching, comma separated: integers, p/q, finite "
+      "decimals (0.6 = 3/5); n-1 = m+r-2 finite points, 'inf' is implied and may be given once. "
+      "'standard' = {0, 1, -1, 2, -2, ...}");
   app.add_option("--scaling", opt.scaling,
-                 "Where the Lagrange denominators go: G (default, the paper's convention), A, B, or balanced "
-                 "(power-of-two row scaling for fp16/bf16 range)")
+                 "Where the Lagrange denominators go: G (the paper's convention; default for evaluation and "
+                 "--objective kappa), A, B, or balanced (power-of-two row scaling; default for fp16/bf16)")
       ->check(CLI::IsMember({"G", "A", "B", "balanced"}));
   app.add_option("--name", opt.name,
-                 "Point-set label; the transform is named f<m>x<r>_<label> (default: 'standard' or 'custom')");
+                 "Point-set label; the transform is named f<m>x<r>_<label> (default: 'standard' or 'custom' when "
+                 "evaluating, the objective plus _dyadic/_bf16/_int8 for a --dtype when searching)");
   app.add_option("--out", opt.out, "JSON file to write (default: configs/<name>.json); written atomically");
   app.add_flag("--dry-run", opt.dry_run, "Print only; write no file");
   app.add_option("--format", opt.format, "Standard output: 'table' (default) or the JSON document")
       ->check(CLI::IsMember({"table", "json"}));
   app.add_flag("--verify-2d", opt.verify_2d, "Also prove the 2D identity (Kronecker matrices); slower");
-  app.add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
+  app.add_flag("-q,--quiet", opt.quiet, "Print nothing but errors (no table, no progress)");
+
+  const std::vector<CLI::Option*> search_options = {
+      app.add_option("--objective", opt.objective,
+                     "Search: kappa (the paper's objective: minimise kappa2(V); ES fitness eq. 5 with lambda2 = 1), "
+                     "fp16 or bf16 (minimise amp2D, the error "
+                     "amplification of DESIGN.md section 6, keeping transformed values of data of magnitude <= 1 "
+                     "inside the type's normal range)")
+          ->check(CLI::IsMember({"kappa", "fp16", "bf16"})),
+      app.add_option("--dtype", opt.dtype,
+                     "Search: points exactly representable in none, fp16, bf16 or int8 (paper Table 15; biased "
+                     "mutations and a 0.1-weighted penalty in the ES)")
+          ->check(CLI::IsMember({"none", "fp16", "bf16", "int8"})),
+      app.add_flag("--symmetric-only", opt.symmetric_only, "Search: run only the symmetric search {0} U {+-p}"),
+      app.add_flag("--es-only", opt.es_only, "Search: run only the ES in R^(n-1)"),
+      app.add_option("--seed", opt.seed, "Search: random seed, 0 to 2^64-1 (default 1); results do not depend on --threads")
+          ->check(non_negative_integer),
+      app.add_option("--dmax", opt.dmax, "Search: largest denominator of a point (default 10, at most 1000)"),
+      app.add_option("--numerator-bound", opt.numerator_bound,
+                     "Search: points a/b satisfy |a| <= bound * b (default 5, at most 1000)"),
+      app.add_option("--population", opt.population, "Search: ES population per generation (default 50)"),
+      app.add_option("--generations", opt.generations, "Search: ES generations per restart (default 100)"),
+      app.add_option("--restarts", opt.restarts, "Search: independent ES restarts (default 3)"),
+      app.add_option("--neighbourhood-budget", opt.neighbourhood_budget,
+                     "Search: rational combinations scored around each stage's ES optimum (default 30000)")
+          ->check(non_negative_integer),
+      app.add_option("--threads", opt.threads, "Search: worker threads (default or 0: all hardware threads)")
+          ->check(non_negative_integer),
+  };
+  for (auto* o : search_options) points->excludes(o);
 
   std::vector<std::string> files;
   bool verify_quiet = false;
@@ -136,9 +282,8 @@ int main(int argc, char** argv) {
   try {
     if (verify->parsed()) return run_verify(files, verify_quiet);
     if (opt.tile.empty()) throw InputError("--tile is required (for example --tile 6,3); see --help");
-    if (opt.points.empty())
-      throw InputError("--points is required: the search pipeline (no --points) is not built yet; see --help");
-    return run_evaluate(opt, command_line(argc, argv));
+    const std::string command = command_line(argc, argv);
+    return opt.points.empty() ? run_search_command(opt, command) : run_evaluate(opt, command);
   } catch (const InputError& e) {
     std::cerr << "nova-discover: error: " << e.what() << "\n";
     return kExitBadInput;

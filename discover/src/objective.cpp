@@ -1,0 +1,82 @@
+#include "nova/discover/objective.hpp"
+
+#include "nova/discover/fast_metrics.hpp"
+#include "nova/discover/rational.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace nova::discover {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// Decades by which the full-scale transformed values leave the storage range (0 inside).
+double decades_outside(const TransformedRange& values, const StorageRange& range) {
+  return std::max(0.0, std::log10(values.largest_full_scale / range.max_finite)) +
+         std::max(0.0, std::log10(range.min_normal / values.smallest_full_scale));
+}
+
+double finite_or_infinity(double x) { return std::isfinite(x) ? x : kInfinity; }
+
+}  // namespace
+
+Objective parse_objective(std::string_view text) {
+  if (text == "kappa") return Objective::Kappa;
+  if (text == "fp16") return Objective::Fp16;
+  if (text == "bf16") return Objective::Bf16;
+  throw InputError("unknown objective '" + std::string(text) + "': expected kappa, fp16 or bf16");
+}
+
+std::string_view objective_name(Objective objective) {
+  switch (objective) {
+    case Objective::Kappa: return "kappa";
+    case Objective::Fp16: return "fp16";
+    case Objective::Bf16: return "bf16";
+  }
+  return "unknown";
+}
+
+ObjectiveFunction::ObjectiveFunction(TileSize tile, Objective objective, Scaling scaling)
+    : tile_(tile), objective_(objective), scaling_(scaling) {}
+
+std::optional<StorageRange> ObjectiveFunction::storage_range() const {
+  switch (objective_) {
+    case Objective::Kappa: return std::nullopt;
+    case Objective::Fp16: return kFp16Range;
+    case Objective::Bf16: return kBf16Range;
+  }
+  return std::nullopt;
+}
+
+double ObjectiveFunction::score(const std::vector<double>& points) const {
+  if (objective_ == Objective::Kappa) return finite_or_infinity(kappa2_vandermonde(points));
+  const FastTransform t = build_transform_fast(tile_, points, scaling_);
+  if (decades_outside(transformed_range(t), *storage_range()) > 0) return kInfinity;
+  return finite_or_infinity(amplification_2d(t.AT, t.G, t.BT));
+}
+
+double ObjectiveFunction::fitness(const std::vector<double>& points) const {
+  const FastTransform t = build_transform_fast(tile_, points, scaling_);
+  double value = tensor_error(t);
+  if (objective_ == Objective::Kappa) {
+    double magnitude = 0;
+    for (double p : points) magnitude += p * p;
+    value += kMagnitudeWeight * magnitude / static_cast<double>(points.size()) +
+             kConditioningWeight * std::log10(kappa2_vandermonde(points) + 1);
+  } else {
+    value += std::log10(amplification_2d(t.AT, t.G, t.BT)) + decades_outside(transformed_range(t), *storage_range());
+  }
+  return finite_or_infinity(value);
+}
+
+std::string ObjectiveFunction::description() const {
+  if (objective_ == Objective::Kappa)
+    return "score kappa2(V); ES fitness ||T - T_rec||_F + 0.001 ||p||^2/(n-1) + log10(kappa2(V) + 1) "
+           "(paper eq. 5 with lambda2 = 1)";
+  return "score amp2D with every full-scale transformed value in the " + std::string(objective_name(objective_)) +
+         " normal range (" + std::string(scaling_name(scaling_)) + " scaling); ES fitness ||T - T_rec||_F + "
+         "log10(amp2D) + decades outside the range";
+}
+
+}  // namespace nova::discover

@@ -1,0 +1,84 @@
+// Runs the real nova-discover binary for the search mode's user-facing behaviour.
+#include "nova/discover/config_json.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Run {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+Run run(const std::string& args) {
+  const std::string command = std::string(NOVA_DISCOVER_EXE) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string output;
+  std::array<char, 4096> buffer;
+  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+const std::string kQuick = " --population 16 --generations 20 --restarts 1";
+
+}  // namespace
+
+TEST_CASE("cli: bad search options are rejected clearly with exit code 2", "[search][cli]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--tile 17,3", "the search supports 1 <= m <= 16, got F(17,3)"},
+      {"--tile 4,1", "the search supports 2 <= r <= 16, got F(4,1)"},
+      {"--tile 40,3", "m is limited to 32"},
+      {"--tile 4,3 --objective accuracy", "--objective: accuracy not in {kappa,fp16,bf16}"},
+      {"--tile 4,3 --dtype fp8", "--dtype: fp8 not in"},
+      {"--tile 4,3 --dmax 0", "d_max (--dmax) must be between 1 and 1000, got 0"},
+      {"--tile 4,3 --numerator-bound 0", "--numerator-bound"},
+      {"--tile 4,3 --seed -1", "--seed: expected a non-negative integer"},
+      {"--tile 4,3 --threads -2", "--threads: expected a non-negative integer"},
+      {"--tile 4,3 --symmetric-only --es-only", "exclude each other"},
+      {"--tile 4,3 --points 0,1,-1,2,-2 --objective fp16", "--points excludes --objective"},
+  };
+  for (const auto& [args, message] : cases) {
+    INFO(args);
+    const Run r = run(std::string(args) + " --dry-run");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains(message));
+  }
+}
+
+TEST_CASE("cli: a search prints the result beside the baselines and writes a verified config", "[search][cli]") {
+  namespace fs = std::filesystem;
+  const fs::path file = fs::temp_directory_path() / ("nova_search_cli_" + std::to_string(::getpid()) + ".json");
+  const Run r = run("--tile 6,3 --objective fp16 --threads 2 --out " + file.string() + kQuick);
+  REQUIRE(r.exit_code == 0);
+  for (const char* expected : {"search F(6,3): objective fp16", "f6x3_fp16", "f6x3_standard", "f6x3_chebyshev",
+                               "f6x3_reciprocal", "f6x3_nnpack", "improvement of f6x3_fp16", "wrote "})
+    CHECK_THAT(r.output, Catch::Contains(expected));
+  const Run verified = run("verify " + file.string());
+  CHECK(verified.exit_code == 0);
+  const auto config = nova::discover::read_config(file);
+  CHECK(config.name == "f6x3_fp16");
+  CHECK(config.transform.scaling == nova::discover::Scaling::Balanced);
+  CHECK(config.provenance.at("objective") == "fp16");
+  CHECK(config.provenance.at("seed") == 1);
+  CHECK_THAT(config.provenance.at("command").get<std::string>(), Catch::Contains("--tile 6,3 --objective fp16"));
+  fs::remove(file);
+}
+
+TEST_CASE("cli: --quiet prints nothing and --format json prints the config", "[search][cli]") {
+  const Run quiet = run("--tile 4,3 --dry-run --quiet" + kQuick);
+  CHECK(quiet.exit_code == 0);
+  CHECK(quiet.output.empty());
+  const Run json = run("--tile 4,3 --dry-run --format json --dtype fp16 --name mine" + kQuick);
+  REQUIRE(json.exit_code == 0);
+  const auto doc = nlohmann::json::parse(json.output);
+  CHECK(doc.at("name") == "f4x3_mine");
+  CHECK(doc.at("provenance").at("dtype") == "fp16");
+}
