@@ -5,18 +5,42 @@
 //
 // Source: configs/f2x3_standard.json
 //   SHA-256 e51712179178df5e4061d90706ef147717fe8649be1fce83e58f0cf4160ca807
+// Source: configs/f4x3_fp16.json
+//   SHA-256 8b563fbded47debde6b813563caeb7dbd7b35f145546a789856588a67766b9e5
+// Source: configs/f4x3_fp16_dyadic.json
+//   SHA-256 80608175659d69cb0ae19e610fd4a577b9cbf8883a4e3f02fabeda98348f02ef
+// Source: configs/f4x3_kappa.json
+//   SHA-256 492b21fc07ff8ae7aa053efddd6d8abfd42ad27acbb8ac71a0e7f7c710f231e8
+// Source: configs/f4x3_kappa_dyadic.json
+//   SHA-256 167488e1d1f620c9a6aec93dae11baae07f66841a9b3ffe7b13d5b595830164e
 // Source: configs/f4x3_nova.json
 //   SHA-256 f9ce4a2d257bfc6c7a012f56992d50f5f9154d2dc000a23d2949b4641f932c8d
 // Source: configs/f4x3_nova_dyadic.json
 //   SHA-256 70a244ebfe81d6cc73498d72b2bd1cbcae78f74a57e1ea03ad18f26e456f5018
 // Source: configs/f4x3_standard.json
 //   SHA-256 858124367e82328e9948f962c3cac574d5df36ca89b99869b39085ce8dfa2b62
+// Source: configs/f4x5_kappa.json
+//   SHA-256 b933770320c9a2d4c5c3b8a4dd38fa23c5c0346a5acc62181a1c6a0714e41952
+// Source: configs/f6x3_fp16.json
+//   SHA-256 2e6d0163293928712b1d85dcfb5183a2e63c9786e14fa40f58d5e07dadb94b73
+// Source: configs/f6x3_fp16_dyadic.json
+//   SHA-256 138291b5439878bbb068ba58b4a76b1bd1d76edd8a582ea7563f385849c61361
+// Source: configs/f6x3_kappa.json
+//   SHA-256 e192c76e12af1d6ac5260ebfb85e46e12d5d91f96df2d2b200baa7f724b6db50
+// Source: configs/f6x3_kappa_dyadic.json
+//   SHA-256 e423ce52d73ca231f5c035d7b178bab094ee93a4ea5f02ac99a308a7aaa1f869
 // Source: configs/f6x3_nnpack.json
 //   SHA-256 103dffec0361d45b4cf01d1fe1ff6095e23b3d51adf4736d31c2bc785ce8c7b1
 // Source: configs/f6x3_nova.json
 //   SHA-256 37cac1187fef6b4f3feac1cfb852676f1f9bae767884ee852f302e74efffefc9
 // Source: configs/f6x3_standard.json
 //   SHA-256 bcc1a5afa68f6fff370321d93decddd0b90f26cf10603c1d6ac5062279207248
+// Source: configs/f6x5_kappa.json
+//   SHA-256 7af07bb2570c54dfc466c6234f467efcff2c940c282dec8fc2f471fb1208054a
+// Source: configs/f8x3_fp16.json
+//   SHA-256 6344e6676c425725a94ceaebdfdd246c606234f6f8ea714964666f3d7d93e2c9
+// Source: configs/f8x3_kappa.json
+//   SHA-256 132eeca690cfe501aed35dbdad93659145a7b14e2a5fafc8f787934dd3bb457f
 // Source: configs/f8x3_nova.json
 //   SHA-256 078aeb4732ecb7f676b93cdc25b4a5fe58344f0203a36e5239f5d3692ed63be3
 // Source: configs/f8x3_standard.json
@@ -25,12 +49,24 @@
 #pragma once
 
 #include "f2x3_standard_transforms.hpp"
+#include "f4x3_fp16_transforms.hpp"
+#include "f4x3_fp16_dyadic_transforms.hpp"
+#include "f4x3_kappa_transforms.hpp"
+#include "f4x3_kappa_dyadic_transforms.hpp"
 #include "f4x3_nova_transforms.hpp"
 #include "f4x3_nova_dyadic_transforms.hpp"
 #include "f4x3_standard_transforms.hpp"
+#include "f4x5_kappa_transforms.hpp"
+#include "f6x3_fp16_transforms.hpp"
+#include "f6x3_fp16_dyadic_transforms.hpp"
+#include "f6x3_kappa_transforms.hpp"
+#include "f6x3_kappa_dyadic_transforms.hpp"
 #include "f6x3_nnpack_transforms.hpp"
 #include "f6x3_nova_transforms.hpp"
 #include "f6x3_standard_transforms.hpp"
+#include "f6x5_kappa_transforms.hpp"
+#include "f8x3_fp16_transforms.hpp"
+#include "f8x3_kappa_transforms.hpp"
 #include "f8x3_nova_transforms.hpp"
 #include "f8x3_standard_transforms.hpp"
 
@@ -41,12 +77,24 @@ template <class... Transforms>
 struct TransformList {};
 
 using AllTransforms = TransformList<f2x3_standard::Transform,
+                                    f4x3_fp16::Transform,
+                                    f4x3_fp16_dyadic::Transform,
+                                    f4x3_kappa::Transform,
+                                    f4x3_kappa_dyadic::Transform,
                                     f4x3_nova::Transform,
                                     f4x3_nova_dyadic::Transform,
                                     f4x3_standard::Transform,
+                                    f4x5_kappa::Transform,
+                                    f6x3_fp16::Transform,
+                                    f6x3_fp16_dyadic::Transform,
+                                    f6x3_kappa::Transform,
+                                    f6x3_kappa_dyadic::Transform,
                                     f6x3_nnpack::Transform,
                                     f6x3_nova::Transform,
                                     f6x3_standard::Transform,
+                                    f6x5_kappa::Transform,
+                                    f8x3_fp16::Transform,
+                                    f8x3_kappa::Transform,
                                     f8x3_nova::Transform,
                                     f8x3_standard::Transform>;
 
