@@ -62,36 +62,42 @@ nova_status_t status_of(hipError_t e) {
   return e == hipErrorOutOfMemory ? NOVA_STATUS_ALLOCATION_FAILED : NOVA_STATUS_BACKEND_ERROR;
 }
 
-// Records device events between stages when a profile is requested.
+// Records device events between stages when a profile is requested; the first failing event call
+// is reported by finish().
 class StageTimer {
  public:
   StageTimer(hipStream_t stream, nova_stage_profile_t* profile) : stream_(stream), profile_(profile) {
     if (!profile_) return;
-    for (auto& e : events_) hipEventCreate(&e);
-    hipEventRecord(events_[0], stream_);
+    for (auto& e : events_) keep(hipEventCreate(&e));
+    mark(0);
   }
   ~StageTimer() {
     if (!profile_) return;
-    for (auto& e : events_) hipEventDestroy(e);
+    for (auto& e : events_)
+      if (e) (void)hipEventDestroy(e);  // nothing to report to from a destructor
   }
   StageTimer(const StageTimer&) = delete;
   StageTimer& operator=(const StageTimer&) = delete;
   void mark(int stage) {
-    if (profile_) hipEventRecord(events_[stage], stream_);
+    if (profile_ && error_ == hipSuccess) keep(hipEventRecord(events_[stage], stream_));
   }
   nova_status_t finish() {
     if (!profile_) return NOVA_STATUS_SUCCESS;
-    if (const hipError_t e = hipEventSynchronize(events_[3]); e != hipSuccess) return status_of(e);
+    keep(hipEventSynchronize(events_[3]));
     float ms[3] = {};
-    for (int i = 0; i < 3; ++i) hipEventElapsedTime(&ms[i], events_[i], events_[i + 1]);
+    for (int i = 0; i < 3 && error_ == hipSuccess; ++i) keep(hipEventElapsedTime(&ms[i], events_[i], events_[i + 1]));
     profile_->input_ms = ms[0], profile_->gemm_ms = ms[1], profile_->output_ms = ms[2];
-    return NOVA_STATUS_SUCCESS;
+    return status_of(error_);
   }
 
  private:
+  void keep(hipError_t e) {
+    if (error_ == hipSuccess) error_ = e;
+  }
   hipStream_t stream_;
   nova_stage_profile_t* profile_;
   hipEvent_t events_[4] = {};
+  hipError_t error_ = hipSuccess;
 };
 
 class GpuBackend final : public Backend {
@@ -112,7 +118,7 @@ class GpuBackend final : public Backend {
   nova_status_t allocate(size_t bytes, Buffer& out) override {
     void* p = nullptr;
     if (const hipError_t e = hipMalloc(&p, bytes ? bytes : 1); e != hipSuccess) return status_of(e);
-    out = Buffer(p, [](void* q) { hipFree(q); });
+    out = Buffer(p, [](void* q) { (void)hipFree(q); });  // a deleter has no one to report to
     return NOVA_STATUS_SUCCESS;
   }
 
@@ -190,10 +196,16 @@ nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
   BlasHandle blas{};
 #if !(defined(__HIP__) || defined(__HIPCC__))
   if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return NOVA_STATUS_BACKEND_ERROR;
-  cublasSetStream(blas, s);
+  if (cublasSetStream(blas, s) != CUBLAS_STATUS_SUCCESS) {
+    cublasDestroy(blas);
+    return NOVA_STATUS_BACKEND_ERROR;
+  }
 #elif NOVA_ENABLE_HIPBLAS
   if (hipblasCreate(&blas) != HIPBLAS_STATUS_SUCCESS) return NOVA_STATUS_BACKEND_ERROR;
-  hipblasSetStream(blas, s);
+  if (hipblasSetStream(blas, s) != HIPBLAS_STATUS_SUCCESS) {
+    hipblasDestroy(blas);
+    return NOVA_STATUS_BACKEND_ERROR;
+  }
 #endif
   out = std::make_unique<GpuBackend>(s, blas);
   return NOVA_STATUS_SUCCESS;
