@@ -1,14 +1,11 @@
 // Runs the real nova-codegen binary: it writes what is committed, --list writes nothing, and bad
 // input fails with a message and a non-zero exit.
+#include "support/command.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -16,35 +13,13 @@ namespace {
 
 const fs::path kRoot = NOVA_SOURCE_DIR;
 
-struct Run {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
+using Run = nova::test::CommandResult;
 
-Run run_in(const fs::path& dir, const std::string& args) {
-  const std::string cmd = "cd '" + dir.string() + "' && '" NOVA_CODEGEN_EXE "' " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buf[4096];
-  while (const std::size_t got = fread(buf, 1, sizeof buf, pipe)) out.append(buf, got);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+Run run_in(const fs::path& dir, const std::string& args) { return nova::test::run_command(dir, NOVA_CODEGEN_EXE, args); }
 
-fs::path fresh_dir(const std::string& tag) {
-  const fs::path dir = fs::temp_directory_path() / ("nova_codegen_" + tag + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path fresh_dir(const std::string& tag) { return nova::test::fresh_dir("codegen_" + tag); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string slurp(const fs::path& p) { return nova::test::read_file(p); }
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 

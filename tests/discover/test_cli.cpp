@@ -2,48 +2,23 @@
 // (message, non-zero exit, no file left behind, no existing file touched).
 #include "nova/discover/config_json.hpp"
 
+#include "support/command.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
+using nova::test::fresh_dir;
+using Run = nova::test::CommandResult;
 
-Run run_in(const fs::path& dir, const std::string& args) {
-  const std::string cmd = "cd '" + dir.string() + "' && '" NOVA_DISCOVER_EXE "' " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buf[4096];
-  while (const std::size_t got = fread(buf, 1, sizeof buf, pipe)) out.append(buf, got);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+Run run_in(const fs::path& dir, const std::string& args) { return nova::test::run_command(dir, NOVA_DISCOVER_EXE, args); }
 
-fs::path fresh_dir(const std::string& tag) {
-  const fs::path dir = fs::temp_directory_path() / ("nova_cli_" + tag + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string slurp(const fs::path& p) { return nova::test::read_file(p); }
 
 const fs::path kConfigs = fs::path(NOVA_SOURCE_DIR) / "configs";
 

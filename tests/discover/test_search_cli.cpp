@@ -1,31 +1,18 @@
 // Runs the real nova-discover binary for the search mode's user-facing behaviour.
 #include "nova/discover/config_json.hpp"
 
+#include "support/command.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
-struct Run {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
+using Run = nova::test::CommandResult;
 
-Run run(const std::string& args) {
-  const std::string command = std::string(NOVA_DISCOVER_EXE) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string output;
-  std::array<char, 4096> buffer;
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+Run run(const std::string& args) { return nova::test::run_command(".", NOVA_DISCOVER_EXE, args); }
 
 const std::string kQuick = " --population 16 --generations 20 --restarts 1";
 

@@ -1,30 +1,15 @@
 // Runs the real nova-errlab binary: bad input must give a clear message and a non-zero exit.
+#include "support/command.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <string>
 
 namespace {
 
-struct Result {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
+using Result = nova::test::CommandResult;
 
-Result run(const std::string& args) {
-  const std::string command = std::string("cd '") + NOVA_SOURCE_DIR + "' && '" + NOVA_ERRLAB_EXE + "' " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  Result r{-1, ""};
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), static_cast<int>(buf.size()), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Result run(const std::string& args) { return nova::test::run_command(NOVA_SOURCE_DIR, NOVA_ERRLAB_EXE, args); }
 
 const std::string kSmall = "--channels 8 --filters 8 --tiles 512 ";
 
