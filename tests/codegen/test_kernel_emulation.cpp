@@ -70,7 +70,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
   template <Layout layout, typename T>
   std::vector<float> input_as(const std::vector<float>& x, const nova::test::ConvShape& s) {
     TileGrid g{};
-    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, g));
+    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, g, sizeof(T)));
     const std::vector<T> image = converted<T>(x);
     std::vector<T> V = nan_filled<T>(static_cast<std::size_t>(nn * s.C * g.tiles) + nova::test::kGuard);
     nova::emulation::launch(nova::runtime::tile_blocks(g), nova::runtime::kBlockThreads,
@@ -81,7 +81,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
   template <Layout layout, typename T>
   std::vector<float> output_as(const std::vector<float>& M, const float* bias, int relu, const nova::test::ConvShape& s) {
     TileGrid g{};
-    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.K, s.H, s.W, s.pad, g));
+    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.K, s.H, s.W, s.pad, g, sizeof(T)));
     std::vector<T> y = nan_filled<T>(static_cast<std::size_t>(s.N) * s.K * g.out_height * g.out_width + nova::test::kGuard);
     nova::emulation::launch(nova::runtime::tile_blocks(g), nova::runtime::kBlockThreads, [&] {
       nova::runtime::output_transform_tiles<Transform, layout>(M.data(), y.data(), bias, relu, g);

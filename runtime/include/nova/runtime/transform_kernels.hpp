@@ -27,11 +27,11 @@ namespace nova::runtime {
 
 enum class Layout { nchw, nhwc };
 
-inline constexpr int kBlockChannels = 8;    // one 16-byte vector of fp16 channels per NHWC pixel
+inline constexpr int kBlockChannels = 16;  // 32 bytes of fp16 channels per NHWC pixel: whole sectors
 inline constexpr int kBlockThreads = 256;
-inline constexpr int kMaxBlockTiles = 32;   // tiles of one block (band_rows x band_tiles)
-inline constexpr int kStageFloats = 10240;  // 40 KB of shared memory per block
-inline constexpr int kStagePerChannel = kStageFloats / kBlockChannels;
+inline constexpr int kMaxBlockTiles = 32;  // tiles of one block (band_rows x band_tiles)
+inline constexpr int kStageBytes = 40960;  // shared memory of one block, in the image's element type
+inline constexpr int kLoadBatch = 4;       // loads each thread issues before it waits for the first
 
 // Where the tiles of one convolution lie, and how blocks cover them; built on the host by the
 // launchers (make_tile_grid), passed by value.
@@ -116,8 +116,9 @@ __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restri
 template <class Transform, Layout layout, typename TIn, typename TV>
 __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n;
-  // Per channel: band_rows bands of n input rows x cols columns, as fp32.
-  __shared__ float stage[kStageFloats];
+  // Per channel: band_rows bands of n input rows x cols columns, in the image's type.
+  __shared__ Pack16<float> stage_bytes[kStageBytes / 16];
+  TIn* const stage = reinterpret_cast<TIn*>(stage_bytes);
   const BlockTiles at = block_tiles(g);
   const int tid = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
   const int cols = (g.band_tiles - 1) * m + n;
@@ -139,20 +140,31 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
     constexpr int vectors = kBlockChannels / per_vector;  // per pixel
     const int pixels = g.band_rows * band_floats;
     if (g.channels % per_vector == 0 && aligned16(x)) {
-      for (int e = tid; e < pixels * vectors; e += threads) {
-        const int u = e % vectors, pixel = e / vectors;
-        const int col = pixel % cols, row = pixel / cols;  // row = band * n + i
-        const int band = row / n, i = row - band * n;
-        const int c = at.channel + u * per_vector, w = col0 + col;
-        int image = 0;
-        const int h = image_row(band, i, image);
-        Pack16<TIn> p{};
-        if (h >= 0 && w >= 0 && w < g.width && c < g.channels)
-          p = *reinterpret_cast<const Pack16<TIn>*>(x + pixel_offset<layout>(image, c, h, w, g.channels, g.height, g.width));
-        else
-          for (int k = 0; k < per_vector; ++k) p.v[k] = TIn(0.0f);
+      for (int base = tid; base < pixels * vectors; base += threads * kLoadBatch) {
+        Pack16<TIn> p[kLoadBatch];
 #pragma unroll
-        for (int k = 0; k < per_vector; ++k) stage[(u * per_vector + k) * channel_floats + pixel] = to_float(p.v[k]);
+        for (int b = 0; b < kLoadBatch; ++b) {  // every load first, then every shared-memory store
+          const int e = base + b * threads;
+          const int u = e % vectors, pixel = e / vectors;
+          const int col = pixel % cols, row = pixel / cols;  // row = band * n + i
+          const int band = row / n, i = row - band * n;
+          const int c = at.channel + u * per_vector, w = col0 + col;
+          int image = 0;
+          const int h = e < pixels * vectors ? image_row(band, i, image) : -1;
+          if (h >= 0 && w >= 0 && w < g.width && c < g.channels)
+            p[b] = *reinterpret_cast<const Pack16<TIn>*>(
+                x + pixel_offset<layout>(image, c, h, w, g.channels, g.height, g.width));
+          else
+            for (int k = 0; k < per_vector; ++k) p[b].v[k] = TIn(0.0f);
+        }
+#pragma unroll
+        for (int b = 0; b < kLoadBatch; ++b) {
+          const int e = base + b * threads;
+          if (e >= pixels * vectors) break;
+          const int u = e % vectors, pixel = e / vectors;
+#pragma unroll
+          for (int k = 0; k < per_vector; ++k) stage[(u * per_vector + k) * channel_floats + pixel] = p[b].v[k];
+        }
       }
     } else {
       for (int e = tid; e < pixels * kBlockChannels; e += threads) {
@@ -164,7 +176,7 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
         const int h = image_row(band, i, image);
         const bool inside = h >= 0 && w >= 0 && w < g.width && c < g.channels;
         stage[k * channel_floats + pixel] =
-            inside ? to_float(x[pixel_offset<layout>(image, c, h, w, g.channels, g.height, g.width)]) : 0.0f;
+            inside ? x[pixel_offset<layout>(image, c, h, w, g.channels, g.height, g.width)] : TIn(0.0f);
       }
     }
   } else {
@@ -173,17 +185,26 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
     const int lane = tid % lanes, first = tid / lanes;
     const int rows = kBlockChannels * g.band_rows * n;
     if (first < per_pass) {
-      for (int row = first; row < rows; row += per_pass) {
-        const int c_band = row / n, i = row - c_band * n;
-        const int k = c_band / g.band_rows, band = c_band - k * g.band_rows;
-        const int c = at.channel + k;
-        int image = 0;
-        const int h = c < g.channels ? image_row(band, i, image) : -1;
-        for (int col = lane; col < cols; col += lanes) {
-          const int w = col0 + col;
-          const bool inside = h >= 0 && w >= 0 && w < g.width;
-          stage[row * cols + col] =
-              inside ? to_float(x[pixel_offset<layout>(image, c, h, w, g.channels, g.height, g.width)]) : 0.0f;
+      for (int col = lane; col < cols; col += lanes) {
+        const int w = col0 + col;
+        for (int base = first; base < rows; base += per_pass * kLoadBatch) {
+          TIn value[kLoadBatch];
+#pragma unroll
+          for (int b = 0; b < kLoadBatch; ++b) {  // every load first, then every shared-memory store
+            const int row = base + b * per_pass;
+            const int c_band = row / n, i = row - c_band * n;
+            const int k = c_band / g.band_rows, band = c_band - k * g.band_rows;
+            const int c = at.channel + k;
+            int image = 0;
+            const int h = row < rows && c < g.channels ? image_row(band, i, image) : -1;
+            const bool inside = h >= 0 && w >= 0 && w < g.width;
+            value[b] = inside ? x[pixel_offset<layout>(image, c, h, w, g.channels, g.height, g.width)] : TIn(0.0f);
+          }
+#pragma unroll
+          for (int b = 0; b < kLoadBatch; ++b) {
+            const int row = base + b * per_pass;
+            if (row < rows) stage[row * cols + col] = value[b];
+          }
         }
       }
     }
@@ -196,12 +217,12 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
     const Item it = item_at(item, g);
     const int c = at.channel + it.c, R = at.tile_row + it.band, tile = at.tile + it.t;
     if (c >= g.channels || R >= g.tile_rows || tile >= g.tiles_w) continue;
-    const float* patch = stage + it.c * channel_floats + it.band * band_floats + it.t * m;
+    const TIn* patch = stage + it.c * channel_floats + it.band * band_floats + it.t * m;
     float d[n * n];
 #pragma unroll
     for (int i = 0; i < n; ++i) {
 #pragma unroll
-      for (int j = 0; j < n; ++j) d[i * n + j] = patch[i * cols + j];
+      for (int j = 0; j < n; ++j) d[i * n + j] = to_float(patch[i * cols + j]);
     }
     float v[n * n];
     Transform::input_2d(d, v);
@@ -216,8 +237,10 @@ template <class Transform, Layout layout, typename TOut>
 __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __restrict__ y, const float* __restrict__ bias,
                                        int relu, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n;
-  // Per channel: band_rows bands of m output rows x cols columns, as fp32.
-  __shared__ float stage[kStageFloats];
+  // Per channel: band_rows bands of m output rows x cols columns, in the output's type (rounded as
+  // the store would round them).
+  __shared__ Pack16<float> stage_bytes[kStageBytes / 16];
+  TOut* const stage = reinterpret_cast<TOut*>(stage_bytes);
   const BlockTiles at = block_tiles(g);
   const int tid = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
   const int cols = g.band_tiles * m;
@@ -236,14 +259,14 @@ __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __rest
     float out[m * m];
     Transform::output_2d(mm, out);
     const float b = bias ? bias[k] : 0.0f;
-    float* tile_out = stage + it.c * channel_floats + it.band * band_floats + it.t * m;
+    TOut* tile_out = stage + it.c * channel_floats + it.band * band_floats + it.t * m;
 #pragma unroll
     for (int i = 0; i < m; ++i) {
 #pragma unroll
       for (int j = 0; j < m; ++j) {
         float value = out[i * m + j] + b;
         if (relu) value = fmaxf(value, 0.0f);
-        tile_out[i * cols + j] = value;
+        store(tile_out + i * cols + j, value);
       }
     }
   }
@@ -274,7 +297,7 @@ __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __rest
         if (h < 0 || w >= g.out_width || k >= g.channels) continue;
         Pack16<TOut> p;
 #pragma unroll
-        for (int q = 0; q < per_vector; ++q) store(&p.v[q], stage[(u * per_vector + q) * channel_floats + pixel]);
+        for (int q = 0; q < per_vector; ++q) p.v[q] = stage[(u * per_vector + q) * channel_floats + pixel];
         *reinterpret_cast<Pack16<TOut>*>(y + pixel_offset<layout>(image, k, h, w, g.channels, g.out_height, g.out_width)) =
             p;
       }
@@ -287,8 +310,7 @@ __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __rest
         int image = 0;
         const int h = output_row(band, i, image);
         if (h < 0 || w >= g.out_width || k >= g.channels) continue;
-        store(y + pixel_offset<layout>(image, k, h, w, g.channels, g.out_height, g.out_width),
-              stage[q * channel_floats + pixel]);
+        y[pixel_offset<layout>(image, k, h, w, g.channels, g.out_height, g.out_width)] = stage[q * channel_floats + pixel];
       }
     }
   } else {
@@ -306,7 +328,7 @@ __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __rest
         for (int col = lane; col < cols; col += lanes) {
           const int w = col0 + col;
           if (w >= g.out_width) break;
-          store(y + pixel_offset<layout>(image, k, h, w, g.channels, g.out_height, g.out_width), stage[row * cols + col]);
+          y[pixel_offset<layout>(image, k, h, w, g.channels, g.out_height, g.out_width)] = stage[row * cols + col];
         }
       }
     }
@@ -316,20 +338,24 @@ __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __rest
 // ---------------------------------------------------------------------------------------------
 // Host side: the grid of one convolution (launching: transform_launch.hpp).
 
-// Whether band_rows x band_tiles tiles fit one block's stage (input region and output pixels).
+// Whether band_rows x band_tiles tiles fit one block's stage (input region and output pixels) with
+// elements of element_bytes.
 template <class Transform>
-constexpr bool block_fits(int band_rows, int band_tiles) {
+constexpr bool block_fits(int band_rows, int band_tiles, int element_bytes) {
   constexpr int m = Transform::m, n = Transform::n;
+  const long long per_channel = kStageBytes / (kBlockChannels * element_bytes);
   const long long input = static_cast<long long>(band_rows) * n * ((band_tiles - 1) * m + n);
   const long long output = static_cast<long long>(band_rows) * m * band_tiles * m;
-  return band_rows * band_tiles <= kMaxBlockTiles && input <= kStagePerChannel && output <= kStagePerChannel;
+  return band_rows * band_tiles <= kMaxBlockTiles && input <= per_channel && output <= per_channel;
 }
 
 // False for sizes no launcher accepts: negative counts, an empty image, negative padding, no
-// output pixel, or a grid beyond the launch limits.
+// output pixel, or a grid beyond the launch limits. element_bytes: the size of the image's element
+// (the kernels stage it in shared memory); the grid of a 4-byte type also serves a 2-byte one.
 template <class Transform>
-inline bool make_tile_grid(int N, int channels, int H, int W, int pad, TileGrid& g) {
-  static_assert(block_fits<Transform>(1, 1), "one tile must fit a block's stage");
+inline bool make_tile_grid(int N, int channels, int H, int W, int pad, TileGrid& g, int element_bytes = 4) {
+  static_assert(block_fits<Transform>(1, 1, 4), "one tile must fit a block's stage");
+  if (element_bytes != 2 && element_bytes != 4) return false;
   if (N < 0 || channels < 0 || H < 1 || W < 1 || pad < 0 || pad > INT_MAX / 4) return false;
   const long long out_h = static_cast<long long>(H) + 2LL * pad - Transform::r + 1;
   const long long out_w = static_cast<long long>(W) + 2LL * pad - Transform::r + 1;
@@ -340,11 +366,11 @@ inline bool make_tile_grid(int N, int channels, int H, int W, int pad, TileGrid&
   if (tile_rows > INT_MAX || (channels + kBlockChannels - 1) / kBlockChannels > 65535) return false;
   // Tiles of a row: as many as fit, split evenly over the row's blocks; then as many rows as fit.
   int band_tiles = static_cast<int>(tiles_w < kMaxBlockTiles ? tiles_w : kMaxBlockTiles);
-  while (band_tiles > 1 && !block_fits<Transform>(1, band_tiles)) --band_tiles;
+  while (band_tiles > 1 && !block_fits<Transform>(1, band_tiles, element_bytes)) --band_tiles;
   const long long segments = (tiles_w + band_tiles - 1) / band_tiles;
   band_tiles = static_cast<int>((tiles_w + segments - 1) / segments);
   int band_rows = 1;
-  while (band_rows < tile_rows && block_fits<Transform>(band_rows + 1, band_tiles)) ++band_rows;
+  while (band_rows < tile_rows && block_fits<Transform>(band_rows + 1, band_tiles, element_bytes)) ++band_rows;
   if ((tile_rows + band_rows - 1) / band_rows * segments > INT_MAX) return false;
   g = {N,
        channels,
