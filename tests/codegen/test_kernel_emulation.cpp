@@ -70,7 +70,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
   template <Layout layout, typename T>
   std::vector<float> input_as(const std::vector<float>& x, const nova::test::ConvShape& s) {
     TileGrid g{};
-    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, g, sizeof(T)));
+    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, g));
     const std::vector<T> image = converted<T>(x);
     std::vector<T> V = nan_filled<T>(static_cast<std::size_t>(nn * s.C * g.tiles) + nova::test::kGuard);
     nova::emulation::launch(nova::runtime::tile_blocks(g), nova::runtime::kBlockThreads,
@@ -81,7 +81,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
   template <Layout layout, typename T>
   std::vector<float> output_as(const std::vector<float>& M, const float* bias, int relu, const nova::test::ConvShape& s) {
     TileGrid g{};
-    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.K, s.H, s.W, s.pad, g, sizeof(T)));
+    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.K, s.H, s.W, s.pad, g));
     std::vector<T> y = nan_filled<T>(static_cast<std::size_t>(s.N) * s.K * g.out_height * g.out_width + nova::test::kGuard);
     nova::emulation::launch(nova::runtime::tile_blocks(g), nova::runtime::kBlockThreads, [&] {
       nova::runtime::output_transform_tiles<Transform, layout>(M.data(), y.data(), bias, relu, g);
@@ -95,7 +95,7 @@ void check_emulated() {
   const nova::runtime::TransformEntry* entry = nova::runtime::find_transform(Transform::name);
   REQUIRE(entry != nullptr);
   // Odd sizes: several tile and channel blocks, partial blocks, clipped border tiles, pad 0 to 2;
-  // the last two have channel counts that take the 16-byte NHWC paths (multiples of 8, and of 4 only).
+  // the last two have channel counts that are multiples of 8 and of 4 only (vector-friendly NHWC).
   const std::vector<nova::test::ConvShape> shapes = {
       {2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2}, {3, 16, 24, 9, 11, 1}, {1, 12, 20, 6, 70, 1}};
   EmulatedRunner<Transform> runner;

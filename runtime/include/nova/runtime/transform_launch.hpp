@@ -22,7 +22,7 @@ template <class Transform, typename TIn, typename TV>
 hipError_t launch_input_transform(void (*kernel)(const TIn*, TV*, TileGrid), const TIn* x, TV* V, int N, int C, int H,
                                   int W, int pad, hipStream_t stream) {
   TileGrid g{};
-  if (!make_tile_grid<Transform>(N, C, H, W, pad, g, sizeof(TIn))) return hipErrorInvalidValue;
+  if (!make_tile_grid<Transform>(N, C, H, W, pad, g)) return hipErrorInvalidValue;
   if (g.tiles == 0 || C == 0) return hipSuccess;
   if (!x || !V) return hipErrorInvalidValue;
   kernel<<<tile_blocks(g), kBlockThreads, 0, stream>>>(x, V, g);
@@ -34,7 +34,7 @@ hipError_t launch_output_transform(void (*kernel)(const float*, TOut*, const flo
                                    TOut* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
                                    hipStream_t stream) {
   TileGrid g{};
-  if (!make_tile_grid<Transform>(N, K, H, W, pad, g, sizeof(TOut))) return hipErrorInvalidValue;
+  if (!make_tile_grid<Transform>(N, K, H, W, pad, g)) return hipErrorInvalidValue;
   if (g.tiles == 0 || K == 0) return hipSuccess;
   if (!M || !y) return hipErrorInvalidValue;
   kernel<<<tile_blocks(g), kBlockThreads, 0, stream>>>(M, y, bias, relu, g);
