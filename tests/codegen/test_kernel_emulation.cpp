@@ -94,8 +94,10 @@ template <class Transform>
 void check_emulated() {
   const nova::runtime::TransformEntry* entry = nova::runtime::find_transform(Transform::name);
   REQUIRE(entry != nullptr);
-  // Odd sizes: several tile and channel blocks, partial blocks, clipped border tiles, pad 0 to 2.
-  const std::vector<nova::test::ConvShape> shapes = {{2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2}};
+  // Odd sizes: several tile and channel blocks, partial blocks, clipped border tiles, pad 0 to 2;
+  // the last two have channel counts that are multiples of 8 and of 4 only (vector-friendly NHWC).
+  const std::vector<nova::test::ConvShape> shapes = {
+      {2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2}, {3, 16, 24, 9, 11, 1}, {1, 12, 20, 6, 70, 1}};
   EmulatedRunner<Transform> runner;
   for (const nova::test::KernelResult& r : nova::test::check_transform(*entry, runner, shapes, 2024)) {
     INFO(Transform::name << " " << r.kernel << ": max rel err " << r.max_rel_error << ", err/bound " << r.bound_use
