@@ -57,22 +57,40 @@ Tiling tile_shape(const ConvShape& s, const TransformEntry& t) {
   return tiling;
 }
 
-nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s, const TransformEntry*& out) {
+void fill_stage_traffic(const ConvShape& s, const TransformEntry& t, int transformed_bytes, nova_stage_profile_t& p) {
+  const Tiling tiling = tile_shape(s, t);
+  const double io_bytes = s.dtype == NOVA_DTYPE_FP16 ? 2.0 : 4.0;
+  const double v = static_cast<double>(tiling.transformed_input_elements()) * transformed_bytes;
+  const double u = static_cast<double>(tiling.transformed_filter_elements()) * transformed_bytes;
+  const double m = static_cast<double>(tiling.product_elements()) * sizeof(float);
+  p.filter_bytes = static_cast<double>(s.filter_elements()) * sizeof(float) + u;
+  p.input_bytes = static_cast<double>(s.input_elements()) * io_bytes + v;
+  p.gemm_bytes = u + v + m;
+  p.output_bytes = m + static_cast<double>(s.output_elements()) * io_bytes;
+  p.gemm_flops = 2.0 * t.n * t.n * static_cast<double>(s.k) * static_cast<double>(s.c) * static_cast<double>(tiling.tiles);
+}
+
+nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s, int transformed_bytes,
+                                const TransformEntry*& out) {
   out = nullptr;
   if (desc->transform && std::strcmp(desc->transform, "auto") != 0) {
     out = find_transform(desc->transform);
     if (!out) return NOVA_STATUS_UNKNOWN_TRANSFORM;
     if (out->r != s.r) return NOVA_STATUS_NOT_SUPPORTED;
   } else {
-    // "auto": the largest output tile that the output is not smaller than (so border waste stays
-    // bounded) among transforms whose predicted error fits the dtype's budget; ties go to the
-    // lowest amp2D. The registry order makes the choice deterministic.
+    // "auto": among the transforms whose predicted error fits the dtype's budget, the one whose
+    // forward pass moves the fewest bytes (the pipeline is memory-bound; the filter transform is
+    // cached, so it does not count). Bigger tiles shrink V and M per output but grow U by n^2 and
+    // waste more of a small image in border tiles. Ties go to the lowest amp2D, then to registry
+    // (name) order, so the choice is deterministic.
     const double budget = s.dtype == NOVA_DTYPE_FP16 ? kAutoErrorBudgetFp16 : kAutoErrorBudgetFp32;
-    const int64_t smallest_side = s.h_out < s.w_out ? s.h_out : s.w_out;
+    double best_bytes = 0;
     for (const TransformEntry& t : transform_registry()) {
       if (t.r != s.r || 0.7 * unit_roundoff(s.dtype) * t.amp2d > budget) continue;
-      if (t.m > smallest_side && t.m > 2) continue;
-      if (!out || t.m > out->m || (t.m == out->m && t.amp2d < out->amp2d)) out = &t;
+      nova_stage_profile_t traffic{};
+      fill_stage_traffic(s, t, transformed_bytes, traffic);
+      const double bytes = traffic.input_bytes + traffic.gemm_bytes + traffic.output_bytes;
+      if (!out || bytes < best_bytes || (bytes == best_bytes && t.amp2d < out->amp2d)) out = &t, best_bytes = bytes;
     }
     if (!out) return s.r == 3 ? NOVA_STATUS_UNKNOWN_TRANSFORM : NOVA_STATUS_NOT_SUPPORTED;
   }

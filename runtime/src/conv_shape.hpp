@@ -35,7 +35,14 @@ nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& shape
 
 Tiling tile_shape(const ConvShape& shape, const TransformEntry& transform);
 
-// The transform that serves `desc`: by name, or by the "auto" rule (see dispatch.cpp).
-nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& shape, const TransformEntry*& out);
+// The fewest bytes each stage must move (every input read once, every output written once), with
+// V and U stored in `transformed_bytes` per element and M in fp32; also the GEMM's flops.
+void fill_stage_traffic(const ConvShape& shape, const TransformEntry& t, int transformed_bytes,
+                        nova_stage_profile_t& traffic);
+
+// The transform that serves `desc`: by name, or by the "auto" rule (conv_shape.cpp), which weighs
+// the stage traffic of V and U stored in `transformed_bytes` per element.
+nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& shape, int transformed_bytes,
+                                const TransformEntry*& out);
 
 }  // namespace nova::runtime

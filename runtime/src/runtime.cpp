@@ -46,20 +46,6 @@ struct CachedFilter {
   Buffer data;
 };
 
-// The fewest bytes each stage must move: every input read once, every output written once.
-void fill_traffic(const ConvShape& s, const TransformEntry& t, int transformed_bytes, nova_stage_profile_t& p) {
-  const Tiling tiling = tile_shape(s, t);
-  const double io_bytes = s.dtype == NOVA_DTYPE_FP16 ? 2.0 : 4.0;
-  const double v = static_cast<double>(tiling.transformed_input_elements()) * transformed_bytes;
-  const double u = static_cast<double>(tiling.transformed_filter_elements()) * transformed_bytes;
-  const double m = static_cast<double>(tiling.product_elements()) * sizeof(float);
-  p.filter_bytes = static_cast<double>(s.filter_elements()) * sizeof(float) + u;
-  p.input_bytes = static_cast<double>(s.input_elements()) * io_bytes + v;
-  p.gemm_bytes = u + v + m;
-  p.output_bytes = m + static_cast<double>(s.output_elements()) * io_bytes;
-  p.gemm_flops = 2.0 * t.n * t.n * static_cast<double>(s.k) * static_cast<double>(s.c) * static_cast<double>(tiling.tiles);
-}
-
 }  // namespace
 
 struct nova_handle {
@@ -88,7 +74,7 @@ namespace {
 nova_status_t prepare(nova_handle_t handle, const nova_conv_desc_t* desc, ConvShape& shape, const TransformEntry*& t) {
   if (!handle) return NOVA_STATUS_INVALID_ARGUMENT;
   if (const nova_status_t st = validate_descriptor(desc, shape); st != NOVA_STATUS_SUCCESS) return st;
-  return resolve_transform(desc, shape, t);
+  return resolve_transform(desc, shape, handle->backend->transformed_element_bytes(shape.dtype), t);
 }
 
 nova_status_t cached_filter(nova_handle_t h, const ConvShape& s, const TransformEntry* t, const float* weights,
@@ -234,7 +220,7 @@ nova_status_t run_forward(nova_handle_t handle, const nova_conv_desc_t* desc, co
   if (profile) {
     if (const nova_status_t st = handle->backend->synchronize(); st != NOVA_STATUS_SUCCESS) return st;
     profile->filter_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    fill_traffic(s, *t, handle->backend->transformed_element_bytes(s.dtype), *profile);
+    fill_stage_traffic(s, *t, handle->backend->transformed_element_bytes(s.dtype), *profile);
   }
   return handle->backend->forward(s, *t, x, filter, bias, relu, y, workspace, profile);
 }
