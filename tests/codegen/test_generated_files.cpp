@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -49,12 +48,10 @@ TEST_CASE("committed generated/ equals a fresh generation, file for file") {
   CHECK(committed == expected);
 }
 
-TEST_CASE("generation is deterministic, ignores argument order, and takes well under a second per config") {
+TEST_CASE("generation is deterministic and ignores argument order") {
   fs::current_path(kRoot);
   std::vector<fs::path> paths = config_paths();
-  const auto start = std::chrono::steady_clock::now();
   const std::vector<GeneratedFile> first = generate(load_sources(paths));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::reverse(paths.begin(), paths.end());
   const std::vector<GeneratedFile> second = generate(load_sources(paths));
   REQUIRE(first.size() == second.size());
@@ -62,7 +59,6 @@ TEST_CASE("generation is deterministic, ignores argument order, and takes well u
     CHECK(first[i].name == second[i].name);
     CHECK(first[i].text == second[i].text);
   }
-  CHECK(seconds / double(paths.size()) < 1.0);
 }
 
 TEST_CASE("output names follow the one naming function") {
