@@ -292,7 +292,20 @@ double copy_bandwidth_gbs(cudaStream_t stream) {
 
 int main(int argc, char** argv) {
   const std::string out_dir = argc > 1 ? argv[1] : ".";
-  const bool quick = argc > 2 && std::strcmp(argv[2], "--quick") == 0;
+  // Options after the output folder: --quick (skip batch 8); --layer C,HW,N (only the speed of that
+  // layer, nothing else: for profilers such as ncu).
+  bool quick = false;
+  int only_c = 0, only_hw = 0, only_n = 0;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--layer") == 0 && i + 1 < argc &&
+             std::sscanf(argv[i + 1], "%d,%d,%d", &only_c, &only_hw, &only_n) == 3) ++i;
+    else {
+      std::fprintf(stderr, "usage: %s OUT_DIR [--quick] [--layer C,HW,N]\n", argv[0]);
+      return 2;
+    }
+  }
+  const bool single_layer = only_n > 0;
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::printf("SKIP: no CUDA device\n");
@@ -318,63 +331,66 @@ int main(int argc, char** argv) {
     if (info.r == 3) transforms.push_back(info);
   }
 
-  // 1. Correctness: every transform, every layer shape (batch 1), fp16 and fp32, NCHW.
-  FILE* acc = std::fopen((out_dir + "/accuracy.csv").c_str(), "w");
-  std::fprintf(acc, "transform,layer,channels,size,dtype,rel_l2,predicted,ratio,non_finite\n");
-  std::printf("\n== correctness vs FP64 (batch 1, Gaussian inputs, NCHW): worst ratio measured/predicted per transform\n");
-  std::printf("%-20s %8s %12s %12s %8s %12s %12s %8s %10s\n", "transform", "amp2D", "fp16 err", "pred", "ratio",
-              "fp32 err", "pred", "ratio", "nonfinite");
-  std::vector<Problem*> problems;
-  for (const Layer& l : kLayers) problems.push_back(new Problem(1, l.channels, l.channels, l.size, 1.0f, false, 11u + l.size));
-  for (const auto& t : transforms) {
-    double worst[2] = {0, 0}, err_at_worst[2] = {0, 0};
-    long long bad = 0;
-    for (size_t li = 0; li < problems.size(); ++li)
-      for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_FP32}) {
-        const ErrorStats e = run_nova(gpu, *problems[li], dtype, t.name);
-        const double predicted = 0.7 * unit_roundoff(dtype) * t.amp2d;
-        const int d = dtype == NOVA_DTYPE_FP16 ? 0 : 1;
-        std::fprintf(acc, "%s,%s,%d,%d,%s,%.4e,%.4e,%.3f,%lld\n", t.name, kLayers[li].net, kLayers[li].channels,
-                     kLayers[li].size, d ? "fp32" : "fp16", e.rel_l2, predicted, e.rel_l2 / predicted, e.non_finite);
-        bad += e.non_finite;
-        if (e.rel_l2 / predicted > worst[d] || !std::isfinite(e.rel_l2)) worst[d] = e.rel_l2 / predicted, err_at_worst[d] = e.rel_l2;
+  if (!single_layer) {
+    // 1. Correctness: every transform, every layer shape (batch 1), fp16 and fp32, NCHW.
+    FILE* acc = std::fopen((out_dir + "/accuracy.csv").c_str(), "w");
+    std::fprintf(acc, "transform,layer,channels,size,dtype,rel_l2,predicted,ratio,non_finite\n");
+    std::printf("\n== correctness vs FP64 (batch 1, Gaussian inputs, NCHW): worst ratio measured/predicted per transform\n");
+    std::printf("%-20s %8s %12s %12s %8s %12s %12s %8s %10s\n", "transform", "amp2D", "fp16 err", "pred", "ratio",
+                "fp32 err", "pred", "ratio", "nonfinite");
+    std::vector<Problem*> problems;
+    for (const Layer& l : kLayers) problems.push_back(new Problem(1, l.channels, l.channels, l.size, 1.0f, false, 11u + l.size));
+    for (const auto& t : transforms) {
+      double worst[2] = {0, 0}, err_at_worst[2] = {0, 0};
+      long long bad = 0;
+      for (size_t li = 0; li < problems.size(); ++li)
+        for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_FP32}) {
+          const ErrorStats e = run_nova(gpu, *problems[li], dtype, t.name);
+          const double predicted = 0.7 * unit_roundoff(dtype) * t.amp2d;
+          const int d = dtype == NOVA_DTYPE_FP16 ? 0 : 1;
+          std::fprintf(acc, "%s,%s,%d,%d,%s,%.4e,%.4e,%.3f,%lld\n", t.name, kLayers[li].net, kLayers[li].channels,
+                       kLayers[li].size, d ? "fp32" : "fp16", e.rel_l2, predicted, e.rel_l2 / predicted, e.non_finite);
+          bad += e.non_finite;
+          if (e.rel_l2 / predicted > worst[d] || !std::isfinite(e.rel_l2)) worst[d] = e.rel_l2 / predicted, err_at_worst[d] = e.rel_l2;
+        }
+      std::printf("%-20s %8.1f %12.3e %12.3e %8.2f %12.3e %12.3e %8.2f %10lld\n", t.name, t.amp2d, err_at_worst[0],
+                  0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d, worst[0], err_at_worst[1],
+                  0.7 * unit_roundoff(NOVA_DTYPE_FP32) * t.amp2d, worst[1], bad);
+    }
+    std::fclose(acc);
+    for (Problem* p : problems) delete p;
+
+    // 2. Large inputs: |x| up to 8, fp16, where the standard integer F(6,3) overflows.
+    std::printf("\n== fp16, inputs uniform in [-8, 8], ResNet-50 64@56, batch 8\n%-20s %12s %12s\n", "transform", "rel L2", "non-finite");
+    {
+      Problem big(8, 64, 64, 56, 8.0f, true, 99u);
+      for (const auto& t : transforms) {
+        if (t.m != 6) continue;
+        const ErrorStats e = run_nova(gpu, big, NOVA_DTYPE_FP16, t.name);
+        std::printf("%-20s %12.3e %12lld\n", t.name, e.rel_l2, e.non_finite);
       }
-    std::printf("%-20s %8.1f %12.3e %12.3e %8.2f %12.3e %12.3e %8.2f %10lld\n", t.name, t.amp2d, err_at_worst[0],
-                0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d, worst[0], err_at_worst[1],
-                0.7 * unit_roundoff(NOVA_DTYPE_FP32) * t.amp2d, worst[1], bad);
-  }
-  std::fclose(acc);
-  for (Problem* p : problems) delete p;
-
-  // 2. Large inputs: |x| up to 8, fp16, where the standard integer F(6,3) overflows.
-  std::printf("\n== fp16, inputs uniform in [-8, 8], ResNet-50 64@56, batch 8\n%-20s %12s %12s\n", "transform", "rel L2", "non-finite");
-  {
-    Problem big(8, 64, 64, 56, 8.0f, true, 99u);
-    for (const auto& t : transforms) {
-      if (t.m != 6) continue;
-      const ErrorStats e = run_nova(gpu, big, NOVA_DTYPE_FP16, t.name);
-      std::printf("%-20s %12.3e %12lld\n", t.name, e.rel_l2, e.non_finite);
     }
-  }
 
-  // 3. CPU and GPU paths agree (same transform, fp32).
-  std::printf("\n== CPU vs GPU, fp32, N=2 C=16 K=24 H=W=20\n%-20s %14s\n", "transform", "rel difference");
-  {
-    Problem p(2, 16, 24, 20, 1.0f, false, 5u);
-    std::vector<float> x(p.reference.size() / 24 * 16), w(24 * 16 * 9), ycpu(p.reference.size()), ygpu(p.reference.size());
-    CUDA_CHECK(cudaMemcpy(x.data(), p.x32.ptr, p.x32.bytes, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(w.data(), p.w32.ptr, p.w32.bytes, cudaMemcpyDeviceToHost));
-    DeviceBuffer yd(sizeof(float) * p.reference.size());
-    for (const auto& t : transforms) {
-      const nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP32, NOVA_LAYOUT_NCHW, t.name);
-      NOVA_CHECK(nova_conv_forward(cpu, &d, x.data(), w.data(), 1, nullptr, 0, ycpu.data(), nullptr, 0));
-      NOVA_CHECK(nova_conv_forward(gpu, &d, p.x32.ptr, p.w32.as<float>(), 1, nullptr, 0, yd.ptr, nullptr, 0));
-      CUDA_CHECK(cudaMemcpy(ygpu.data(), yd.ptr, yd.bytes, cudaMemcpyDeviceToHost));
-      double e2 = 0, r2 = 0;
-      for (size_t i = 0; i < ycpu.size(); ++i) e2 += double(ycpu[i] - ygpu[i]) * (ycpu[i] - ygpu[i]), r2 += double(ycpu[i]) * ycpu[i];
-      std::printf("%-20s %14.3e\n", t.name, std::sqrt(e2 / r2));
+    // 3. CPU and GPU paths agree (same transform, fp32).
+    std::printf("\n== CPU vs GPU, fp32, N=2 C=16 K=24 H=W=20\n%-20s %14s\n", "transform", "rel difference");
+    {
+      Problem p(2, 16, 24, 20, 1.0f, false, 5u);
+      std::vector<float> x(p.reference.size() / 24 * 16), w(24 * 16 * 9), ycpu(p.reference.size()), ygpu(p.reference.size());
+      CUDA_CHECK(cudaMemcpy(x.data(), p.x32.ptr, p.x32.bytes, cudaMemcpyDeviceToHost));
+      CUDA_CHECK(cudaMemcpy(w.data(), p.w32.ptr, p.w32.bytes, cudaMemcpyDeviceToHost));
+      DeviceBuffer yd(sizeof(float) * p.reference.size());
+      for (const auto& t : transforms) {
+        const nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP32, NOVA_LAYOUT_NCHW, t.name);
+        NOVA_CHECK(nova_conv_forward(cpu, &d, x.data(), w.data(), 1, nullptr, 0, ycpu.data(), nullptr, 0));
+        NOVA_CHECK(nova_conv_forward(gpu, &d, p.x32.ptr, p.w32.as<float>(), 1, nullptr, 0, yd.ptr, nullptr, 0));
+        CUDA_CHECK(cudaMemcpy(ygpu.data(), yd.ptr, yd.bytes, cudaMemcpyDeviceToHost));
+        double e2 = 0, r2 = 0;
+        for (size_t i = 0; i < ycpu.size(); ++i) e2 += double(ycpu[i] - ygpu[i]) * (ycpu[i] - ygpu[i]), r2 += double(ycpu[i]) * ycpu[i];
+        std::printf("%-20s %14.3e\n", t.name, std::sqrt(e2 / r2));
+      }
     }
-  }
+
+  }  // !single_layer
 
   // 4. Speed against cuDNN, fp16, "auto" transform, NHWC and NCHW, plain launches and graph replay.
   const double bandwidth = copy_bandwidth_gbs(stream);
@@ -387,8 +403,9 @@ int main(int argc, char** argv) {
               "cudnn", "ratio", "nova-g", "cudnn-g", "ratio");
   std::vector<std::string> stage_lines;
   for (const int batch : {1, 8, 32}) {
-    if (quick && batch == 8) continue;
+    if ((quick && batch == 8) || (single_layer && batch != only_n)) continue;
     for (const Layer& l : kLayers) {
+      if (single_layer && (l.channels != only_c || l.size != only_hw)) continue;
       Problem p(batch, l.channels, l.channels, l.size, 1.0f, false, 21u, /*with_reference=*/false);
       for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW}) {
         const nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP16, layout, "auto");
