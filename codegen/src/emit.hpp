@@ -20,6 +20,11 @@ std::string emit_all_transforms(const std::vector<Source>& sources);
 std::string emit_registry(const std::vector<Source>& sources);
 std::string emit_registry_gpu(const std::vector<Source>& sources);
 
+// The closing part of a registry file: the list and find-by-name functions over `table` of
+// `entry_type`, and the end of namespace nova::runtime.
+std::string registry_accessors(const std::string& entry_type, const std::string& table, const std::string& list_function,
+                               const std::string& find_function);
+
 // One GPU entry point: the __global__ kernel and its host launcher, described once so that the
 // kernel file (definitions) and registry_gpu.cpp (declarations, table) cannot disagree.
 struct Launcher {

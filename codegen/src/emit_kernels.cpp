@@ -132,14 +132,7 @@ std::string emit_registry_gpu(const std::vector<Source>& sources) {
       out << "        ." << l.launcher << " = &generated::" << s.config.name << "::" << l.launcher << ",\n";
     out << "    },\n";
   }
-  out << "};\n\n}  // namespace\n\n"
-      << "std::span<const GpuTransformEntry> gpu_transform_registry() { return kGpuTransforms; }\n\n"
-      << "const GpuTransformEntry* find_gpu_transform(std::string_view name) {\n"
-      << "  for (const GpuTransformEntry& entry : kGpuTransforms)\n"
-      << "    if (name == entry.name) return &entry;\n"
-      << "  return nullptr;\n"
-      << "}\n\n"
-      << "}  // namespace nova::runtime\n";
+  out << "};\n\n}  // namespace\n\n" << registry_accessors("GpuTransformEntry", "kGpuTransforms", "gpu_transform_registry", "find_gpu_transform");
   return out.str();
 }
 

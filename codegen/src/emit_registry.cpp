@@ -71,15 +71,16 @@ std::string emit_registry(const std::vector<Source>& sources) {
         << "        .predicted_error_fp16 = " << double_literal(c.metrics.predicted_error_fp16) << ",\n"
         << "    },\n";
   }
-  out << "};\n\n}  // namespace\n\n"
-      << "std::span<const TransformEntry> transform_registry() { return kTransforms; }\n\n"
-      << "const TransformEntry* find_transform(std::string_view name) {\n"
-      << "  for (const TransformEntry& entry : kTransforms)\n"
-      << "    if (name == entry.name) return &entry;\n"
-      << "  return nullptr;\n"
-      << "}\n\n"
-      << "}  // namespace nova::runtime\n";
+  out << "};\n\n}  // namespace\n\n" << registry_accessors("TransformEntry", "kTransforms", "transform_registry", "find_transform");
   return out.str();
+}
+
+std::string registry_accessors(const std::string& entry_type, const std::string& table, const std::string& list_function,
+                               const std::string& find_function) {
+  return "std::span<const " + entry_type + "> " + list_function + "() { return " + table + "; }\n\n" + "const " +
+         entry_type + "* " + find_function + "(std::string_view name) {\n" + "  for (const " + entry_type +
+         "& entry : " + table + ")\n" + "    if (name == entry.name) return &entry;\n" + "  return nullptr;\n" +
+         "}\n\n" + "}  // namespace nova::runtime\n";
 }
 
 }  // namespace nova::codegen::detail

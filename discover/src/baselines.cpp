@@ -9,12 +9,6 @@
 namespace nova::discover {
 namespace {
 
-std::vector<double> approximate(const std::vector<Rational>& points) {
-  std::vector<double> out;
-  for (const auto& p : points) out.push_back(to_double(p));
-  return out;
-}
-
 std::string fixed(double x, int decimals) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
@@ -98,7 +92,7 @@ std::optional<Baseline> reciprocal_baseline(const ObjectiveFunction& objective, 
       if (denominator(c) != b) continue;  // each value once, in lowest terms
       const auto points = family(c);
       if (!std::all_of(points.begin(), points.end(), [&](const Rational& p) { return lattice.contains(p); })) continue;
-      if (const double s = objective.score(approximate(points)); s < best_score) best_c = c, best_score = s;
+      if (const double s = objective.score(to_doubles(points)); s < best_score) best_c = c, best_score = s;
     }
   if (!best_c) return std::nullopt;
   return Baseline{"reciprocal", "reciprocal pairs {+-c^j, +-1/c^j}, best c in the search lattice = " + to_string(*best_c),

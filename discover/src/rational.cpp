@@ -77,6 +77,13 @@ std::string to_string(const Rational& value) {
 
 double to_double(const Rational& value) { return value.convert_to<double>(); }
 
+std::vector<double> to_doubles(const std::vector<Rational>& values) {
+  std::vector<double> out;
+  out.reserve(values.size());
+  for (const auto& v : values) out.push_back(to_double(v));
+  return out;
+}
+
 Point parse_point(std::string_view raw) {
   const std::string_view text = trim(raw);
   std::string lower(text);

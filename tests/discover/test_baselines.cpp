@@ -7,12 +7,6 @@ using namespace nova::discover;
 
 namespace {
 
-std::vector<double> approximate(const std::vector<Rational>& points) {
-  std::vector<double> out;
-  for (const auto& p : points) out.push_back(to_double(p));
-  return out;
-}
-
 const RationalLattice kDefaultLattice({10, 5, Dtype::None});
 
 }  // namespace
@@ -22,7 +16,7 @@ TEST_CASE("affinely mapped Chebyshev nodes reproduce paper Table 25", "[baseline
   for (const auto& [tile, table25] : std::vector<std::pair<TileSize, double>>{{{4, 3}, 15.9}, {{6, 3}, 87}, {{8, 3}, 493}}) {
     const Baseline b = chebyshev_baseline(ObjectiveFunction(tile, Objective::Kappa, Scaling::DenominatorsInG));
     REQUIRE(b.points.size() == static_cast<std::size_t>(tile.n() - 1));
-    const double kappa = kappa2_vandermonde(approximate(b.points));
+    const double kappa = kappa2_vandermonde(to_doubles(b.points));
     CHECK(kappa <= table25 * 1.001);
     CHECK(kappa >= table25 * 0.97);
   }

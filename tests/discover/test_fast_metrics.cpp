@@ -9,12 +9,6 @@ using namespace nova::discover;
 
 namespace {
 
-std::vector<double> approximate(const std::vector<Rational>& points) {
-  std::vector<double> out;
-  for (const auto& p : points) out.push_back(to_double(p));
-  return out;
-}
-
 std::vector<Rational> rationals(std::initializer_list<const char*> texts) {
   std::vector<Rational> out;
   for (const char* t : texts) out.push_back(parse_rational(t));
@@ -28,7 +22,7 @@ TEST_CASE("the double transform uses the exact Cook-Toom formulas", "[fast_metri
   const auto points = rationals({"0", "3/5", "-3/5", "1", "-1", "7/6", "-7/6"});
   for (Scaling scaling : {Scaling::DenominatorsInG, Scaling::DenominatorsInA, Scaling::DenominatorsInB, Scaling::Balanced}) {
     const Transform exact = build_transform(tile, points, scaling);
-    const FastTransform fast = build_transform_fast(tile, approximate(points), scaling);
+    const FastTransform fast = build_transform_fast(tile, to_doubles(points), scaling);
     auto check = [](const RationalMatrix& e, const Eigen::MatrixXd& f) {
       REQUIRE(f.rows() == static_cast<Eigen::Index>(e.rows()));
       REQUIRE(f.cols() == static_cast<Eigen::Index>(e.cols()));
@@ -51,8 +45,8 @@ TEST_CASE("fast kappa2(V) and amp2D agree with the exact metrics", "[fast_metric
            {{4, 5}, rationals({"0", "1/3", "-2/7", "1", "-1", "9/4", "-5/2"})},
        }) {
     const Metrics exact = compute_metrics(build_transform(tile, points, Scaling::Balanced));
-    const FastTransform fast = build_transform_fast(tile, approximate(points), Scaling::Balanced);
-    CHECK(kappa2_vandermonde(approximate(points)) == Approx(exact.kappa2_V).epsilon(1e-10));
+    const FastTransform fast = build_transform_fast(tile, to_doubles(points), Scaling::Balanced);
+    CHECK(kappa2_vandermonde(to_doubles(points)) == Approx(exact.kappa2_V).epsilon(1e-10));
     CHECK(amplification_2d(fast.AT, fast.G, fast.BT) == Approx(exact.amp2d).epsilon(1e-10));
   }
   // Paper Table 1 / Table 2 values.

@@ -28,6 +28,7 @@ Rational parse_rational(std::string_view text);
 std::string to_string(const Rational& value);
 
 double to_double(const Rational& value);
+std::vector<double> to_doubles(const std::vector<Rational>& values);  // each rounded as to_double
 
 // An interpolation point: a finite rational or the point at infinity.
 struct Point {
