@@ -2,6 +2,9 @@
 // and amp2D must match DESIGN.md section 6.
 #include "nova/discover/metrics.hpp"
 
+#include <Eigen/SVD>
+#include <boost/multiprecision/cpp_bin_float.hpp>
+#include <boost/multiprecision/eigen.hpp>
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -93,13 +96,23 @@ TEST_CASE("amp2D and kappa(V) do not depend on the scaling; entries do") {
 }
 
 TEST_CASE("kappa2 stays accurate far beyond 1e12 because the inverses are exact") {
-  // F(16,3) standard points: kappa2(V) is about 1e17, beyond what an SVD in double resolves.
-  const Metrics mt = metrics_of(16, 3, "standard");
-  CHECK(std::isfinite(mt.kappa2_V));
-  CHECK(mt.kappa2_V > 1e12);
-  // Norm equivalence for a k x k matrix (k = 17): kappaF / k <= kappa2 <= kappaF.
-  CHECK(mt.kappa2_V <= mt.kappaF_V);
-  CHECK(mt.kappa2_V >= mt.kappaF_V / 17.0);
+  // F(16,3) standard points: kappa2(V) is about 9.4e14, where a double SVD's sigma_min is noise.
+  // Reference: the SVD of the same exact matrices in 50-digit binary floating point.
+  using HighPrecision = boost::multiprecision::cpp_bin_float_50;
+  const TileSize tile{16, 3};
+  const Transform t = build_transform(tile, standard_points(tile), Scaling::DenominatorsInG);
+  const Metrics mt = compute_metrics(t);
+  const auto reference_kappa2 = [](const RationalMatrix& exact) {
+    Eigen::Matrix<HighPrecision, Eigen::Dynamic, Eigen::Dynamic> m(exact.rows(), exact.cols());
+    for (std::size_t i = 0; i < exact.rows(); ++i)
+      for (std::size_t j = 0; j < exact.cols(); ++j)
+        m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = exact(i, j).convert_to<HighPrecision>();
+    const auto sv = Eigen::JacobiSVD<decltype(m)>(m).singularValues();
+    return (sv(0) / sv(sv.size() - 1)).convert_to<double>();
+  };
+  CHECK(mt.kappa2_V > 1e14);
+  CHECK(mt.kappa2_V == Approx(reference_kappa2(vandermonde(t.finite_points))).epsilon(1e-9));
+  CHECK(mt.kappa2_BT == Approx(reference_kappa2(t.BT)).epsilon(1e-9));
 }
 
 TEST_CASE("predicted error is 0.7 u amp2D") {
