@@ -1,9 +1,12 @@
 #include "cpu_backend.hpp"
 
+#include "backend.hpp"
+
 #include <Eigen/Core>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 namespace nova::runtime::cpu {
@@ -47,23 +50,21 @@ double epilogue(double value, const float* bias, int relu, int64_t k) {
 
 using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-}  // namespace
-
-std::vector<float> transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights) {
+// U = G g G^T for every (k, c), stored [n*n][K][C]; rounded to fp16 when the dtype stores fp16.
+void transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, float* U) {
   const int n = t.n, r = t.r;
-  std::vector<float> U(static_cast<std::size_t>(n * n * s.k * s.c));
   std::vector<float> u(static_cast<std::size_t>(n * n));
   for (int64_t k = 0; k < s.k; ++k)
     for (int64_t c = 0; c < s.c; ++c) {
       t.filter_2d_f32(weights + (k * s.c + c) * r * r, u.data());
       for (int xi = 0; xi < n * n; ++xi) {
         const float v = u[static_cast<std::size_t>(xi)];
-        U[static_cast<std::size_t>((xi * s.k + k) * s.c + c)] = s.dtype == NOVA_DTYPE_FP16 ? round_to_half(v) : v;
+        U[(xi * s.k + k) * s.c + c] = s.dtype == NOVA_DTYPE_FP16 ? round_to_half(v) : v;
       }
     }
-  return U;
 }
 
+// profile (nullable) receives the host time of the input transform, GEMM and output transform.
 void winograd_forward(const ConvShape& s, const TransformEntry& t, const void* x, const float* U, const float* bias,
                       int relu, void* y, float* workspace, nova_stage_profile_t* profile) {
   using Clock = std::chrono::steady_clock;
@@ -124,6 +125,32 @@ void winograd_forward(const ConvShape& s, const TransformEntry& t, const void* x
   if (profile) profile->output_ms = lap();
 }
 
+class CpuBackend final : public Backend {
+ public:
+  // The CPU path keeps fp32 values and rounds them to fp16 where the precision model stores fp16.
+  int transformed_element_bytes(nova_dtype_t) const override { return sizeof(float); }
+  nova_status_t allocate(size_t bytes, Buffer& out) override {
+    out = Buffer(std::malloc(bytes ? bytes : 1), std::free);
+    return out ? NOVA_STATUS_SUCCESS : NOVA_STATUS_ALLOCATION_FAILED;
+  }
+  nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, Buffer& filter) override {
+    const Tiling tiling = tile_shape(s, t);
+    if (const nova_status_t st = allocate(static_cast<size_t>(tiling.transformed_filter_elements()) * sizeof(float), filter);
+        st != NOVA_STATUS_SUCCESS)
+      return st;
+    cpu::transform_filter(s, t, weights, static_cast<float*>(filter.get()));
+    return NOVA_STATUS_SUCCESS;
+  }
+  nova_status_t forward(const ConvShape& s, const TransformEntry& t, const void* x, const void* filter, const float* bias,
+                        int relu, void* y, void* workspace, nova_stage_profile_t* profile) override {
+    winograd_forward(s, t, x, static_cast<const float*>(filter), bias, relu, y, static_cast<float*>(workspace), profile);
+    return NOVA_STATUS_SUCCESS;
+  }
+  nova_status_t synchronize() override { return NOVA_STATUS_SUCCESS; }
+};
+
+}  // namespace
+
 void direct_reference(const ConvShape& s, const void* x, const float* weights, const float* bias, int relu, void* y) {
   for (int64_t img = 0; img < s.n; ++img)
     for (int64_t k = 0; k < s.k; ++k)
@@ -143,3 +170,9 @@ void direct_reference(const ConvShape& s, const void* x, const float* weights, c
 }
 
 }  // namespace nova::runtime::cpu
+
+namespace nova::runtime {
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<cpu::CpuBackend>(); }
+
+}  // namespace nova::runtime

@@ -1,7 +1,7 @@
 #include "nova/runtime.h"
 
 #include "backend.hpp"
-#include "cpu_backend.hpp"
+#include "cpu_backend.hpp"  // the FP64 reference
 
 #include <chrono>
 #include <cstdlib>
@@ -13,28 +13,6 @@
 using namespace nova::runtime;
 
 namespace {
-
-class CpuBackend final : public Backend {
- public:
-  // The CPU path keeps fp32 values and rounds them to fp16 where the precision model stores fp16.
-  int transformed_element_bytes(nova_dtype_t) const override { return sizeof(float); }
-  nova_status_t allocate(size_t bytes, Buffer& out) override {
-    out = Buffer(std::malloc(bytes ? bytes : 1), std::free);
-    return out ? NOVA_STATUS_SUCCESS : NOVA_STATUS_ALLOCATION_FAILED;
-  }
-  nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, Buffer& filter) override {
-    const std::vector<float> U = cpu::transform_filter(s, t, weights);
-    if (const nova_status_t st = allocate(U.size() * sizeof(float), filter); st != NOVA_STATUS_SUCCESS) return st;
-    std::memcpy(filter.get(), U.data(), U.size() * sizeof(float));
-    return NOVA_STATUS_SUCCESS;
-  }
-  nova_status_t forward(const ConvShape& s, const TransformEntry& t, const void* x, const void* filter, const float* bias,
-                        int relu, void* y, void* workspace, nova_stage_profile_t* profile) override {
-    cpu::winograd_forward(s, t, x, static_cast<const float*>(filter), bias, relu, y, static_cast<float*>(workspace), profile);
-    return NOVA_STATUS_SUCCESS;
-  }
-  nova_status_t synchronize() override { return NOVA_STATUS_SUCCESS; }
-};
 
 // One cached transformed filter. The key includes everything the transformed values depend on.
 struct CachedFilter {
@@ -56,8 +34,6 @@ struct nova_handle {
 };
 
 namespace nova::runtime {
-
-std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
 
 size_t Backend::workspace_bytes(const ConvShape& s, const TransformEntry& t) const {
   const Tiling tiling = tile_shape(s, t);
