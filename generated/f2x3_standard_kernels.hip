@@ -11,6 +11,7 @@
 // file binds them to this transform. Layouts: nova/runtime/transform_registry_gpu.hpp.
 
 #include "nova/runtime/hip_compat.h"
+#include "nova/runtime/fused_kernels.hpp"
 #include "nova/runtime/transform_launch.hpp"
 
 #include "f2x3_standard_transforms.hpp"
@@ -131,6 +132,24 @@ output_transform_nhwc_f32(const float* __restrict__ M, float* __restrict__ y,
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
   return nova::runtime::launch_output_transform<Transform>(output_transform_nhwc_f32, M, y, bias, relu, N, K, H, W, pad, stream);
+}
+
+// Fused convolution (NHWC fp16): x, U in the fused filter layout -> y (+ bias, ReLU); V and M
+// stay on chip. kTileGroups x 8 tiles per block; the launcher picks it by shared memory.
+template <int kTileGroups>
+__global__ void __launch_bounds__(nova::runtime::fused_threads(kTileGroups),
+                                  nova::runtime::fused_min_blocks(kTileGroups))
+fused_conv_nhwc_f16(nova::runtime::FusedConvArgs args) {
+  nova::runtime::fused_conv_tiles<Transform, kTileGroups>(args);
+}
+
+hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
+                                      const float* bias, int relu, int N, int C, int H, int W,
+                                      int K, int pad, int shared_limit, hipStream_t stream) {
+  static void (*const kernels[3])(nova::runtime::FusedConvArgs) = {
+      fused_conv_nhwc_f16<1>, fused_conv_nhwc_f16<2>, fused_conv_nhwc_f16<4>};
+  return nova::runtime::launch_fused_conv<Transform>(kernels, x, U, y, bias, relu, N, C, H, W, K, pad,
+                                                     shared_limit, stream);
 }
 
 }  // namespace nova::generated::f2x3_standard

@@ -11,6 +11,7 @@
 // file binds them to this transform. Layouts: nova/runtime/transform_registry_gpu.hpp.
 
 #include "nova/runtime/hip_compat.h"
+#include "nova/runtime/fused_kernels.hpp"
 #include "nova/runtime/transform_launch.hpp"
 
 #include "f6x3_fp16_dyadic_transforms.hpp"

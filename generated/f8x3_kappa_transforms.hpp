@@ -327,6 +327,10 @@ struct Transform {
   NOVA_HD static void filter_2d(const T* g, T* u) { filter_transform_2d(g, u); }
   template <typename T>
   NOVA_HD static void output_2d(const T* mm, T* y) { output_transform_2d(mm, y); }
+  template <typename T>
+  NOVA_HD static void output_1d(const T* x, int x_stride, T* y, int y_stride) {
+    output_transform_1d(x, x_stride, y, y_stride);
+  }
 };
 
 }  // namespace nova::generated::f8x3_kappa

@@ -67,6 +67,9 @@ hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const flo
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
+                                      const float* bias, int relu, int N, int C, int H, int W,
+                                      int K, int pad, int shared_limit, hipStream_t stream);
 }  // namespace nova::generated::f2x3_standard
 
 namespace nova::generated::f4x3_fp16 {
@@ -88,6 +91,9 @@ hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const flo
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
+                                      const float* bias, int relu, int N, int C, int H, int W,
+                                      int K, int pad, int shared_limit, hipStream_t stream);
 }  // namespace nova::generated::f4x3_fp16
 
 namespace nova::generated::f4x3_fp16_dyadic {
@@ -109,6 +115,9 @@ hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const flo
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
+                                      const float* bias, int relu, int N, int C, int H, int W,
+                                      int K, int pad, int shared_limit, hipStream_t stream);
 }  // namespace nova::generated::f4x3_fp16_dyadic
 
 namespace nova::generated::f4x3_kappa {
@@ -130,6 +139,9 @@ hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const flo
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
+                                      const float* bias, int relu, int N, int C, int H, int W,
+                                      int K, int pad, int shared_limit, hipStream_t stream);
 }  // namespace nova::generated::f4x3_kappa
 
 namespace nova::generated::f4x3_kappa_dyadic {
@@ -151,6 +163,9 @@ hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const flo
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
+                                      const float* bias, int relu, int N, int C, int H, int W,
+                                      int K, int pad, int shared_limit, hipStream_t stream);
 }  // namespace nova::generated::f4x3_kappa_dyadic
 
 namespace nova::generated::f4x3_nova {
@@ -172,6 +187,9 @@ hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const flo
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
+                                      const float* bias, int relu, int N, int C, int H, int W,
+                                      int K, int pad, int shared_limit, hipStream_t stream);
 }  // namespace nova::generated::f4x3_nova
 
 namespace nova::generated::f4x3_nova_dyadic {
@@ -193,6 +211,9 @@ hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const flo
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
+                                      const float* bias, int relu, int N, int C, int H, int W,
+                                      int K, int pad, int shared_limit, hipStream_t stream);
 }  // namespace nova::generated::f4x3_nova_dyadic
 
 namespace nova::generated::f4x3_standard {
@@ -214,6 +235,9 @@ hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const flo
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream);
+hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
+                                      const float* bias, int relu, int N, int C, int H, int W,
+                                      int K, int pad, int shared_limit, hipStream_t stream);
 }  // namespace nova::generated::f4x3_standard
 
 namespace nova::generated::f4x5_kappa {
@@ -508,6 +532,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f2x3_standard::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f2x3_standard::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f2x3_standard::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = &generated::f2x3_standard::launch_fused_conv_nhwc_f16,
     },
     {
         .name = "f4x3_fp16",
@@ -524,6 +549,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f4x3_fp16::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f4x3_fp16::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f4x3_fp16::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = &generated::f4x3_fp16::launch_fused_conv_nhwc_f16,
     },
     {
         .name = "f4x3_fp16_dyadic",
@@ -540,6 +566,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f4x3_fp16_dyadic::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f4x3_fp16_dyadic::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f4x3_fp16_dyadic::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = &generated::f4x3_fp16_dyadic::launch_fused_conv_nhwc_f16,
     },
     {
         .name = "f4x3_kappa",
@@ -556,6 +583,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f4x3_kappa::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f4x3_kappa::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f4x3_kappa::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = &generated::f4x3_kappa::launch_fused_conv_nhwc_f16,
     },
     {
         .name = "f4x3_kappa_dyadic",
@@ -572,6 +600,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f4x3_kappa_dyadic::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f4x3_kappa_dyadic::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f4x3_kappa_dyadic::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = &generated::f4x3_kappa_dyadic::launch_fused_conv_nhwc_f16,
     },
     {
         .name = "f4x3_nova",
@@ -588,6 +617,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f4x3_nova::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f4x3_nova::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f4x3_nova::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = &generated::f4x3_nova::launch_fused_conv_nhwc_f16,
     },
     {
         .name = "f4x3_nova_dyadic",
@@ -604,6 +634,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f4x3_nova_dyadic::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f4x3_nova_dyadic::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f4x3_nova_dyadic::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = &generated::f4x3_nova_dyadic::launch_fused_conv_nhwc_f16,
     },
     {
         .name = "f4x3_standard",
@@ -620,6 +651,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f4x3_standard::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f4x3_standard::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f4x3_standard::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = &generated::f4x3_standard::launch_fused_conv_nhwc_f16,
     },
     {
         .name = "f4x5_kappa",
@@ -636,6 +668,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f4x5_kappa::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f4x5_kappa::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f4x5_kappa::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f6x3_fp16",
@@ -652,6 +685,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f6x3_fp16::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f6x3_fp16::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f6x3_fp16::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f6x3_fp16_dyadic",
@@ -668,6 +702,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f6x3_fp16_dyadic::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f6x3_fp16_dyadic::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f6x3_fp16_dyadic::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f6x3_kappa",
@@ -684,6 +719,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f6x3_kappa::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f6x3_kappa::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f6x3_kappa::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f6x3_kappa_dyadic",
@@ -700,6 +736,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f6x3_kappa_dyadic::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f6x3_kappa_dyadic::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f6x3_kappa_dyadic::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f6x3_nnpack",
@@ -716,6 +753,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f6x3_nnpack::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f6x3_nnpack::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f6x3_nnpack::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f6x3_nova",
@@ -732,6 +770,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f6x3_nova::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f6x3_nova::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f6x3_nova::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f6x3_standard",
@@ -748,6 +787,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f6x3_standard::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f6x3_standard::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f6x3_standard::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f6x5_kappa",
@@ -764,6 +804,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f6x5_kappa::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f6x5_kappa::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f6x5_kappa::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f8x3_fp16",
@@ -780,6 +821,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f8x3_fp16::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f8x3_fp16::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f8x3_fp16::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f8x3_kappa",
@@ -796,6 +838,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f8x3_kappa::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f8x3_kappa::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f8x3_kappa::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f8x3_nova",
@@ -812,6 +855,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f8x3_nova::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f8x3_nova::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f8x3_nova::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
     {
         .name = "f8x3_standard",
@@ -828,6 +872,7 @@ constexpr GpuTransformEntry kGpuTransforms[] = {
         .launch_output_transform_nchw_f32 = &generated::f8x3_standard::launch_output_transform_nchw_f32,
         .launch_output_transform_nhwc_f16 = &generated::f8x3_standard::launch_output_transform_nhwc_f16,
         .launch_output_transform_nhwc_f32 = &generated::f8x3_standard::launch_output_transform_nhwc_f32,
+        .launch_fused_conv_nhwc_f16 = nullptr,
     },
 };
 

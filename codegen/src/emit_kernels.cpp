@@ -83,6 +83,33 @@ std::vector<Launcher> launchers() {
   return out;
 }
 
+// 6 = kFusedMaxTileSide of nova/runtime/fused_kernels.hpp.
+bool emits_fused(const Source& source) { return source.config.transform.tile.n() <= 6; }
+
+namespace {
+
+// The fused kernel, one instantiation per tile-group count, and its launcher.
+std::string emit_fused() {
+  std::ostringstream out;
+  out << "\n// Fused convolution (NHWC fp16): x, U in the fused filter layout -> y (+ bias, ReLU); V and M\n"
+      << "// stay on chip. kTileGroups x 8 tiles per block; the launcher picks it by shared memory.\n"
+      << "template <int kTileGroups>\n"
+      << "__global__ void __launch_bounds__(nova::runtime::fused_threads(kTileGroups),\n"
+      << "                                  nova::runtime::fused_min_blocks(kTileGroups))\n"
+      << "fused_conv_nhwc_f16(nova::runtime::FusedConvArgs args) {\n"
+      << "  nova::runtime::fused_conv_tiles<Transform, kTileGroups>(args);\n"
+      << "}\n\n"
+      << signature("hipError_t launch_fused_conv_nhwc_f16", kFusedLauncherParams, " {") << "\n"
+      << "  static void (*const kernels[3])(nova::runtime::FusedConvArgs) = {\n"
+      << "      fused_conv_nhwc_f16<1>, fused_conv_nhwc_f16<2>, fused_conv_nhwc_f16<4>};\n"
+      << "  return nova::runtime::launch_fused_conv<Transform>(kernels, x, U, y, bias, relu, N, C, H, W, K, pad,\n"
+      << "                                                     shared_limit, stream);\n"
+      << "}\n";
+  return out.str();
+}
+
+}  // namespace
+
 std::string emit_kernels(const Source& source) {
   const std::string& name = source.config.name;
   std::ostringstream out;
@@ -92,6 +119,7 @@ std::string emit_kernels(const Source& source) {
                 "// loops live once in nova/runtime/transform_kernels.hpp (launch: transform_launch.hpp); this\n"
                 "// file binds them to this transform. Layouts: nova/runtime/transform_registry_gpu.hpp.\n")
       << "#include \"nova/runtime/hip_compat.h\"\n"
+      << "#include \"nova/runtime/fused_kernels.hpp\"\n"
       << "#include \"nova/runtime/transform_launch.hpp\"\n\n"
       << "#include \"" << transforms_file_name(name) << "\"\n\n"
       << "namespace nova::generated::" << name << " {\n";
@@ -105,6 +133,7 @@ std::string emit_kernels(const Source& source) {
         << "  return nova::runtime::" << l.launch_call << ", stream);\n"
         << "}\n";
   }
+  if (emits_fused(source)) out << emit_fused();
   out << "\n}  // namespace nova::generated::" << name << "\n";
   return out.str();
 }
@@ -118,6 +147,7 @@ std::string emit_registry_gpu(const std::vector<Source>& sources) {
     out << "\nnamespace nova::generated::" << s.config.name << " {\n";
     for (const Launcher& l : launchers())
       out << launcher_signature(l) << ";\n";
+    if (emits_fused(s)) out << signature("hipError_t launch_fused_conv_nhwc_f16", kFusedLauncherParams, ";") << "\n";
     out << "}  // namespace nova::generated::" << s.config.name << "\n";
   }
   out << "\nnamespace nova::runtime {\nnamespace {\n\nconstexpr GpuTransformEntry kGpuTransforms[] = {\n";
@@ -130,6 +160,9 @@ std::string emit_registry_gpu(const std::vector<Source>& sources) {
         << "        .n = " << t.n() << ",\n";
     for (const Launcher& l : launchers())
       out << "        ." << l.launcher << " = &generated::" << s.config.name << "::" << l.launcher << ",\n";
+    out << "        .launch_fused_conv_nhwc_f16 = "
+        << (emits_fused(s) ? "&generated::" + s.config.name + "::launch_fused_conv_nhwc_f16" : std::string("nullptr"))
+        << ",\n";
     out << "    },\n";
   }
   out << "};\n\n}  // namespace\n\n" << registry_accessors("GpuTransformEntry", "kGpuTransforms", "gpu_transform_registry", "find_gpu_transform");

@@ -120,6 +120,10 @@ std::string emit_transforms_header(const Source& source, const TransformPrograms
          "  NOVA_HD static void filter_2d(const T* g, T* u) { filter_transform_2d(g, u); }\n"
          "  template <typename T>\n"
          "  NOVA_HD static void output_2d(const T* mm, T* y) { output_transform_2d(mm, y); }\n"
+         "  template <typename T>\n"
+         "  NOVA_HD static void output_1d(const T* x, int x_stride, T* y, int y_stride) {\n"
+         "    output_transform_1d(x, x_stride, y, y_stride);\n"
+         "  }\n"
          "};\n\n"
       << "}  // namespace nova::generated::" << c.name << "\n";
   return out.str();

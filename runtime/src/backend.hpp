@@ -16,7 +16,17 @@ class Backend {
   virtual ~Backend() = default;
   // Bytes per element of the transformed input V and filter U (fp16 storage, or fp32).
   virtual int transformed_element_bytes(nova_dtype_t dtype) const = 0;
-  size_t workspace_bytes(const ConvShape& shape, const TransformEntry& t) const;  // V then M (fp32)
+  // Whether the backend has a fused kernel for this shape and transform (NOVA_ALGO_FUSED).
+  virtual bool can_fuse(const ConvShape&, const TransformEntry&) const { return false; }
+  // True when this forward runs as one fused kernel: no workspace, the filter in its layout.
+  bool fuses(const ConvShape& s, const TransformEntry& t) const {
+    return s.algorithm == NOVA_ALGO_FUSED && can_fuse(s, t);
+  }
+  // Bytes its forward pass moves with this transform (forward_traffic_bytes of the path it takes).
+  virtual double forward_traffic(const ConvShape& shape, const TransformEntry& t) const {
+    return forward_traffic_bytes(shape, t, transformed_element_bytes(shape.dtype), 0);
+  }
+  size_t workspace_bytes(const ConvShape& shape, const TransformEntry& t) const;  // V then M (fp32); 0 fused
   virtual nova_status_t allocate(size_t bytes, Buffer& out) = 0;
   // Writes the transformed filter into a buffer it allocates.
   virtual nova_status_t transform_filter(const ConvShape& shape, const TransformEntry& t, const float* weights,

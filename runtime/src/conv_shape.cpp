@@ -1,5 +1,6 @@
 #include "conv_shape.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -32,9 +33,12 @@ nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
   if (desc->pad < 0 || desc->pad > 2 || desc->kernel_size < 1) return NOVA_STATUS_INVALID_ARGUMENT;
   if (desc->layout != NOVA_LAYOUT_NCHW && desc->layout != NOVA_LAYOUT_NHWC) return NOVA_STATUS_INVALID_ARGUMENT;
   if (desc->dtype != NOVA_DTYPE_FP32 && desc->dtype != NOVA_DTYPE_FP16) return NOVA_STATUS_INVALID_ARGUMENT;
+  if (desc->algorithm != NOVA_ALGO_AUTO && desc->algorithm != NOVA_ALGO_THREE_PASS && desc->algorithm != NOVA_ALGO_FUSED)
+    return NOVA_STATUS_INVALID_ARGUMENT;
   if (desc->stride != 1 || desc->dilation != 1 || desc->groups != 1) return NOVA_STATUS_NOT_SUPPORTED;
   s.n = desc->n, s.c = desc->c, s.h = desc->h, s.w = desc->w, s.k = desc->k;
   s.r = desc->kernel_size, s.pad = desc->pad, s.layout = desc->layout, s.dtype = desc->dtype;
+  s.algorithm = desc->algorithm;
   s.h_out = s.h + 2 * s.pad - s.r + 1;
   s.w_out = s.w + 2 * s.pad - s.r + 1;
   if (s.h_out <= 0 || s.w_out <= 0) return NOVA_STATUS_INVALID_ARGUMENT;  // image smaller than the filter
@@ -57,21 +61,33 @@ Tiling tile_shape(const ConvShape& s, const TransformEntry& t) {
   return tiling;
 }
 
-void fill_stage_traffic(const ConvShape& s, const TransformEntry& t, int transformed_bytes, nova_stage_profile_t& p) {
+void fill_stage_traffic(const ConvShape& s, const TransformEntry& t, int transformed_bytes, bool fused,
+                        nova_stage_profile_t& p) {
   const Tiling tiling = tile_shape(s, t);
   const double io_bytes = s.dtype == NOVA_DTYPE_FP16 ? 2.0 : 4.0;
   const double v = static_cast<double>(tiling.transformed_input_elements()) * transformed_bytes;
   const double u = static_cast<double>(tiling.transformed_filter_elements()) * transformed_bytes;
   const double m = static_cast<double>(tiling.product_elements()) * sizeof(float);
+  const double x = static_cast<double>(s.input_elements()) * io_bytes;
+  const double y = static_cast<double>(s.output_elements()) * io_bytes;
+  p.fused = fused ? 1 : 0;
   p.filter_bytes = static_cast<double>(s.filter_elements()) * sizeof(float) + u;
-  p.input_bytes = static_cast<double>(s.input_elements()) * io_bytes + v;
-  p.gemm_bytes = u + v + m;
-  p.output_bytes = m + static_cast<double>(s.output_elements()) * io_bytes;
+  p.input_bytes = fused ? x : x + v;
+  p.gemm_bytes = fused ? u : u + v + m;
+  p.output_bytes = fused ? y : m + y;
   p.gemm_flops = 2.0 * t.n * t.n * static_cast<double>(s.k) * static_cast<double>(s.c) * static_cast<double>(tiling.tiles);
 }
 
-nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s, int transformed_bytes,
-                                const TransformEntry*& out) {
+double forward_traffic_bytes(const ConvShape& s, const TransformEntry& t, int transformed_bytes, int fused_block_tiles) {
+  nova_stage_profile_t p{};
+  fill_stage_traffic(s, t, transformed_bytes, fused_block_tiles > 0, p);
+  if (fused_block_tiles == 0) return p.input_bytes + p.gemm_bytes + p.output_bytes;
+  const double blocks = std::ceil(static_cast<double>(tile_shape(s, t).tiles) / fused_block_tiles);
+  return p.input_bytes + p.output_bytes + blocks * p.gemm_bytes;
+}
+
+nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s, const TransformEntry*& out,
+                                const std::function<double(const TransformEntry&)>& traffic) {
   out = nullptr;
   if (desc->transform && std::strcmp(desc->transform, "auto") != 0) {
     out = find_transform(desc->transform);
@@ -87,9 +103,7 @@ nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s
     double best_bytes = 0;
     for (const TransformEntry& t : transform_registry()) {
       if (t.r != s.r || 0.7 * unit_roundoff(s.dtype) * t.amp2d > budget) continue;
-      nova_stage_profile_t traffic{};
-      fill_stage_traffic(s, t, transformed_bytes, traffic);
-      const double bytes = traffic.input_bytes + traffic.gemm_bytes + traffic.output_bytes;
+      const double bytes = traffic(t);
       if (!out || bytes < best_bytes || (bytes == best_bytes && t.amp2d < out->amp2d)) out = &t, best_bytes = bytes;
     }
     if (!out) return s.r == 3 ? NOVA_STATUS_UNKNOWN_TRANSFORM : NOVA_STATUS_NOT_SUPPORTED;

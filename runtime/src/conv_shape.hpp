@@ -5,6 +5,7 @@
 #include "nova/runtime/transform_registry.hpp"
 
 #include <cstdint>
+#include <functional>
 
 namespace nova::runtime {
 
@@ -14,6 +15,7 @@ struct ConvShape {
   int64_t h_out = 0, w_out = 0;
   nova_layout_t layout = NOVA_LAYOUT_NCHW;
   nova_dtype_t dtype = NOVA_DTYPE_FP32;
+  nova_algo_t algorithm = NOVA_ALGO_AUTO;
 
   int64_t input_elements() const { return n * c * h * w; }
   int64_t output_elements() const { return n * k * h_out * w_out; }
@@ -36,13 +38,20 @@ nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& shape
 Tiling tile_shape(const ConvShape& shape, const TransformEntry& transform);
 
 // The fewest bytes each stage must move (every input read once, every output written once), with
-// V and U stored in `transformed_bytes` per element and M in fp32; also the GEMM's flops.
-void fill_stage_traffic(const ConvShape& shape, const TransformEntry& t, int transformed_bytes,
+// V and U stored in `transformed_bytes` per element and M in fp32; also the GEMM's flops. Fused:
+// only x, U and y cross memory (nova_stage_profile_t says how they are reported).
+void fill_stage_traffic(const ConvShape& shape, const TransformEntry& t, int transformed_bytes, bool fused,
                         nova_stage_profile_t& traffic);
 
-// The transform that serves `desc`: by name, or by the "auto" rule (conv_shape.cpp), which weighs
-// the stage traffic of V and U stored in `transformed_bytes` per element.
-nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& shape, int transformed_bytes,
-                                const TransformEntry*& out);
+// Bytes one forward pass moves, the cost the "auto" transform minimises: the 3-pass stages' fewest
+// bytes (fused_block_tiles = 0), or for the fused kernel x and y plus U read once per block of
+// fused_block_tiles tiles (from L2, but counted like DRAM bytes).
+double forward_traffic_bytes(const ConvShape& shape, const TransformEntry& t, int transformed_bytes,
+                             int fused_block_tiles);
+
+// The transform that serves `desc`: by name, or by the "auto" rule (conv_shape.cpp): the fewest
+// bytes moved, `traffic` giving the bytes of the backend's path for each candidate transform.
+nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& shape, const TransformEntry*& out,
+                                const std::function<double(const TransformEntry&)>& traffic);
 
 }  // namespace nova::runtime

@@ -1,10 +1,14 @@
 // GPU backend: the 3-pass pipeline (input transform -> batched GEMM -> output transform with the
-// bias/ReLU epilogue) over the generated kernels, with the filter transform cached by the caller of
-// Backend. HIP source: nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build
+// bias/ReLU epilogue) over the generated kernels, or for NHWC fp16 the fused kernel
+// (fused_kernels.hpp) where its tile and the channels allow, with the filter transform cached by
+// the caller of Backend. HIP source: nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build
 // calls hipBLAS when NOVA_ENABLE_HIPBLAS is on (hipBLAS is not packaged for Debian, so the AMD
 // compile check builds everything but that call).
 #include "backend.hpp"
 
+#include <climits>
+
+#include "nova/runtime/fused_kernels.hpp"
 #include "nova/runtime/hip_compat.h"
 #include "nova/runtime/transform_registry_gpu.hpp"
 
@@ -102,7 +106,8 @@ class StageTimer {
 
 class GpuBackend final : public Backend {
  public:
-  GpuBackend(hipStream_t stream, BlasHandle blas) : stream_(stream), blas_(blas) {}
+  GpuBackend(hipStream_t stream, BlasHandle blas, int shared_limit)
+      : stream_(stream), blas_(blas), shared_limit_(shared_limit) {}
   ~GpuBackend() override {
 #if !(defined(__HIP__) || defined(__HIPCC__))
     cublasDestroy(blas_);
@@ -114,6 +119,12 @@ class GpuBackend final : public Backend {
   GpuBackend& operator=(const GpuBackend&) = delete;
 
   int transformed_element_bytes(nova_dtype_t dtype) const override { return dtype == NOVA_DTYPE_FP16 ? 2 : 4; }
+
+  bool can_fuse(const ConvShape& s, const TransformEntry& t) const override { return fused_block_tiles(s, t) > 0; }
+
+  double forward_traffic(const ConvShape& s, const TransformEntry& t) const override {
+    return forward_traffic_bytes(s, t, transformed_element_bytes(s.dtype), fuses(s, t) ? fused_block_tiles(s, t) : 0);
+  }
 
   nova_status_t allocate(size_t bytes, Buffer& out) override {
     void* p = nullptr;
@@ -129,6 +140,13 @@ class GpuBackend final : public Backend {
     const size_t bytes = static_cast<size_t>(tiling.transformed_filter_elements()) * transformed_element_bytes(s.dtype);
     if (const nova_status_t st = allocate(bytes, filter); st != NOVA_STATUS_SUCCESS) return st;
     const int K = static_cast<int>(s.k), C = static_cast<int>(s.c);
+    if (fuses(s, t)) {  // transform as usual, then reorder; hipFree of `plain` waits for both kernels
+      Buffer plain{nullptr, [](void*) {}};
+      if (const nova_status_t st = allocate(bytes, plain); st != NOVA_STATUS_SUCCESS) return st;
+      auto* u = static_cast<__half*>(plain.get());
+      if (const hipError_t e = g->launch_filter_transform(weights, u, K, C, stream_); e != hipSuccess) return status_of(e);
+      return status_of(launch_fused_filter_order(u, static_cast<__half*>(filter.get()), t.n * t.n, K, C, stream_));
+    }
     return status_of(s.dtype == NOVA_DTYPE_FP16
                          ? g->launch_filter_transform(weights, static_cast<__half*>(filter.get()), K, C, stream_)
                          : g->launch_filter_transform_f32(weights, static_cast<float*>(filter.get()), K, C, stream_));
@@ -147,6 +165,17 @@ class GpuBackend final : public Backend {
                                         static_cast<size_t>(tiling.product_elements()) * sizeof(float));
 
     StageTimer timer(stream_, profile);
+    if (fuses(s, t)) {  // one kernel, reported as the GEMM stage
+      timer.mark(1);
+      if (const hipError_t e = g->launch_fused_conv_nhwc_f16(static_cast<const __half*>(x), static_cast<const __half*>(filter),
+                                                             static_cast<__half*>(y), bias, relu, N, C, H, W, K, s.pad,
+                                                             shared_limit_, stream_);
+          e != hipSuccess)
+        return status_of(e);
+      timer.mark(2);
+      timer.mark(3);
+      return timer.finish();
+    }
     hipError_t e;
     if (fp16) {
       const auto* in = static_cast<const __half*>(x);
@@ -183,8 +212,17 @@ class GpuBackend final : public Backend {
   nova_status_t synchronize() override { return status_of(hipStreamSynchronize(stream_)); }
 
  private:
+  // Tiles per block of the fused kernel for this shape, or 0 when it cannot run it.
+  int fused_block_tiles(const ConvShape& s, const TransformEntry& t) const {
+    if (s.dtype != NOVA_DTYPE_FP16 || s.layout != NOVA_LAYOUT_NHWC) return 0;
+    const GpuTransformEntry* g = find_gpu_transform(t.name);
+    if (!g || !g->launch_fused_conv_nhwc_f16 || s.c > INT_MAX || s.k > INT_MAX) return 0;
+    return fused_tile_groups(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_) * kFusedGroupTiles;
+  }
+
   hipStream_t stream_;
   BlasHandle blas_;
+  int shared_limit_;  // shared memory per block the device grants, in bytes
 };
 
 }  // namespace
@@ -193,6 +231,14 @@ nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
   int devices = 0;
   if (hipGetDeviceCount(&devices) != hipSuccess || devices == 0) return NOVA_STATUS_NO_GPU;
   const auto s = static_cast<hipStream_t>(stream);
+  int device = 0, shared_limit = 0;
+#if defined(__HIP__) || defined(__HIPCC__)
+  const auto shared_attribute = hipDeviceAttributeMaxSharedMemoryPerBlock;  // AMD has no opt-in beyond it
+#else
+  const auto shared_attribute = hipDeviceAttributeSharedMemPerBlockOptin;
+#endif
+  if (hipGetDevice(&device) != hipSuccess || hipDeviceGetAttribute(&shared_limit, shared_attribute, device) != hipSuccess)
+    return NOVA_STATUS_BACKEND_ERROR;
   BlasHandle blas{};
 #if !(defined(__HIP__) || defined(__HIPCC__))
   if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return NOVA_STATUS_BACKEND_ERROR;
@@ -207,7 +253,7 @@ nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
     return NOVA_STATUS_BACKEND_ERROR;
   }
 #endif
-  out = std::make_unique<GpuBackend>(s, blas);
+  out = std::make_unique<GpuBackend>(s, blas, shared_limit);
   return NOVA_STATUS_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 #include "cpu_backend.hpp"  // the FP64 reference
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -21,6 +22,7 @@ struct CachedFilter {
   const TransformEntry* transform;
   int64_t k, c;
   nova_dtype_t dtype;
+  bool fused;  // in the fused kernel's layout
   Buffer data;
 };
 
@@ -36,6 +38,7 @@ struct nova_handle {
 namespace nova::runtime {
 
 size_t Backend::workspace_bytes(const ConvShape& s, const TransformEntry& t) const {
+  if (fuses(s, t)) return 0;
   const Tiling tiling = tile_shape(s, t);
   const auto aligned = [](size_t bytes) { return (bytes + 255) / 256 * 256; };  // keeps M 256-byte aligned
   return aligned(static_cast<size_t>(tiling.transformed_input_elements()) * transformed_element_bytes(s.dtype)) +
@@ -50,13 +53,21 @@ namespace {
 nova_status_t prepare(nova_handle_t handle, const nova_conv_desc_t* desc, ConvShape& shape, const TransformEntry*& t) {
   if (!handle) return NOVA_STATUS_INVALID_ARGUMENT;
   if (const nova_status_t st = validate_descriptor(desc, shape); st != NOVA_STATUS_SUCCESS) return st;
-  return resolve_transform(desc, shape, handle->backend->transformed_element_bytes(shape.dtype), t);
+  const Backend& backend = *handle->backend;
+  const bool fused = shape.algorithm == NOVA_ALGO_FUSED;
+  const nova_status_t st = resolve_transform(desc, shape, t, [&](const TransformEntry& candidate) {
+    return fused && !backend.can_fuse(shape, candidate) ? HUGE_VAL : backend.forward_traffic(shape, candidate);
+  });
+  if (st != NOVA_STATUS_SUCCESS) return st;
+  return fused && !backend.can_fuse(shape, *t) ? NOVA_STATUS_NOT_SUPPORTED : NOVA_STATUS_SUCCESS;
 }
 
 nova_status_t cached_filter(nova_handle_t h, const ConvShape& s, const TransformEntry* t, const float* weights,
                             uint64_t version, const void*& out) {
+  const bool fused = h->backend->fuses(s, *t);
   for (const CachedFilter& f : h->filters)
-    if (f.weights == weights && f.version == version && f.transform == t && f.k == s.k && f.c == s.c && f.dtype == s.dtype) {
+    if (f.weights == weights && f.version == version && f.transform == t && f.k == s.k && f.c == s.c &&
+        f.dtype == s.dtype && f.fused == fused) {
       out = f.data.get();
       return NOVA_STATUS_SUCCESS;
     }
@@ -65,7 +76,7 @@ nova_status_t cached_filter(nova_handle_t h, const ConvShape& s, const Transform
   Buffer data{nullptr, std::free};
   if (const nova_status_t st = h->backend->transform_filter(s, *t, weights, data); st != NOVA_STATUS_SUCCESS) return st;
   out = data.get();
-  h->filters.push_back({weights, version, t, s.k, s.c, s.dtype, std::move(data)});
+  h->filters.push_back({weights, version, t, s.k, s.c, s.dtype, fused, std::move(data)});
   return NOVA_STATUS_SUCCESS;
 }
 
@@ -77,7 +88,7 @@ const char* nova_status_string(nova_status_t status) {
   switch (status) {
     case NOVA_STATUS_SUCCESS: return "success";
     case NOVA_STATUS_INVALID_ARGUMENT: return "invalid argument: null pointer, non-positive size, bad enum, padding outside 0..2 or image smaller than the filter";
-    case NOVA_STATUS_NOT_SUPPORTED: return "not supported: Winograd here serves stride 1, dilation 1, groups 1 and kernel sizes with a generated transform";
+    case NOVA_STATUS_NOT_SUPPORTED: return "not supported: Winograd here serves stride 1, dilation 1, groups 1 and kernel sizes with a generated transform; the fused algorithm only NHWC fp16 on the GPU, tiles up to 6x6, C and K multiples of 16";
     case NOVA_STATUS_UNKNOWN_TRANSFORM: return "unknown transform: no generated transform has that name, or none fits \"auto\" for this shape and dtype";
     case NOVA_STATUS_SIZE_OVERFLOW: return "size overflow: a tensor or workspace has more than 2^31-1 elements";
     case NOVA_STATUS_WORKSPACE_TOO_SMALL: return "workspace too small: query nova_conv_workspace_size()";
@@ -196,7 +207,8 @@ nova_status_t run_forward(nova_handle_t handle, const nova_conv_desc_t* desc, co
   if (profile) {
     if (const nova_status_t st = handle->backend->synchronize(); st != NOVA_STATUS_SUCCESS) return st;
     profile->filter_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    fill_stage_traffic(s, *t, handle->backend->transformed_element_bytes(s.dtype), *profile);
+    fill_stage_traffic(s, *t, handle->backend->transformed_element_bytes(s.dtype), handle->backend->fuses(s, *t),
+                       *profile);
   }
   return handle->backend->forward(s, *t, x, filter, bias, relu, y, workspace, profile);
 }

@@ -15,7 +15,12 @@
 
 #define __device__
 #define __global__
+#define __launch_bounds__(...)
 #define __shared__ static  // one block at a time, so one copy serves every block
+
+struct uint4 {
+  unsigned x, y, z, w;
+};
 
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
@@ -36,6 +41,7 @@ inline std::vector<ucontext_t> threads;
 inline std::vector<bool> finished;
 inline unsigned current = 0;
 inline std::function<void()> body;
+inline std::vector<char> dynamic_shared;  // extern __shared__ memory: size it before a launch
 
 inline void thread_main() {
   body();

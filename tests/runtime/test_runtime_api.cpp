@@ -44,6 +44,8 @@ TEST_CASE("bad descriptors return a clear status") {
       // A C caller can store any int in an enum field.
       {"bad layout", [](nova::ConvDesc& d) { const int v = 7; std::memcpy(&d.layout, &v, sizeof v); }, NOVA_STATUS_INVALID_ARGUMENT},
       {"bad dtype", [](nova::ConvDesc& d) { const int v = 9; std::memcpy(&d.dtype, &v, sizeof v); }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"bad algorithm", [](nova::ConvDesc& d) { const int v = 5; std::memcpy(&d.algorithm, &v, sizeof v); }, NOVA_STATUS_INVALID_ARGUMENT},
+      {"fused on the CPU", [](nova::ConvDesc& d) { d.algorithm = NOVA_ALGO_FUSED; }, NOVA_STATUS_NOT_SUPPORTED},
       {"stride 2", [](nova::ConvDesc& d) { d.stride = 2; }, NOVA_STATUS_NOT_SUPPORTED},
       {"dilation 2", [](nova::ConvDesc& d) { d.dilation = 2; }, NOVA_STATUS_NOT_SUPPORTED},
       {"groups 2", [](nova::ConvDesc& d) { d.groups = 2; }, NOVA_STATUS_NOT_SUPPORTED},

@@ -176,11 +176,37 @@ struct Problem {
   const void* input(nova_dtype_t dtype) const { return dtype == NOVA_DTYPE_FP16 ? x16.ptr : x32.ptr; }
 };
 
-ErrorStats run_nova(nova_handle_t handle, const Problem& p, nova_dtype_t dtype, const char* transform) {
-  const nova_conv_desc_t d = p.desc(dtype, NOVA_LAYOUT_NCHW, transform);
-  DeviceBuffer y((dtype == NOVA_DTYPE_FP16 ? 2 : 4) * p.reference.size());
+// One forward of `transform` on p's input, compared with the FP64 reference. NHWC runs on
+// converted copies; `fused` (when asked) says whether the runtime ran its fused kernel.
+ErrorStats run_nova(nova_handle_t handle, const Problem& p, nova_dtype_t dtype, const char* transform,
+                    nova_layout_t layout = NOVA_LAYOUT_NCHW, nova_algo_t algorithm = NOVA_ALGO_AUTO,
+                    int* fused = nullptr) {
+  nova_conv_desc_t d = p.desc(dtype, layout, transform);
+  d.algorithm = algorithm;
+  const size_t element = dtype == NOVA_DTYPE_FP16 ? 2 : 4;
+  DeviceBuffer y(element * p.reference.size()), x_nhwc(element * p.reference.size() / p.k * p.c),
+      y_nhwc(element * p.reference.size());
   CUDA_CHECK(cudaMemset(y.ptr, 0xff, y.bytes));  // poison: NaN in both dtypes
-  NOVA_CHECK(nova_conv_forward(handle, &d, p.input(dtype), p.w32.as<float>(), 1, nullptr, 0, y.ptr, nullptr, 0));
+  CUDA_CHECK(cudaMemset(y_nhwc.ptr, 0xff, y_nhwc.bytes));
+  const bool nhwc = layout == NOVA_LAYOUT_NHWC;
+  const long long in_count = static_cast<long long>(x_nhwc.bytes / element), out_count = static_cast<long long>(p.reference.size());
+  if (nhwc && dtype == NOVA_DTYPE_FP16)
+    nchw_to_nhwc<<<blocks(in_count), 256>>>(p.x16.as<__half>(), x_nhwc.as<__half>(), p.n, p.c, p.h, p.w);
+  else if (nhwc)
+    nchw_to_nhwc<<<blocks(in_count), 256>>>(p.x32.as<float>(), x_nhwc.as<float>(), p.n, p.c, p.h, p.w);
+  const void* x = nhwc ? x_nhwc.ptr : p.input(dtype);
+  void* out = nhwc ? y_nhwc.ptr : y.ptr;
+  if (fused) {
+    nova_stage_profile_t profile{};
+    NOVA_CHECK(nova_conv_profile(handle, &d, x, p.w32.as<float>(), 1, nullptr, 0, out, nullptr, 0, &profile));
+    *fused = profile.fused;
+  } else {
+    NOVA_CHECK(nova_conv_forward(handle, &d, x, p.w32.as<float>(), 1, nullptr, 0, out, nullptr, 0));
+  }
+  if (nhwc && dtype == NOVA_DTYPE_FP16)
+    nhwc_to_nchw<<<blocks(out_count), 256>>>(y_nhwc.as<__half>(), y.as<__half>(), p.n, p.k, p.h, p.w);
+  else if (nhwc)
+    nhwc_to_nchw<<<blocks(out_count), 256>>>(y_nhwc.as<float>(), y.as<float>(), p.n, p.k, p.h, p.w);
   CUDA_CHECK(cudaDeviceSynchronize());
   return compare(y.ptr, dtype, p.reference);
 }
@@ -357,6 +383,30 @@ int main(int argc, char** argv) {
                   0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d, worst[0], err_at_worst[1],
                   0.7 * unit_roundoff(NOVA_DTYPE_FP32) * t.amp2d, worst[1], bad);
     }
+    // 1b. NHWC fp16 through the fused kernel where it runs (fused column), else the 3-pass pipeline.
+    std::printf("\n== correctness vs FP64, NHWC fp16 (batch 1), fused kernel where it runs: worst ratio measured/predicted\n");
+    std::printf("%-20s %8s %12s %12s %8s %10s %7s\n", "transform", "amp2D", "fp16 err", "pred", "ratio", "nonfinite", "fused");
+    for (const auto& t : transforms) {
+      double worst = 0, err_at_worst = 0;
+      long long bad = 0;
+      int fused_layers = 0;
+      for (size_t li = 0; li < problems.size(); ++li) {
+        int fused = 0;
+        nova_conv_desc_t probe = problems[li]->desc(NOVA_DTYPE_FP16, NOVA_LAYOUT_NHWC, t.name);
+        probe.algorithm = NOVA_ALGO_FUSED;
+        const char* unused = nullptr;
+        const nova_algo_t algorithm =
+            nova_conv_transform_name(gpu, &probe, &unused) == NOVA_STATUS_SUCCESS ? NOVA_ALGO_FUSED : NOVA_ALGO_AUTO;
+        const ErrorStats e = run_nova(gpu, *problems[li], NOVA_DTYPE_FP16, t.name, NOVA_LAYOUT_NHWC, algorithm, &fused);
+        const double predicted = 0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d;
+        std::fprintf(acc, "%s,%s,%d,%d,fp16-nhwc%s,%.4e,%.4e,%.3f,%lld\n", t.name, kLayers[li].net, kLayers[li].channels,
+                     kLayers[li].size, fused ? "-fused" : "", e.rel_l2, predicted, e.rel_l2 / predicted, e.non_finite);
+        bad += e.non_finite, fused_layers += fused;
+        if (e.rel_l2 / predicted > worst || !std::isfinite(e.rel_l2)) worst = e.rel_l2 / predicted, err_at_worst = e.rel_l2;
+      }
+      std::printf("%-20s %8.1f %12.3e %12.3e %8.2f %10lld %4d/%zu\n", t.name, t.amp2d, err_at_worst,
+                  0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d, worst, bad, fused_layers, problems.size());
+    }
     std::fclose(acc);
     for (Problem* p : problems) delete p;
 
@@ -399,7 +449,7 @@ int main(int argc, char** argv) {
   FILE* stages = std::fopen((out_dir + "/stages.csv").c_str(), "w");
   std::fprintf(stages, "layer,channels,size,batch,layout,transform,filter_us,input_us,gemm_us,output_us,input_gbs,gemm_tflops,output_gbs\n");
   std::printf("\n== speed, fp16 (copy bandwidth %.0f GB/s): median us, ratio nova/cuDNN\n", bandwidth);
-  std::printf("%-10s %4s %4s %3s %5s %-18s %9s %9s %6s %9s %9s %6s\n", "net", "C", "HW", "N", "lay", "transform", "nova",
+  std::printf("%-10s %4s %4s %3s %6s %-18s %9s %9s %6s %9s %9s %6s\n", "net", "C", "HW", "N", "lay", "transform", "nova",
               "cudnn", "ratio", "nova-g", "cudnn-g", "ratio");
   std::vector<std::string> stage_lines;
   for (const int batch : {1, 8, 32}) {
@@ -407,10 +457,16 @@ int main(int argc, char** argv) {
     for (const Layer& l : kLayers) {
       if (single_layer && (l.channels != only_c || l.size != only_hw)) continue;
       Problem p(batch, l.channels, l.channels, l.size, 1.0f, false, 21u, /*with_reference=*/false);
-      for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW}) {
-        const nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP16, layout, "auto");
+      // NHWC and NCHW with the default algorithm, and NHWC with the fused kernel where it runs.
+      const std::pair<nova_layout_t, nova_algo_t> variants[] = {
+          {NOVA_LAYOUT_NHWC, NOVA_ALGO_AUTO}, {NOVA_LAYOUT_NHWC, NOVA_ALGO_FUSED}, {NOVA_LAYOUT_NCHW, NOVA_ALGO_AUTO}};
+      for (const auto& [layout, algorithm] : variants) {
+        nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP16, layout, "auto");
+        d.algorithm = algorithm;
         const char* name = nullptr;
+        if (algorithm == NOVA_ALGO_FUSED && nova_conv_transform_name(gpu, &d, &name) == NOVA_STATUS_NOT_SUPPORTED) continue;
         NOVA_CHECK(nova_conv_transform_name(gpu, &d, &name));
+        const char* lay = algorithm == NOVA_ALGO_FUSED ? "NHWC-f" : layout_name(layout);
         DeviceBuffer x(p.x16.bytes), y(sizeof(__half) * p.n * p.k * p.h * p.w);
         if (layout == NOVA_LAYOUT_NHWC)
           nchw_to_nhwc<<<blocks(static_cast<long long>(p.x16.bytes / 2)), 256>>>(p.x16.as<__half>(), x.as<__half>(), p.n, p.c, p.h, p.w);
@@ -435,10 +491,10 @@ int main(int argc, char** argv) {
         const int reps = batch == 32 ? 30 : 100;
         const double t_nova = median_ms(stream, reps, nova_run) * 1e3, t_dnn = median_ms(stream, reps, dnn_run) * 1e3;
         const double g_nova = graph_median_ms(stream, reps, nova_run) * 1e3, g_dnn = graph_median_ms(stream, reps, dnn_run) * 1e3;
-        std::printf("%-10s %4d %4d %3d %5s %-18s %9.1f %9.1f %6.2f %9.1f %9.1f %6.2f\n", l.net, l.channels, l.size, batch,
-                    layout_name(layout), name, t_nova, t_dnn, t_nova / t_dnn, g_nova, g_dnn, g_nova / g_dnn);
+        std::printf("%-10s %4d %4d %3d %6s %-18s %9.1f %9.1f %6.2f %9.1f %9.1f %6.2f\n", l.net, l.channels, l.size, batch,
+                    lay, name, t_nova, t_dnn, t_nova / t_dnn, g_nova, g_dnn, g_nova / g_dnn);
         std::fprintf(speed, "%s,%d,%d,%d,%s,%s,%.2f,%.2f,%.3f,%.2f,%.2f,%.3f\n", l.net, l.channels, l.size, batch,
-                     layout_name(layout), name, t_nova, t_dnn, t_nova / t_dnn, g_nova, g_dnn, g_nova / g_dnn);
+                     lay, name, t_nova, t_dnn, t_nova / t_dnn, g_nova, g_dnn, g_nova / g_dnn);
         if (batch == 32) {
           nova_stage_profile_t prof{}, best{};
           for (int rep = 0; rep < 5; ++rep) {
@@ -446,13 +502,14 @@ int main(int argc, char** argv) {
             if (rep == 0 || prof.input_ms + prof.gemm_ms + prof.output_ms < best.input_ms + best.gemm_ms + best.output_ms) best = prof;
           }
           char line[256];
-          std::snprintf(line, sizeof line, "%-10s %4d %4d %5s %-18s %8.1f %8.1f %8.1f %8.1f %7.0f%% %7.0f %7.0f%%", l.net,
-                        l.channels, l.size, layout_name(layout), name, best.filter_ms * 1e3, best.input_ms * 1e3,
+          std::snprintf(line, sizeof line, "%-10s %4d %4d %6s %-18s %8.1f %8.1f %8.1f %8.1f %7.0f%% %7.0f %7.0f%%%s", l.net,
+                        l.channels, l.size, lay, name, best.filter_ms * 1e3, best.input_ms * 1e3,
                         best.gemm_ms * 1e3, best.output_ms * 1e3, 100.0 * best.input_bytes / (best.input_ms * 1e6) / bandwidth,
-                        best.gemm_flops / (best.gemm_ms * 1e9), 100.0 * best.output_bytes / (best.output_ms * 1e6) / bandwidth);
+                        best.gemm_flops / (best.gemm_ms * 1e9), 100.0 * best.output_bytes / (best.output_ms * 1e6) / bandwidth,
+                        best.fused ? "  fused: one kernel, in the gemm column" : "");
           stage_lines.push_back(line);
           std::fprintf(stages, "%s,%d,%d,%d,%s,%s,%.2f,%.2f,%.2f,%.2f,%.1f,%.2f,%.1f\n", l.net, l.channels, l.size, batch,
-                       layout_name(layout), name, best.filter_ms * 1e3, best.input_ms * 1e3, best.gemm_ms * 1e3,
+                       lay, name, best.filter_ms * 1e3, best.input_ms * 1e3, best.gemm_ms * 1e3,
                        best.output_ms * 1e3, best.input_bytes / (best.input_ms * 1e6), best.gemm_flops / (best.gemm_ms * 1e9),
                        best.output_bytes / (best.output_ms * 1e6));
         }
@@ -462,7 +519,7 @@ int main(int argc, char** argv) {
   std::fclose(speed);
   std::fclose(stages);
   std::printf("\n== stages at batch 32 (us; filter = uncached transform; %% of copy bandwidth for the fewest bytes; GEMM TFLOP/s)\n");
-  std::printf("%-10s %4s %4s %5s %-18s %8s %8s %8s %8s %8s %7s %8s\n", "net", "C", "HW", "lay", "transform", "filter", "input",
+  std::printf("%-10s %4s %4s %6s %-18s %8s %8s %8s %8s %8s %7s %8s\n", "net", "C", "HW", "lay", "transform", "filter", "input",
               "gemm", "output", "in BW", "TFLOP/s", "out BW");
   for (const auto& line : stage_lines) std::printf("%s\n", line.c_str());
   cudnnDestroy(dnn);

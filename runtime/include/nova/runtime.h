@@ -34,6 +34,11 @@ typedef enum { NOVA_BACKEND_CPU = 0, NOVA_BACKEND_GPU = 1 } nova_backend_t;
 typedef enum { NOVA_LAYOUT_NCHW = 0, NOVA_LAYOUT_NHWC = 1 } nova_layout_t;
 /* fp16 tensors are IEEE binary16 bit patterns (uint16_t on the host, __half on the device). */
 typedef enum { NOVA_DTYPE_FP32 = 0, NOVA_DTYPE_FP16 = 1 } nova_dtype_t;
+/* How the GPU runs the convolution. AUTO: the 3-pass pipeline (input transform, batched GEMM,
+ * output transform), which is measured faster than the fused kernel on every benchmark layer
+ * (docs/performance.md). FUSED: one kernel (NHWC fp16, tiles up to 6 x 6, C and K multiples of
+ * 16, shared memory permitting); NOT_SUPPORTED where it cannot run, and always on the CPU. */
+typedef enum { NOVA_ALGO_AUTO = 0, NOVA_ALGO_THREE_PASS = 1, NOVA_ALGO_FUSED = 2 } nova_algo_t;
 
 typedef struct nova_handle* nova_handle_t;
 
@@ -48,6 +53,7 @@ typedef struct {
   nova_layout_t layout;   /* default NCHW */
   nova_dtype_t dtype;     /* x and y; default FP32 */
   const char* transform;  /* generated transform name (e.g. "f6x3_nova") or "auto"/NULL (default) */
+  nova_algo_t algorithm;  /* default AUTO; with FUSED, "auto" picks among the transforms it can fuse */
 } nova_conv_desc_t;
 
 NOVA_API const char* nova_status_string(nova_status_t status);
@@ -91,11 +97,14 @@ NOVA_API nova_status_t nova_conv_forward(nova_handle_t handle, const nova_conv_d
                                 void* y, void* workspace, size_t workspace_bytes);
 
 /* Per-stage cost of one forward pass, for planning fusion: times from device events (host clock on
- * the CPU backend) and the fewest bytes each stage must move through memory. */
+ * the CPU backend) and the fewest bytes each stage must move through memory. A fused forward
+ * (NOVA_ALGO_FUSED) reports its one kernel as the GEMM stage: input and output take 0 ms, and the
+ * bytes are x (input), U (GEMM) and y (output). */
 typedef struct {
   double filter_ms, input_ms, gemm_ms, output_ms;         /* filter: the (normally cached) transform */
   double filter_bytes, input_bytes, gemm_bytes, output_bytes;
   double gemm_flops;                                       /* 2 * n^2 * K * C * P */
+  int fused;                                               /* 1: one fused kernel ran */
 } nova_stage_profile_t;
 
 /* Runs nova_conv_forward() once stage by stage, synchronising between stages, and fills *profile.
