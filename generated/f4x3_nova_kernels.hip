@@ -47,7 +47,7 @@ input_transform_nchw_f16(const __half* __restrict__ x, __half* __restrict__ V,
 
 hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
                                            int pad, hipStream_t stream) {
-  return nova::runtime::launch_input_transform<Transform>(input_transform_nchw_f16, x, V, N, C, H, W, pad, stream);
+  return nova::runtime::launch_input_transform<Transform, nova::runtime::Layout::nchw>(input_transform_nchw_f16, x, V, N, C, H, W, pad, stream);
 }
 
 // Input transform V = B^T d B: x NCHW float -> V [kN*kN][C][P] float; pixels outside the image are zero.
@@ -59,10 +59,10 @@ input_transform_nchw_f32(const float* __restrict__ x, float* __restrict__ V,
 
 hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
                                            int pad, hipStream_t stream) {
-  return nova::runtime::launch_input_transform<Transform>(input_transform_nchw_f32, x, V, N, C, H, W, pad, stream);
+  return nova::runtime::launch_input_transform<Transform, nova::runtime::Layout::nchw>(input_transform_nchw_f32, x, V, N, C, H, W, pad, stream);
 }
 
-// Input transform V = B^T d B: x NHWC __half -> V [kN*kN][C][P] __half; pixels outside the image are zero.
+// Input transform V = B^T d B: x NHWC __half -> V [kN*kN][P][C] __half; pixels outside the image are zero.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
 input_transform_nhwc_f16(const __half* __restrict__ x, __half* __restrict__ V,
                          nova::runtime::TileGrid grid) {
@@ -71,10 +71,10 @@ input_transform_nhwc_f16(const __half* __restrict__ x, __half* __restrict__ V,
 
 hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
                                            int pad, hipStream_t stream) {
-  return nova::runtime::launch_input_transform<Transform>(input_transform_nhwc_f16, x, V, N, C, H, W, pad, stream);
+  return nova::runtime::launch_input_transform<Transform, nova::runtime::Layout::nhwc>(input_transform_nhwc_f16, x, V, N, C, H, W, pad, stream);
 }
 
-// Input transform V = B^T d B: x NHWC float -> V [kN*kN][C][P] float; pixels outside the image are zero.
+// Input transform V = B^T d B: x NHWC float -> V [kN*kN][P][C] float; pixels outside the image are zero.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
 input_transform_nhwc_f32(const float* __restrict__ x, float* __restrict__ V,
                          nova::runtime::TileGrid grid) {
@@ -83,7 +83,7 @@ input_transform_nhwc_f32(const float* __restrict__ x, float* __restrict__ V,
 
 hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
                                            int pad, hipStream_t stream) {
-  return nova::runtime::launch_input_transform<Transform>(input_transform_nhwc_f32, x, V, N, C, H, W, pad, stream);
+  return nova::runtime::launch_input_transform<Transform, nova::runtime::Layout::nhwc>(input_transform_nhwc_f32, x, V, N, C, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW __half, border tiles clipped.

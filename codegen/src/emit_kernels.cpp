@@ -55,12 +55,14 @@ std::vector<Launcher> launchers() {
       const std::string suffix = std::string(layout) + "_" + dtype;
       const std::string layout_upper = std::string(layout) == "nchw" ? "NCHW" : "NHWC";
       out.push_back({"input_transform_" + suffix, "launch_input_transform_" + suffix,
-                     "Input transform V = B^T d B: x " + layout_upper + " " + type + " -> V [kN*kN][C][P] " + type +
+                     "Input transform V = B^T d B: x " + layout_upper + " " + type + " -> V " +
+                         (std::string(layout) == "nchw" ? "[kN*kN][C][P] " : "[kN*kN][P][C] ") + type +
                          "; pixels outside the image are zero.",
                      "const " + type + "* __restrict__ x, " + type + "* __restrict__ V, nova::runtime::TileGrid grid",
                      "input_transform_tiles<Transform, nova::runtime::Layout::" + std::string(layout) + ">(x, V, grid)",
                      "const " + type + "* x, " + type + "* V, int N, int C, int H, int W, int pad",
-                     "launch_input_transform<Transform>(input_transform_" + suffix + ", x, V, N, C, H, W, pad"});
+                     "launch_input_transform<Transform, nova::runtime::Layout::" + std::string(layout) +
+                         ">(input_transform_" + suffix + ", x, V, N, C, H, W, pad"});
     }
   }
   for (const char* layout : {"nchw", "nhwc"}) {

@@ -34,29 +34,31 @@ using BlasHandle = cublasHandle_t;
 #endif
 
 // M_xi (K x P) = U_xi (K x C) V_xi (C x P) for every xi, fp32 accumulation. Row-major M is the
-// column-major P x K matrix V_xi^T-free product: M^T = V^T U^T, i.e. (P x C)(C x K) column-major.
-nova_status_t batched_gemm(BlasHandle blas, bool fp16, const void* U, const void* V, float* M, int K, int C, int P,
-                           int batches) {
+// column-major P x K matrix M^T = V^T U^T. V is [C][P] (column-major P x C: no transpose) or, from
+// NHWC images, [P][C] (column-major C x P: transposed).
+nova_status_t batched_gemm(BlasHandle blas, bool fp16, bool v_channels_fastest, const void* U, const void* V, float* M,
+                           int K, int C, int P, int batches) {
   const float one = 1.0f, zero = 0.0f;
   const long long stride_v = static_cast<long long>(C) * P, stride_u = static_cast<long long>(K) * C,
                   stride_m = static_cast<long long>(K) * P;
+  const int ld_v = v_channels_fastest ? C : P;
 #if defined(__HIP__) || defined(__HIPCC__)
 #if NOVA_ENABLE_HIPBLAS
   const hipblasDatatype_t in = fp16 ? HIPBLAS_R_16F : HIPBLAS_R_32F;
   const hipblasStatus_t st = hipblasGemmStridedBatchedEx(
-      blas, HIPBLAS_OP_N, HIPBLAS_OP_N, P, K, C, &one, V, in, P, stride_v, U, in, C, stride_u, &zero, M, HIPBLAS_R_32F,
-      P, stride_m, batches, HIPBLAS_R_32F, HIPBLAS_GEMM_DEFAULT);
+      blas, v_channels_fastest ? HIPBLAS_OP_T : HIPBLAS_OP_N, HIPBLAS_OP_N, P, K, C, &one, V, in, ld_v, stride_v, U, in,
+      C, stride_u, &zero, M, HIPBLAS_R_32F, P, stride_m, batches, HIPBLAS_R_32F, HIPBLAS_GEMM_DEFAULT);
   return st == HIPBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
 #else
-  (void)blas, (void)fp16, (void)U, (void)V, (void)M, (void)K, (void)C, (void)P, (void)batches, (void)one, (void)zero;
-  (void)stride_v, (void)stride_u, (void)stride_m;
+  (void)blas, (void)fp16, (void)v_channels_fastest, (void)U, (void)V, (void)M, (void)K, (void)C, (void)P, (void)batches;
+  (void)one, (void)zero, (void)stride_v, (void)stride_u, (void)stride_m, (void)ld_v;
   return NOVA_STATUS_NOT_SUPPORTED;  // built without hipBLAS
 #endif
 #else
   const cudaDataType_t in = fp16 ? CUDA_R_16F : CUDA_R_32F;
-  const cublasStatus_t st = cublasGemmStridedBatchedEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, P, K, C, &one, V, in, P, stride_v, U,
-                                                       in, C, stride_u, &zero, M, CUDA_R_32F, P, stride_m, batches,
-                                                       CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  const cublasStatus_t st = cublasGemmStridedBatchedEx(
+      blas, v_channels_fastest ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, P, K, C, &one, V, in, ld_v, stride_v, U, in, C,
+      stride_u, &zero, M, CUDA_R_32F, P, stride_m, batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   return st == CUBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
 #endif
 }
@@ -191,7 +193,7 @@ class GpuBackend final : public Backend {
     if (e != hipSuccess) return status_of(e);
     timer.mark(1);
 
-    if (const nova_status_t st = batched_gemm(blas_, fp16, filter, V, M, K, C, P, t.n * t.n); st != NOVA_STATUS_SUCCESS)
+    if (const nova_status_t st = batched_gemm(blas_, fp16, nhwc, filter, V, M, K, C, P, t.n * t.n); st != NOVA_STATUS_SUCCESS)
       return st;
     timer.mark(2);
 

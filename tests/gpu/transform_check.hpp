@@ -174,9 +174,10 @@ inline Expected expected_input(const runtime::TransformEntry& e, ImageLayout l, 
         }
       e.input_2d_f64(d.data(), v.data());
       const std::vector<double> mag = abs_sandwich(e.BT, n, n, d);
-      for (int xi = 0; xi < nn; ++xi) {
-        want.value[(xi * s.C + c) * P + p] = v[xi];
-        want.magnitude[(xi * s.C + c) * P + p] = mag[xi];
+      for (int xi = 0; xi < nn; ++xi) {  // V [xi][c][p] for NCHW, [xi][p][c] for NHWC
+        const long long at = l == ImageLayout::nchw ? (xi * s.C + c) * P + p : (xi * P + p) * s.C + c;
+        want.value[at] = v[xi];
+        want.magnitude[at] = mag[xi];
       }
     }
   }

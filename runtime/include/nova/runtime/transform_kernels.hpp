@@ -53,12 +53,31 @@ struct Slot {
   long long tile;
 };
 
+// Which channels and tiles a block takes. Blocks run in index order, so the blocks that share
+// memory lines should be neighbours: tiles-fastest (a 2D grid, tile groups along x) suits data whose
+// tiles are adjacent, channels-fastest (a 1D grid) the NHWC input transform, whose V rows hold the
+// channels of one tile.
+struct BlockOrigin {
+  int channel;
+  long long tile;
+};
+
+template <bool channels_fastest>
+__device__ inline BlockOrigin block_origin(const TileGrid& g) {
+  if constexpr (channels_fastest) {
+    const int groups = (g.channels + kBlockChannels - 1) / kBlockChannels;
+    return {static_cast<int>(blockIdx.x % groups) * kBlockChannels, static_cast<long long>(blockIdx.x / groups) * kBlockTiles};
+  } else {
+    return {static_cast<int>(blockIdx.y) * kBlockChannels, static_cast<long long>(blockIdx.x) * kBlockTiles};
+  }
+}
+
 template <Layout order>
-__device__ inline Slot thread_slot() {
+__device__ inline Slot thread_slot(const BlockOrigin& b) {
   const int t = static_cast<int>(threadIdx.x);
   const int c = order == Layout::nchw ? t / kBlockTiles : t % kBlockChannels;
   const int p = order == Layout::nchw ? t % kBlockTiles : t / kBlockChannels;
-  return {c, p, static_cast<int>(blockIdx.y) * kBlockChannels + c, static_cast<long long>(blockIdx.x) * kBlockTiles + p};
+  return {c, p, b.channel + c, b.tile + p};
 }
 
 __device__ inline bool in_range(const Slot& s, const TileGrid& g) { return s.channel < g.channels && s.tile < g.tiles; }
@@ -84,7 +103,8 @@ __device__ inline long long pixel_offset(int image, int channel, int row, int co
 }
 
 // Hands the n*n Winograd-domain values of every (channel, tile) from the threads of one order to
-// the threads of the other, one domain row (n values) per round through shared memory.
+// the threads of the other, one domain row (n values) per round through shared memory (the NHWC
+// output transform: M is tiles-fastest for every layout).
 template <int n, typename Produce, typename Consume>
 __device__ void exchange(const Slot& from, Produce produce, const Slot& to, Consume consume) {
   __shared__ float stage[n][kBlockChannels][kBlockTiles + 1];  // +1: no bank conflicts either way
@@ -115,11 +135,13 @@ __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restri
   for (int xi = 0; xi < n * n; ++xi) store(U + xi * filters + f, u[xi]);
 }
 
-// V[xi][c][p] = (B^T d B)[xi] for the input patch d of channel c, tile p.
+// V[xi][c][p] (NCHW) or V[xi][p][c] (NHWC) = (B^T d B)[xi] for the input patch d of channel c,
+// tile p: each layout's V keeps the image's fastest index, so consecutive threads read and write
+// consecutive addresses with no exchange (the GEMM reads either order).
 template <class Transform, Layout layout, typename TIn, typename TV>
 __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n;
-  const Slot at = thread_slot<layout>();
+  const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
   float v[n * n];
   {
     const TileOrigin o = tile_origin(g, at.tile, m);
@@ -138,19 +160,12 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
     }
     Transform::input_2d(d, v);
   }
-  const Slot out = thread_slot<Layout::nchw>();
+  if (!in_range(at, g)) return;
   const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of V
-  const long long base = static_cast<long long>(out.channel) * g.tiles + out.tile;
-  const bool valid = in_range(out, g);
-  const auto put = [&](int xi, float value) {
-    if (valid) store(V + xi * plane + base, value);
-  };
-  if constexpr (layout == Layout::nchw) {
+  const long long base = layout == Layout::nchw ? static_cast<long long>(at.channel) * g.tiles + at.tile
+                                                : at.tile * g.channels + at.channel;
 #pragma unroll
-    for (int xi = 0; xi < n * n; ++xi) put(xi, v[xi]);
-  } else {
-    exchange<n>(at, [&](int xi) { return v[xi]; }, out, put);
-  }
+  for (int xi = 0; xi < n * n; ++xi) store(V + xi * plane + base, v[xi]);
 }
 
 // y = A^T M A (+ bias[k], then ReLU) for channel k, tile p; only pixels inside the output.
@@ -158,12 +173,13 @@ template <class Transform, Layout layout, typename TOut>
 __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __restrict__ y, const float* __restrict__ bias,
                                        int relu, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n;
-  const Slot in = thread_slot<Layout::nchw>();
+  const BlockOrigin block = block_origin<false>(g);  // M is tiles-fastest for every layout
+  const Slot in = thread_slot<Layout::nchw>(block);
   const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of M
   const long long base = static_cast<long long>(in.channel) * g.tiles + in.tile;
   const bool in_valid = in_range(in, g);
   const auto get = [&](int xi) { return in_valid ? M[xi * plane + base] : 0.0f; };
-  const Slot at = thread_slot<layout>();
+  const Slot at = thread_slot<layout>(block);
   float mm[n * n];
   if constexpr (layout == Layout::nchw) {
 #pragma unroll
@@ -215,9 +231,18 @@ inline unsigned filter_blocks(long long filters) {
   return static_cast<unsigned>((filters + kBlockThreads - 1) / kBlockThreads);
 }
 
+// The grid of block_origin<channels_fastest>; the channels-fastest one can exceed the launch limit
+// for huge shapes (launchers check fits_channels_fastest_grid first).
+template <bool channels_fastest>
 inline dim3 tile_blocks(const TileGrid& g) {
-  return dim3(static_cast<unsigned>((g.tiles + kBlockTiles - 1) / kBlockTiles),
-              static_cast<unsigned>((g.channels + kBlockChannels - 1) / kBlockChannels));
+  const long long tile_groups = (g.tiles + kBlockTiles - 1) / kBlockTiles,
+                  channel_groups = (g.channels + kBlockChannels - 1) / kBlockChannels;
+  if constexpr (channels_fastest) return dim3(static_cast<unsigned>(tile_groups * channel_groups));
+  return dim3(static_cast<unsigned>(tile_groups), static_cast<unsigned>(channel_groups));
+}
+
+inline bool fits_channels_fastest_grid(const TileGrid& g) {
+  return (g.tiles + kBlockTiles - 1) / kBlockTiles * ((g.channels + kBlockChannels - 1) / kBlockChannels) <= INT_MAX;
 }
 
 }  // namespace nova::runtime

@@ -18,14 +18,16 @@ hipError_t launch_filter_transform(void (*kernel)(const float*, TU*, int, int), 
   return hipGetLastError();
 }
 
-template <class Transform, typename TIn, typename TV>
+template <class Transform, Layout layout, typename TIn, typename TV>
 hipError_t launch_input_transform(void (*kernel)(const TIn*, TV*, TileGrid), const TIn* x, TV* V, int N, int C, int H,
                                   int W, int pad, hipStream_t stream) {
+  constexpr bool nhwc = layout == Layout::nhwc;  // block order: see block_origin
   TileGrid g{};
-  if (!make_tile_grid<Transform>(N, C, H, W, pad, g)) return hipErrorInvalidValue;
+  if (!make_tile_grid<Transform>(N, C, H, W, pad, g) || (nhwc && !fits_channels_fastest_grid(g)))
+    return hipErrorInvalidValue;
   if (g.tiles == 0 || C == 0) return hipSuccess;
   if (!x || !V) return hipErrorInvalidValue;
-  kernel<<<tile_blocks(g), kBlockThreads, 0, stream>>>(x, V, g);
+  kernel<<<nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g), kBlockThreads, 0, stream>>>(x, V, g);
   return hipGetLastError();
 }
 
@@ -37,7 +39,7 @@ hipError_t launch_output_transform(void (*kernel)(const float*, TOut*, const flo
   if (!make_tile_grid<Transform>(N, K, H, W, pad, g)) return hipErrorInvalidValue;
   if (g.tiles == 0 || K == 0) return hipSuccess;
   if (!M || !y) return hipErrorInvalidValue;
-  kernel<<<tile_blocks(g), kBlockThreads, 0, stream>>>(M, y, bias, relu, g);
+  kernel<<<tile_blocks<false>(g), kBlockThreads, 0, stream>>>(M, y, bias, relu, g);
   return hipGetLastError();
 }
 

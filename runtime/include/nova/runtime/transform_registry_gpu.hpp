@@ -7,7 +7,8 @@
 // tile index p = (image * tH + th) * tW + tw; xi indexes the n x n Winograd domain, row-major):
 //   w  filter weights  [K][C][r][r] fp32
 //   U  filter, transformed   [n*n][K][C]   (xi, k, c) at (xi * K + k) * C + c
-//   V  input, transformed    [n*n][C][P]   (xi, c, p) at (xi * C + c) * P + p
+//   V  input, transformed    [n*n][C][P]   (xi, c, p) at (xi * C + c) * P + p  (from NCHW images)
+//                            [n*n][P][C]   (xi, c, p) at (xi * P + p) * C + c  (from NHWC images)
 //   M  Winograd-domain product [n*n][K][P] fp32, (xi, k, p) at (xi * K + k) * P + p
 //   x, y  NCHW or NHWC images; y is N x K x Hout x Wout, only valid pixels are written.
 // The input transform reads pixels outside the image as zero (that is the padding). Transform
