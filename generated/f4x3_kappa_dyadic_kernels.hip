@@ -95,7 +95,7 @@ output_transform_nchw_f16(const float* __restrict__ M, __half* __restrict__ y,
 
 hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
-  return nova::runtime::launch_output_transform<Transform>(output_transform_nchw_f16, M, y, bias, relu, N, K, H, W, pad, stream);
+  return nova::runtime::launch_output_transform<Transform, nova::runtime::Layout::nchw>(output_transform_nchw_f16, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW float, border tiles clipped.
@@ -107,10 +107,10 @@ output_transform_nchw_f32(const float* __restrict__ M, float* __restrict__ y,
 
 hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
-  return nova::runtime::launch_output_transform<Transform>(output_transform_nchw_f32, M, y, bias, relu, N, K, H, W, pad, stream);
+  return nova::runtime::launch_output_transform<Transform, nova::runtime::Layout::nchw>(output_transform_nchw_f32, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
-// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NHWC __half, border tiles clipped.
+// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][P][K] fp32 -> y NHWC __half, border tiles clipped.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
 output_transform_nhwc_f16(const float* __restrict__ M, __half* __restrict__ y,
                           const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
@@ -119,10 +119,10 @@ output_transform_nhwc_f16(const float* __restrict__ M, __half* __restrict__ y,
 
 hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
-  return nova::runtime::launch_output_transform<Transform>(output_transform_nhwc_f16, M, y, bias, relu, N, K, H, W, pad, stream);
+  return nova::runtime::launch_output_transform<Transform, nova::runtime::Layout::nhwc>(output_transform_nhwc_f16, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
-// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NHWC float, border tiles clipped.
+// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][P][K] fp32 -> y NHWC float, border tiles clipped.
 __global__ void __launch_bounds__(nova::runtime::kBlockThreads)
 output_transform_nhwc_f32(const float* __restrict__ M, float* __restrict__ y,
                           const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
@@ -131,7 +131,7 @@ output_transform_nhwc_f32(const float* __restrict__ M, float* __restrict__ y,
 
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
-  return nova::runtime::launch_output_transform<Transform>(output_transform_nhwc_f32, M, y, bias, relu, N, K, H, W, pad, stream);
+  return nova::runtime::launch_output_transform<Transform, nova::runtime::Layout::nhwc>(output_transform_nhwc_f32, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Fused convolution (NHWC fp16): x, U in the fused filter layout -> y (+ bias, ReLU); V and M

@@ -71,14 +71,16 @@ std::vector<Launcher> launchers() {
       const std::string suffix = std::string(layout) + "_" + dtype;
       const std::string layout_upper = std::string(layout) == "nchw" ? "NCHW" : "NHWC";
       out.push_back({"output_transform_" + suffix, "launch_output_transform_" + suffix,
-                     "Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y " + layout_upper + " " +
-                         type + ", border tiles clipped.",
+                     std::string("Output transform y = A^T M A (+ bias, ReLU): M ") +
+                         (std::string(layout) == "nchw" ? "[kN*kN][K][P]" : "[kN*kN][P][K]") + " fp32 -> y " +
+                         layout_upper + " " + type + ", border tiles clipped.",
                      "const float* __restrict__ M, " + type +
                          "* __restrict__ y, const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid",
                      "output_transform_tiles<Transform, nova::runtime::Layout::" + std::string(layout) +
                          ">(M, y, bias, relu, grid)",
                      "const float* M, " + type + "* y, const float* bias, int relu, int N, int K, int H, int W, int pad",
-                     "launch_output_transform<Transform>(output_transform_" + suffix +
+                     "launch_output_transform<Transform, nova::runtime::Layout::" + std::string(layout) +
+                         ">(output_transform_" + suffix +
                          ", M, y, bias, relu, N, K, H, W, pad"});
     }
   }

@@ -33,32 +33,37 @@ using BlasHandle = void*;
 using BlasHandle = cublasHandle_t;
 #endif
 
-// M_xi (K x P) = U_xi (K x C) V_xi (C x P) for every xi, fp32 accumulation. Row-major M is the
-// column-major P x K matrix M^T = V^T U^T. V is [C][P] (column-major P x C: no transpose) or, from
-// NHWC images, [P][C] (column-major C x P: transposed).
-nova_status_t batched_gemm(BlasHandle blas, bool fp16, bool v_channels_fastest, const void* U, const void* V, float* M,
-                           int K, int C, int P, int batches) {
+// M_xi (K x P) = U_xi (K x C) V_xi (C x P) for every xi, fp32 accumulation, U [K][C] row-major.
+// NCHW images: V [C][P] and M [K][P], so column-major M^T (P x K) = V^T (P x C) U^T (C x K).
+// NHWC images: V [P][C] and M [P][K] (channels fastest), so column-major M (K x P) = U (K x C, from
+// U^T by transposition) V (C x P).
+nova_status_t batched_gemm(BlasHandle blas, bool fp16, bool nhwc, const void* U, const void* V, float* M, int K, int C,
+                           int P, int batches) {
   const float one = 1.0f, zero = 0.0f;
   const long long stride_v = static_cast<long long>(C) * P, stride_u = static_cast<long long>(K) * C,
                   stride_m = static_cast<long long>(K) * P;
-  const int ld_v = v_channels_fastest ? C : P;
+  const int rows = nhwc ? K : P, cols = nhwc ? P : K;  // of the column-major result
+  const void* a = nhwc ? U : V;
+  const void* b = nhwc ? V : U;
+  const int ld_a = nhwc ? C : P, ld_b = C, ld_m = nhwc ? K : P;
+  const long long stride_a = nhwc ? stride_u : stride_v, stride_b = nhwc ? stride_v : stride_u;
 #if defined(__HIP__) || defined(__HIPCC__)
 #if NOVA_ENABLE_HIPBLAS
   const hipblasDatatype_t in = fp16 ? HIPBLAS_R_16F : HIPBLAS_R_32F;
   const hipblasStatus_t st = hipblasGemmStridedBatchedEx(
-      blas, v_channels_fastest ? HIPBLAS_OP_T : HIPBLAS_OP_N, HIPBLAS_OP_N, P, K, C, &one, V, in, ld_v, stride_v, U, in,
-      C, stride_u, &zero, M, HIPBLAS_R_32F, P, stride_m, batches, HIPBLAS_R_32F, HIPBLAS_GEMM_DEFAULT);
+      blas, nhwc ? HIPBLAS_OP_T : HIPBLAS_OP_N, HIPBLAS_OP_N, rows, cols, C, &one, a, in, ld_a, stride_a, b, in, ld_b,
+      stride_b, &zero, M, HIPBLAS_R_32F, ld_m, stride_m, batches, HIPBLAS_R_32F, HIPBLAS_GEMM_DEFAULT);
   return st == HIPBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
 #else
-  (void)blas, (void)fp16, (void)v_channels_fastest, (void)U, (void)V, (void)M, (void)K, (void)C, (void)P, (void)batches;
-  (void)one, (void)zero, (void)stride_v, (void)stride_u, (void)stride_m, (void)ld_v;
+  (void)blas, (void)fp16, (void)M, (void)batches, (void)one, (void)zero, (void)rows, (void)cols, (void)a, (void)b;
+  (void)ld_a, (void)ld_b, (void)ld_m, (void)stride_a, (void)stride_b, (void)stride_m;
   return NOVA_STATUS_NOT_SUPPORTED;  // built without hipBLAS
 #endif
 #else
   const cudaDataType_t in = fp16 ? CUDA_R_16F : CUDA_R_32F;
   const cublasStatus_t st = cublasGemmStridedBatchedEx(
-      blas, v_channels_fastest ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, P, K, C, &one, V, in, ld_v, stride_v, U, in, C,
-      stride_u, &zero, M, CUDA_R_32F, P, stride_m, batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+      blas, nhwc ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, rows, cols, C, &one, a, in, ld_a, stride_a, b, in, ld_b,
+      stride_b, &zero, M, CUDA_R_32F, ld_m, stride_m, batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   return st == CUBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
 #endif
 }

@@ -83,7 +83,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
     TileGrid g{};
     REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.K, s.H, s.W, s.pad, g));
     std::vector<T> y = nan_filled<T>(static_cast<std::size_t>(s.N) * s.K * g.out_height * g.out_width + nova::test::kGuard);
-    nova::emulation::launch(nova::runtime::tile_blocks<false>(g), nova::runtime::kBlockThreads, [&] {
+    nova::emulation::launch(nova::runtime::tile_blocks<layout == Layout::nhwc>(g), nova::runtime::kBlockThreads, [&] {
       nova::runtime::output_transform_tiles<Transform, layout>(M.data(), y.data(), bias, relu, g);
     });
     return as_float(y);

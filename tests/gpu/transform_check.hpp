@@ -196,7 +196,9 @@ inline Expected expected_output(const runtime::TransformEntry& e, ImageLayout l,
     const int image = static_cast<int>(p / (tiles_h * tiles_w)), rest = static_cast<int>(p % (tiles_h * tiles_w));
     const int row0 = rest / tiles_w * m, col0 = rest % tiles_w * m;
     for (int k = 0; k < s.K; ++k) {
-      for (int xi = 0; xi < nn; ++xi) mm[xi] = M[(static_cast<long long>(xi) * s.K + k) * P + p];
+      for (int xi = 0; xi < nn; ++xi)  // M [xi][k][p] for NCHW, [xi][p][k] for NHWC
+        mm[xi] = M[l == ImageLayout::nchw ? (static_cast<long long>(xi) * s.K + k) * P + p
+                                          : (static_cast<long long>(xi) * P + p) * s.K + k];
       e.output_2d_f64(mm.data(), y.data());
       const std::vector<double> mag = abs_sandwich(e.AT, m, n, mm);
       const double b = bias ? bias[k] : 0.0;

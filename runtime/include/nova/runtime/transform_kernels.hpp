@@ -6,9 +6,8 @@
 // built-ins itself, to run these very loops without a GPU.
 //
 // A block of kBlockThreads threads handles kBlockChannels channels x kBlockTiles tiles, one
-// (channel, tile) per thread, all of its transform in fp32 registers. Threads cooperate only
-// through shared memory and __syncthreads(), so nothing depends on the wave size (32 on NVIDIA
-// and RDNA wave32, 64 on CDNA).
+// (channel, tile) per thread, all of its transform in fp32 registers. Threads never cooperate, so
+// nothing depends on the wave size (32 on NVIDIA and RDNA wave32, 64 on CDNA).
 #pragma once
 
 #include "nova/runtime/hd.hpp"
@@ -44,19 +43,17 @@ __device__ inline float to_float(__half v) { return __half2float(v); }
 __device__ inline void store(float* at, float v) { *at = v; }
 __device__ inline void store(__half* at, float v) { *at = __float2half_rn(v); }
 
-// The (channel, tile) of this thread. V and M are stored tiles-fastest, so the storage order puts
-// consecutive threads on consecutive tiles; an NCHW image agrees (its tiles are adjacent along a
-// row), an NHWC image wants consecutive channels instead.
+// The (channel, tile) of this thread. Consecutive threads take consecutive tiles for NCHW images
+// (adjacent along a row; V and M are tiles-fastest) and consecutive channels for NHWC ones
+// (adjacent in a pixel; V and M are channels-fastest).
 struct Slot {
-  int channel_in_block, tile_in_block;
   int channel;
   long long tile;
 };
 
 // Which channels and tiles a block takes. Blocks run in index order, so the blocks that share
-// memory lines should be neighbours: tiles-fastest (a 2D grid, tile groups along x) suits data whose
-// tiles are adjacent, channels-fastest (a 1D grid) the NHWC input transform, whose V rows hold the
-// channels of one tile.
+// memory lines should be neighbours: tiles-fastest (a 2D grid, tile groups along x) for NCHW,
+// channels-fastest (a 1D grid) for NHWC, whose V and M rows hold the channels of one tile.
 struct BlockOrigin {
   int channel;
   long long tile;
@@ -77,7 +74,7 @@ __device__ inline Slot thread_slot(const BlockOrigin& b) {
   const int t = static_cast<int>(threadIdx.x);
   const int c = order == Layout::nchw ? t / kBlockTiles : t % kBlockChannels;
   const int p = order == Layout::nchw ? t % kBlockTiles : t / kBlockChannels;
-  return {c, p, b.channel + c, b.tile + p};
+  return {b.channel + c, b.tile + p};
 }
 
 __device__ inline bool in_range(const Slot& s, const TileGrid& g) { return s.channel < g.channels && s.tile < g.tiles; }
@@ -102,23 +99,6 @@ __device__ inline long long pixel_offset(int image, int channel, int row, int co
   }
 }
 
-// Hands the n*n Winograd-domain values of every (channel, tile) from the threads of one order to
-// the threads of the other, one domain row (n values) per round through shared memory (the NHWC
-// output transform: M is tiles-fastest for every layout).
-template <int n, typename Produce, typename Consume>
-__device__ void exchange(const Slot& from, Produce produce, const Slot& to, Consume consume) {
-  __shared__ float stage[n][kBlockChannels][kBlockTiles + 1];  // +1: no bank conflicts either way
-#pragma unroll
-  for (int row = 0; row < n; ++row) {
-#pragma unroll
-    for (int col = 0; col < n; ++col) stage[col][from.channel_in_block][from.tile_in_block] = produce(row * n + col);
-    __syncthreads();
-#pragma unroll
-    for (int col = 0; col < n; ++col) consume(row * n + col, stage[col][to.channel_in_block][to.tile_in_block]);
-    __syncthreads();
-  }
-}
-
 // U[xi][k][c] = (G g G^T)[xi] for filter f = k * C + c, one filter per thread.
 template <class Transform, typename TU>
 __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restrict__ U, int K, int C) {
@@ -137,7 +117,7 @@ __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restri
 
 // V[xi][c][p] (NCHW) or V[xi][p][c] (NHWC) = (B^T d B)[xi] for the input patch d of channel c,
 // tile p: each layout's V keeps the image's fastest index, so consecutive threads read and write
-// consecutive addresses with no exchange (the GEMM reads either order).
+// consecutive addresses (the GEMM reads either order).
 template <class Transform, Layout layout, typename TIn, typename TV>
 __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n;
@@ -168,26 +148,20 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
   for (int xi = 0; xi < n * n; ++xi) store(V + xi * plane + base, v[xi]);
 }
 
-// y = A^T M A (+ bias[k], then ReLU) for channel k, tile p; only pixels inside the output.
+// y = A^T M A (+ bias[k], then ReLU) for channel k, tile p; only pixels inside the output. M is
+// [xi][k][p] for NCHW images and [xi][p][k] for NHWC ones, the order of the image it writes.
 template <class Transform, Layout layout, typename TOut>
 __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __restrict__ y, const float* __restrict__ bias,
                                        int relu, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n;
-  const BlockOrigin block = block_origin<false>(g);  // M is tiles-fastest for every layout
-  const Slot in = thread_slot<Layout::nchw>(block);
+  const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
+  if (!in_range(at, g)) return;
   const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of M
-  const long long base = static_cast<long long>(in.channel) * g.tiles + in.tile;
-  const bool in_valid = in_range(in, g);
-  const auto get = [&](int xi) { return in_valid ? M[xi * plane + base] : 0.0f; };
-  const Slot at = thread_slot<layout>(block);
+  const long long base = layout == Layout::nchw ? static_cast<long long>(at.channel) * g.tiles + at.tile
+                                                : at.tile * g.channels + at.channel;
   float mm[n * n];
-  if constexpr (layout == Layout::nchw) {
 #pragma unroll
-    for (int xi = 0; xi < n * n; ++xi) mm[xi] = get(xi);
-  } else {
-    exchange<n>(in, get, at, [&](int xi, float value) { mm[xi] = value; });
-  }
-  if (!in_range(at, g)) return;  // after the last __syncthreads()
+  for (int xi = 0; xi < n * n; ++xi) mm[xi] = M[xi * plane + base];
 
   float out[m * m];
   Transform::output_2d(mm, out);

@@ -31,15 +31,17 @@ hipError_t launch_input_transform(void (*kernel)(const TIn*, TV*, TileGrid), con
   return hipGetLastError();
 }
 
-template <class Transform, typename TOut>
+template <class Transform, Layout layout, typename TOut>
 hipError_t launch_output_transform(void (*kernel)(const float*, TOut*, const float*, int, TileGrid), const float* M,
                                    TOut* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
                                    hipStream_t stream) {
   TileGrid g{};
-  if (!make_tile_grid<Transform>(N, K, H, W, pad, g)) return hipErrorInvalidValue;
+  constexpr bool nhwc = layout == Layout::nhwc;  // block order: see block_origin
+  if (!make_tile_grid<Transform>(N, K, H, W, pad, g) || (nhwc && !fits_channels_fastest_grid(g)))
+    return hipErrorInvalidValue;
   if (g.tiles == 0 || K == 0) return hipSuccess;
   if (!M || !y) return hipErrorInvalidValue;
-  kernel<<<tile_blocks<false>(g), kBlockThreads, 0, stream>>>(M, y, bias, relu, g);
+  kernel<<<nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g), kBlockThreads, 0, stream>>>(M, y, bias, relu, g);
   return hipGetLastError();
 }
 

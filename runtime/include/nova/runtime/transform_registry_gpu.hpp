@@ -9,7 +9,8 @@
 //   U  filter, transformed   [n*n][K][C]   (xi, k, c) at (xi * K + k) * C + c
 //   V  input, transformed    [n*n][C][P]   (xi, c, p) at (xi * C + c) * P + p  (from NCHW images)
 //                            [n*n][P][C]   (xi, c, p) at (xi * P + p) * C + c  (from NHWC images)
-//   M  Winograd-domain product [n*n][K][P] fp32, (xi, k, p) at (xi * K + k) * P + p
+//   M  Winograd-domain product [n*n][K][P] fp32, (xi, k, p) at (xi * K + k) * P + p  (NCHW images)
+//                            [n*n][P][K] fp32, (xi, k, p) at (xi * P + p) * K + k  (NHWC images)
 //   x, y  NCHW or NHWC images; y is N x K x Hout x Wout, only valid pixels are written.
 // The input transform reads pixels outside the image as zero (that is the padding). Transform
 // arithmetic is fp32 in registers for every storage type (DESIGN.md section 6).
