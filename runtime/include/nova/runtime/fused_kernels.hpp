@@ -132,15 +132,15 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
     float d[nn];
     const bool valid = tile < g.tiles;
     const TileOrigin o = tile_origin(g, valid ? tile : 0, Transform::m);
+    const int top = o.row - g.pad, left = o.col - g.pad;
+    const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, c, top, left, C, g.height, g.width);
 #pragma unroll
     for (int i = 0; i < n; ++i) {
-      const int h = o.row - g.pad + i;
+      const bool row_inside = valid && top + i >= 0 && top + i < g.height;
 #pragma unroll
       for (int j = 0; j < n; ++j) {
-        const int w = o.col - g.pad + j;
-        const bool inside = valid && h >= 0 && h < g.height && w >= 0 && w < g.width;
-        d[i * n + j] =
-            inside ? to_float(a.x[pixel_offset<Layout::nhwc>(o.image, c, h, w, C, g.height, g.width)]) : 0.0f;
+        const bool inside = row_inside && left + j >= 0 && left + j < g.width;
+        d[i * n + j] = inside ? to_float(a.x[walk.at(i, j)]) : 0.0f;
       }
     }
     float v[nn];
@@ -212,6 +212,7 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
       const long long tile = first_tile + t0 + lane % 4 * 2 + e % 2;
       if (tile >= g.tiles) continue;
       const TileOrigin o = tile_origin(g, tile, m);
+      const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, k, o.row, o.col, a.K, g.out_height, g.out_width);
       const float b = a.bias ? a.bias[k] : 0.0f;
 #pragma unroll
       for (int r = 0; r < m; ++r) {
@@ -220,8 +221,7 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
           if (o.row + r >= g.out_height || o.col + s >= g.out_width) continue;  // clipped border tile
           float value = out[r * m + s][e] + b;
           if (a.relu) value = fmaxf(value, 0.0f);
-          store(a.y + pixel_offset<Layout::nhwc>(o.image, k, o.row + r, o.col + s, a.K, g.out_height, g.out_width),
-                value);
+          store(a.y + walk.at(r, s), value);
         }
       }
     }
@@ -255,7 +255,9 @@ hipError_t launch_fused_conv(void (*const kernels[3])(FusedConvArgs), const __ha
                              const float* bias, int relu, int N, int C, int H, int W, int K, int pad,
                              int shared_limit, hipStream_t stream) {
   TileGrid g{};
-  if (!make_tile_grid<Transform>(N, C, H, W, pad, g)) return hipErrorInvalidValue;
+  if (!make_tile_grid<Transform>(N, C, H, W, pad, g) ||
+      static_cast<long long>(N) * K * g.out_height * g.out_width > INT_MAX)  // y's 32-bit offsets
+    return hipErrorInvalidValue;
   const int groups = fused_tile_groups(Transform::n, C, K, shared_limit);
   if (groups == 0) return hipErrorInvalidValue;
   if (g.tiles == 0) return hipSuccess;

@@ -90,12 +90,21 @@ __device__ inline TileOrigin tile_origin(const TileGrid& g, long long tile, int 
   return {image, rest / g.tiles_w * m, rest % g.tiles_w * m};
 }
 
+// Element (row + i, col + j) of one channel of an image tensor is at first + i * row_step +
+// j * col_step. make_tile_grid keeps every tensor below 2^31 elements, so 32-bit offsets do, and
+// a thread computes one product chain per patch instead of one per element. `first` may lie
+// before the tensor (a padded patch); only offsets inside the image are read.
+struct PatchWalk {
+  int first, row_step, col_step;
+  __device__ int at(int i, int j) const { return first + i * row_step + j * col_step; }
+};
+
 template <Layout layout>
-__device__ inline long long pixel_offset(int image, int channel, int row, int col, int channels, int height, int width) {
+__device__ inline PatchWalk patch_walk(int image, int channel, int row, int col, int channels, int height, int width) {
   if constexpr (layout == Layout::nchw) {
-    return ((static_cast<long long>(image) * channels + channel) * height + row) * width + col;
+    return {((image * channels + channel) * height + row) * width + col, width, 1};
   } else {
-    return ((static_cast<long long>(image) * height + row) * width + col) * channels + channel;
+    return {((image * height + row) * width + col) * channels + channel, width * channels, channels};
   }
 }
 
@@ -126,16 +135,16 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
   {
     const TileOrigin o = tile_origin(g, at.tile, m);
     const bool valid = in_range(at, g);
+    const int row = o.row - g.pad, col = o.col - g.pad;
+    const PatchWalk walk = patch_walk<layout>(o.image, at.channel, row, col, g.channels, g.height, g.width);
     float d[n * n];
 #pragma unroll
     for (int i = 0; i < n; ++i) {
-      const int h = o.row - g.pad + i;
+      const bool row_inside = valid && row + i >= 0 && row + i < g.height;
 #pragma unroll
       for (int j = 0; j < n; ++j) {
-        const int c = o.col - g.pad + j;
-        const bool inside = valid && h >= 0 && h < g.height && c >= 0 && c < g.width;
-        d[i * n + j] =
-            inside ? to_float(x[pixel_offset<layout>(o.image, at.channel, h, c, g.channels, g.height, g.width)]) : 0.0f;
+        const bool inside = row_inside && col + j >= 0 && col + j < g.width;
+        d[i * n + j] = inside ? to_float(x[walk.at(i, j)]) : 0.0f;
       }
     }
     Transform::input_2d(d, v);
@@ -167,6 +176,7 @@ __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __rest
   Transform::output_2d(mm, out);
   const float b = bias ? bias[at.channel] : 0.0f;
   const TileOrigin o = tile_origin(g, at.tile, m);
+  const PatchWalk walk = patch_walk<layout>(o.image, at.channel, o.row, o.col, g.channels, g.out_height, g.out_width);
 #pragma unroll
   for (int i = 0; i < m; ++i) {
 #pragma unroll
@@ -174,8 +184,7 @@ __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __rest
       if (o.row + i >= g.out_height || o.col + j >= g.out_width) continue;  // clipped border tile
       float value = out[i * m + j] + b;
       if (relu) value = fmaxf(value, 0.0f);
-      store(y + pixel_offset<layout>(o.image, at.channel, o.row + i, o.col + j, g.channels, g.out_height, g.out_width),
-            value);
+      store(y + walk.at(i, j), value);
     }
   }
 }
@@ -191,6 +200,8 @@ inline bool make_tile_grid(int N, int channels, int H, int W, int pad, TileGrid&
   const long long out_h = static_cast<long long>(H) + 2LL * pad - Transform::r + 1;
   const long long out_w = static_cast<long long>(W) + 2LL * pad - Transform::r + 1;
   if (out_h < 1 || out_w < 1 || out_h > INT_MAX || out_w > INT_MAX) return false;
+  const long long pixels = static_cast<long long>(H) * W > out_h * out_w ? static_cast<long long>(H) * W : out_h * out_w;
+  if (pixels > INT_MAX || static_cast<long long>(N) * channels * pixels > INT_MAX) return false;  // 32-bit offsets
   const long long tiles_h = (out_h + Transform::m - 1) / Transform::m, tiles_w = (out_w + Transform::m - 1) / Transform::m;
   const long long tiles = static_cast<long long>(N) * tiles_h * tiles_w;
   if ((tiles + kBlockTiles - 1) / kBlockTiles > INT_MAX || (channels + kBlockChannels - 1) / kBlockChannels > 65535)
