@@ -319,15 +319,18 @@ double copy_bandwidth_gbs(cudaStream_t stream) {
 int main(int argc, char** argv) {
   const std::string out_dir = argc > 1 ? argv[1] : ".";
   // Options after the output folder: --quick (skip batch 8); --layer C,HW,N (only the speed of that
-  // layer, nothing else: for profilers such as ncu).
+  // layer, nothing else: for profilers such as ncu); --transform NAME (the speed section runs that
+  // transform instead of "auto").
   bool quick = false;
   int only_c = 0, only_hw = 0, only_n = 0;
+  const char* speed_transform = "auto";
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) quick = true;
     else if (std::strcmp(argv[i], "--layer") == 0 && i + 1 < argc &&
              std::sscanf(argv[i + 1], "%d,%d,%d", &only_c, &only_hw, &only_n) == 3) ++i;
+    else if (std::strcmp(argv[i], "--transform") == 0 && i + 1 < argc) speed_transform = argv[++i];
     else {
-      std::fprintf(stderr, "usage: %s OUT_DIR [--quick] [--layer C,HW,N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s OUT_DIR [--quick] [--layer C,HW,N] [--transform NAME]\n", argv[0]);
       return 2;
     }
   }
@@ -461,7 +464,7 @@ int main(int argc, char** argv) {
       const std::pair<nova_layout_t, nova_algo_t> variants[] = {
           {NOVA_LAYOUT_NHWC, NOVA_ALGO_AUTO}, {NOVA_LAYOUT_NHWC, NOVA_ALGO_FUSED}, {NOVA_LAYOUT_NCHW, NOVA_ALGO_AUTO}};
       for (const auto& [layout, algorithm] : variants) {
-        nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP16, layout, "auto");
+        nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP16, layout, speed_transform);
         d.algorithm = algorithm;
         const char* name = nullptr;
         if (algorithm == NOVA_ALGO_FUSED && nova_conv_transform_name(gpu, &d, &name) == NOVA_STATUS_NOT_SUPPORTED) continue;
@@ -502,11 +505,16 @@ int main(int argc, char** argv) {
             if (rep == 0 || prof.input_ms + prof.gemm_ms + prof.output_ms < best.input_ms + best.gemm_ms + best.output_ms) best = prof;
           }
           char line[256];
-          std::snprintf(line, sizeof line, "%-10s %4d %4d %6s %-18s %8.1f %8.1f %8.1f %8.1f %7.0f%% %7.0f %7.0f%%%s", l.net,
-                        l.channels, l.size, lay, name, best.filter_ms * 1e3, best.input_ms * 1e3,
-                        best.gemm_ms * 1e3, best.output_ms * 1e3, 100.0 * best.input_bytes / (best.input_ms * 1e6) / bandwidth,
-                        best.gemm_flops / (best.gemm_ms * 1e9), 100.0 * best.output_bytes / (best.output_ms * 1e6) / bandwidth,
-                        best.fused ? "  fused: one kernel, in the gemm column" : "");
+          if (best.fused)  // one kernel: its time is in the gemm column, its bytes are x, U and y
+            std::snprintf(line, sizeof line, "%-10s %4d %4d %6s %-18s %8.1f %8s %8.1f %8s %8s %7.0f %8s  fused: x, U, y at %.0f%% of copy BW",
+                          l.net, l.channels, l.size, lay, name, best.filter_ms * 1e3, "-", best.gemm_ms * 1e3, "-", "-",
+                          best.gemm_flops / (best.gemm_ms * 1e9), "-",
+                          100.0 * (best.input_bytes + best.gemm_bytes + best.output_bytes) / (best.gemm_ms * 1e6) / bandwidth);
+          else
+            std::snprintf(line, sizeof line, "%-10s %4d %4d %6s %-18s %8.1f %8.1f %8.1f %8.1f %7.0f%% %7.0f %7.0f%%", l.net,
+                          l.channels, l.size, lay, name, best.filter_ms * 1e3, best.input_ms * 1e3, best.gemm_ms * 1e3,
+                          best.output_ms * 1e3, 100.0 * best.input_bytes / (best.input_ms * 1e6) / bandwidth,
+                          best.gemm_flops / (best.gemm_ms * 1e9), 100.0 * best.output_bytes / (best.output_ms * 1e6) / bandwidth);
           stage_lines.push_back(line);
           std::fprintf(stages, "%s,%d,%d,%d,%s,%s,%.2f,%.2f,%.2f,%.2f,%.1f,%.2f,%.1f\n", l.net, l.channels, l.size, batch,
                        lay, name, best.filter_ms * 1e3, best.input_ms * 1e3, best.gemm_ms * 1e3,
