@@ -129,20 +129,9 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   for (int item = static_cast<int>(threadIdx.x); item < C * kTiles; item += kThreads) {
     const int c = item % C, t = item / C;
     const long long tile = first_tile + t;
-    float d[nn];
     const bool valid = tile < g.tiles;
-    const TileOrigin o = tile_origin(g, valid ? tile : 0, Transform::m);
-    const int top = o.row - g.pad, left = o.col - g.pad;
-    const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, c, top, left, C, g.height, g.width);
-#pragma unroll
-    for (int i = 0; i < n; ++i) {
-      const bool row_inside = valid && top + i >= 0 && top + i < g.height;
-#pragma unroll
-      for (int j = 0; j < n; ++j) {
-        const bool inside = row_inside && left + j >= 0 && left + j < g.width;
-        d[i * n + j] = inside ? to_float(a.x[walk.at(i, j)]) : 0.0f;
-      }
-    }
+    float d[nn];
+    load_patch<n, Layout::nhwc>(a.x, g, tile_origin(g, valid ? tile : 0, m), c, valid, d);
     float v[nn];
     Transform::input_2d(d, v);
 #pragma unroll

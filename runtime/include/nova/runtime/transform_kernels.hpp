@@ -108,6 +108,24 @@ __device__ inline PatchWalk patch_walk(int image, int channel, int row, int col,
   }
 }
 
+// The n x n input patch of one channel of the tile at `o`, as float; zero outside the image (that
+// is the padding) and everywhere when !valid.
+template <int n, Layout layout, typename TIn>
+__device__ inline void load_patch(const TIn* __restrict__ x, const TileGrid& g, const TileOrigin& o, int channel,
+                                  bool valid, float d[n * n]) {
+  const int top = o.row - g.pad, left = o.col - g.pad;
+  const PatchWalk walk = patch_walk<layout>(o.image, channel, top, left, g.channels, g.height, g.width);
+#pragma unroll
+  for (int i = 0; i < n; ++i) {
+    const bool row_inside = valid && top + i >= 0 && top + i < g.height;
+#pragma unroll
+    for (int j = 0; j < n; ++j) {
+      const bool inside = row_inside && left + j >= 0 && left + j < g.width;
+      d[i * n + j] = inside ? to_float(x[walk.at(i, j)]) : 0.0f;
+    }
+  }
+}
+
 // U[xi][k][c] = (G g G^T)[xi] for filter f = k * C + c, one filter per thread.
 template <class Transform, typename TU>
 __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restrict__ U, int K, int C) {
@@ -133,20 +151,8 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
   const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
   float v[n * n];
   {
-    const TileOrigin o = tile_origin(g, at.tile, m);
-    const bool valid = in_range(at, g);
-    const int row = o.row - g.pad, col = o.col - g.pad;
-    const PatchWalk walk = patch_walk<layout>(o.image, at.channel, row, col, g.channels, g.height, g.width);
     float d[n * n];
-#pragma unroll
-    for (int i = 0; i < n; ++i) {
-      const bool row_inside = valid && row + i >= 0 && row + i < g.height;
-#pragma unroll
-      for (int j = 0; j < n; ++j) {
-        const bool inside = row_inside && col + j >= 0 && col + j < g.width;
-        d[i * n + j] = inside ? to_float(x[walk.at(i, j)]) : 0.0f;
-      }
-    }
+    load_patch<n, layout>(x, g, tile_origin(g, at.tile, m), at.channel, in_range(at, g), d);
     Transform::input_2d(d, v);
   }
   if (!in_range(at, g)) return;
