@@ -28,6 +28,7 @@ class Backend {
   }
   size_t workspace_bytes(const ConvShape& shape, const TransformEntry& t) const;  // V then M (fp32); 0 fused
   virtual nova_status_t allocate(size_t bytes, Buffer& out) = 0;
+  virtual nova_status_t zero(void* p, size_t bytes) = 0;  // memory from allocate()
   // Writes the transformed filter into a buffer it allocates.
   virtual nova_status_t transform_filter(const ConvShape& shape, const TransformEntry& t, const float* weights,
                                          Buffer& filter) = 0;

@@ -1,5 +1,6 @@
 #include "conv_shape.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -86,27 +87,33 @@ double forward_traffic_bytes(const ConvShape& s, const TransformEntry& t, int tr
   return p.input_bytes + p.output_bytes + blocks * p.gemm_bytes;
 }
 
+std::vector<const TransformEntry*> ranked_transforms(const ConvShape& s, const TrafficModel& traffic) {
+  // The pipeline is memory-bound, so the transform whose forward pass moves the fewest bytes wins
+  // (the filter transform is cached and does not count). Bigger tiles shrink V and M per output
+  // but grow U by n^2 and waste more of a small image in border tiles.
+  const double budget = s.dtype == NOVA_DTYPE_FP16 ? kAutoErrorBudgetFp16 : kAutoErrorBudgetFp32;
+  std::vector<std::pair<double, const TransformEntry*>> scored;
+  for (const TransformEntry& t : transform_registry())
+    if (t.r == s.r && 0.7 * unit_roundoff(s.dtype) * t.amp2d <= budget) scored.emplace_back(traffic(t), &t);
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) {
+    return x.first < y.first || (x.first == y.first && x.second->amp2d < y.second->amp2d);
+  });
+  std::vector<const TransformEntry*> out;
+  for (const auto& [bytes, t] : scored) out.push_back(t);
+  return out;
+}
+
 nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s, const TransformEntry*& out,
-                                const std::function<double(const TransformEntry&)>& traffic) {
+                                const TrafficModel& traffic) {
   out = nullptr;
-  if (desc->transform && std::strcmp(desc->transform, "auto") != 0) {
+  if (desc->transform && std::strcmp(desc->transform, "auto") != 0 && std::strcmp(desc->transform, "tuned") != 0) {
     out = find_transform(desc->transform);
     if (!out) return NOVA_STATUS_UNKNOWN_TRANSFORM;
     if (out->r != s.r) return NOVA_STATUS_NOT_SUPPORTED;
   } else {
-    // "auto": among the transforms whose predicted error fits the dtype's budget, the one whose
-    // forward pass moves the fewest bytes (the pipeline is memory-bound; the filter transform is
-    // cached, so it does not count). Bigger tiles shrink V and M per output but grow U by n^2 and
-    // waste more of a small image in border tiles. Ties go to the lowest amp2D, then to registry
-    // (name) order, so the choice is deterministic.
-    const double budget = s.dtype == NOVA_DTYPE_FP16 ? kAutoErrorBudgetFp16 : kAutoErrorBudgetFp32;
-    double best_bytes = 0;
-    for (const TransformEntry& t : transform_registry()) {
-      if (t.r != s.r || 0.7 * unit_roundoff(s.dtype) * t.amp2d > budget) continue;
-      const double bytes = traffic(t);
-      if (!out || bytes < best_bytes || (bytes == best_bytes && t.amp2d < out->amp2d)) out = &t, best_bytes = bytes;
-    }
-    if (!out) return s.r == 3 ? NOVA_STATUS_UNKNOWN_TRANSFORM : NOVA_STATUS_NOT_SUPPORTED;
+    const std::vector<const TransformEntry*> ranked = ranked_transforms(s, traffic);
+    if (ranked.empty()) return s.r == 3 ? NOVA_STATUS_UNKNOWN_TRANSFORM : NOVA_STATUS_NOT_SUPPORTED;
+    out = ranked.front();
   }
   int64_t elements = 0;
   const Tiling tiling = tile_shape(s, *out);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace nova::runtime {
 
@@ -49,9 +50,15 @@ void fill_stage_traffic(const ConvShape& shape, const TransformEntry& t, int tra
 double forward_traffic_bytes(const ConvShape& shape, const TransformEntry& t, int transformed_bytes,
                              int fused_block_tiles);
 
-// The transform that serves `desc`: by name, or by the "auto" rule (conv_shape.cpp): the fewest
-// bytes moved, `traffic` giving the bytes of the backend's path for each candidate transform.
+using TrafficModel = std::function<double(const TransformEntry&)>;  // bytes of the backend's path
+
+// The transforms "auto" may take for `shape` (those whose predicted error fits the dtype's budget),
+// best first: fewest bytes moved, then lowest amp2D, then registry (name) order.
+std::vector<const TransformEntry*> ranked_transforms(const ConvShape& shape, const TrafficModel& traffic);
+
+// The transform that serves `desc`: by name, or the first of ranked_transforms ("auto"; "tuned"
+// is resolved by the runtime, which times the first few). Also checks the sizes it implies.
 nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& shape, const TransformEntry*& out,
-                                const std::function<double(const TransformEntry&)>& traffic);
+                                const TrafficModel& traffic);
 
 }  // namespace nova::runtime

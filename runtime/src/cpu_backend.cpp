@@ -146,6 +146,11 @@ class CpuBackend final : public Backend {
     winograd_forward(s, t, x, static_cast<const float*>(filter), bias, relu, y, static_cast<float*>(workspace), profile);
     return NOVA_STATUS_SUCCESS;
   }
+  nova_status_t zero(void* p, size_t bytes) override {
+    std::memset(p, 0, bytes);
+    return NOVA_STATUS_SUCCESS;
+  }
+
   nova_status_t synchronize() override { return NOVA_STATUS_SUCCESS; }
 };
 

@@ -218,6 +218,8 @@ class GpuBackend final : public Backend {
 
   nova_status_t synchronize() override { return status_of(hipStreamSynchronize(stream_)); }
 
+  nova_status_t zero(void* p, size_t bytes) override { return status_of(hipMemsetAsync(p, 0, bytes, stream_)); }
+
  private:
   // Tiles per block of the fused kernel for this shape, or 0 when it cannot run it.
   int fused_block_tiles(const ConvShape& s, const TransformEntry& t) const {

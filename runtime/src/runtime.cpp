@@ -3,6 +3,7 @@
 #include "backend.hpp"
 #include "cpu_backend.hpp"  // the FP64 reference
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -26,11 +27,18 @@ struct CachedFilter {
   Buffer data;
 };
 
+// The transform "tuned" chose for one problem shape.
+struct TunedChoice {
+  ConvShape shape;
+  const TransformEntry* transform;
+};
+
 }  // namespace
 
 struct nova_handle {
   std::unique_ptr<Backend> backend;
   std::vector<CachedFilter> filters;
+  std::vector<TunedChoice> tuned;
   Buffer workspace{nullptr, std::free};
   size_t workspace_bytes = 0;
 };
@@ -49,16 +57,79 @@ size_t Backend::workspace_bytes(const ConvShape& s, const TransformEntry& t) con
 
 namespace {
 
+// "tuned" times the best-ranked transform of each of this many tile sizes (within a tile size the
+// transforms move the same bytes, and "auto"'s accuracy order is kept).
+constexpr std::size_t kTunedCandidates = 3;
+
+bool same_problem(const ConvShape& a, const ConvShape& b) {
+  return a.n == b.n && a.c == b.c && a.h == b.h && a.w == b.w && a.k == b.k && a.r == b.r && a.pad == b.pad &&
+         a.layout == b.layout && a.dtype == b.dtype && a.algorithm == b.algorithm;
+}
+
+// Best time of a few forward passes of `t` on zero-filled scratch tensors (no pass depends on the
+// values), including the wait for the device.
+nova_status_t time_forward(Backend& backend, const ConvShape& s, const TransformEntry& t, double& best_ms) {
+  const size_t io_bytes = s.dtype == NOVA_DTYPE_FP16 ? 2 : 4;
+  Buffer x{nullptr, std::free}, y{nullptr, std::free}, w{nullptr, std::free}, ws{nullptr, std::free},
+      filter{nullptr, std::free};
+  const size_t x_bytes = static_cast<size_t>(s.input_elements()) * io_bytes,
+               w_bytes = static_cast<size_t>(s.filter_elements()) * sizeof(float);
+  for (const nova_status_t st :
+       {backend.allocate(x_bytes, x), backend.allocate(static_cast<size_t>(s.output_elements()) * io_bytes, y),
+        backend.allocate(w_bytes, w), backend.allocate(backend.workspace_bytes(s, t), ws)})
+    if (st != NOVA_STATUS_SUCCESS) return st;
+  for (const nova_status_t st : {backend.zero(x.get(), x_bytes), backend.zero(w.get(), w_bytes),
+                                 backend.transform_filter(s, t, static_cast<const float*>(w.get()), filter)})
+    if (st != NOVA_STATUS_SUCCESS) return st;
+  best_ms = HUGE_VAL;
+  for (int rep = 0; rep < 4; ++rep) {  // the first is a warm-up
+    const auto start = std::chrono::steady_clock::now();
+    if (const nova_status_t st = backend.forward(s, t, x.get(), filter.get(), nullptr, 0, y.get(), ws.get(), nullptr);
+        st != NOVA_STATUS_SUCCESS)
+      return st;
+    if (const nova_status_t st = backend.synchronize(); st != NOVA_STATUS_SUCCESS) return st;
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (rep > 0) best_ms = std::min(best_ms, ms);
+  }
+  return NOVA_STATUS_SUCCESS;
+}
+
+// "tuned": the fastest of the candidates for this shape, timed once per handle.
+nova_status_t tuned_transform(nova_handle_t h, const ConvShape& s, const TrafficModel& traffic,
+                              const TransformEntry*& out) {
+  for (const TunedChoice& c : h->tuned)
+    if (same_problem(c.shape, s)) {
+      out = c.transform;
+      return NOVA_STATUS_SUCCESS;
+    }
+  std::vector<const TransformEntry*> candidates;
+  for (const TransformEntry* t : ranked_transforms(s, traffic)) {
+    const bool tile_taken = std::any_of(candidates.begin(), candidates.end(), [&](const TransformEntry* c) { return c->m == t->m; });
+    if (traffic(*t) != HUGE_VAL && !tile_taken && candidates.size() < kTunedCandidates) candidates.push_back(t);
+  }
+  double best_ms = HUGE_VAL;
+  for (const TransformEntry* t : candidates) {
+    double ms = 0;
+    if (candidates.size() > 1)
+      if (const nova_status_t st = time_forward(*h->backend, s, *t, ms); st != NOVA_STATUS_SUCCESS) return st;
+    if (ms < best_ms) best_ms = ms, out = t;
+  }
+  if (out) h->tuned.push_back({s, out});
+  return NOVA_STATUS_SUCCESS;  // with no candidate, `out` stays the ranked choice and the caller reports it
+}
+
 // Validation shared by every entry point that takes a descriptor.
 nova_status_t prepare(nova_handle_t handle, const nova_conv_desc_t* desc, ConvShape& shape, const TransformEntry*& t) {
   if (!handle) return NOVA_STATUS_INVALID_ARGUMENT;
   if (const nova_status_t st = validate_descriptor(desc, shape); st != NOVA_STATUS_SUCCESS) return st;
   const Backend& backend = *handle->backend;
   const bool fused = shape.algorithm == NOVA_ALGO_FUSED;
-  const nova_status_t st = resolve_transform(desc, shape, t, [&](const TransformEntry& candidate) {
+  const TrafficModel traffic = [&](const TransformEntry& candidate) {
     return fused && !backend.can_fuse(shape, candidate) ? HUGE_VAL : backend.forward_traffic(shape, candidate);
-  });
-  if (st != NOVA_STATUS_SUCCESS) return st;
+  };
+  if (const nova_status_t st = resolve_transform(desc, shape, t, traffic); st != NOVA_STATUS_SUCCESS) return st;
+  if (desc->transform && std::strcmp(desc->transform, "tuned") == 0)
+    if (const nova_status_t st = tuned_transform(handle, shape, traffic, t); st != NOVA_STATUS_SUCCESS) return st;
   return fused && !backend.can_fuse(shape, *t) ? NOVA_STATUS_NOT_SUPPORTED : NOVA_STATUS_SUCCESS;
 }
 

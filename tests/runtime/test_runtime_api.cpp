@@ -167,3 +167,40 @@ TEST_CASE("the transform list names every generated transform") {
   CHECK(nova_transform_info(count, &info) == NOVA_STATUS_INVALID_ARGUMENT);
   CHECK(nova_transform_info(0, nullptr) == NOVA_STATUS_INVALID_ARGUMENT);
 }
+
+TEST_CASE("\"tuned\" times the best-ranked transforms once per shape and then runs the fastest") {
+  nova::Handle handle;
+  nova::ConvDesc d = small_desc();
+  d.transform = "tuned";
+  const char* first = nullptr;
+  REQUIRE(nova_conv_transform_name(handle.get(), &d, &first) == NOVA_STATUS_SUCCESS);
+  // A transform "auto" may take: kernel size 3 and a predicted fp32 error within its budget.
+  bool listed = false;
+  for (int i = 0; i < nova_transform_count(); ++i) {
+    nova_transform_info_t info;
+    REQUIRE(nova_transform_info(i, &info) == NOVA_STATUS_SUCCESS);
+    if (std::strcmp(info.name, first) != 0) continue;
+    listed = true;
+    CHECK(info.r == 3);
+    CHECK(0.7 * 0x1p-24 * info.amp2d <= 1e-5);
+  }
+  CHECK(listed);
+  const char* again = nullptr;
+  REQUIRE(nova_conv_transform_name(handle.get(), &d, &again) == NOVA_STATUS_SUCCESS);
+  CHECK(again == first);  // kept for the shape, not timed again
+
+  // The forward pass is that transform's, bit for bit.
+  Buffers tuned(d), named(d);
+  REQUIRE(forward(handle.get(), d, tuned) == NOVA_STATUS_SUCCESS);
+  nova::ConvDesc by_name = d;
+  by_name.transform = first;
+  REQUIRE(forward(handle.get(), by_name, named) == NOVA_STATUS_SUCCESS);
+  CHECK(tuned.y == named.y);
+
+  // Bad descriptors keep their statuses.
+  d.stride = 2;
+  CHECK(nova_conv_transform_name(handle.get(), &d, &again) == NOVA_STATUS_NOT_SUPPORTED);
+  d.stride = 1;
+  d.algorithm = NOVA_ALGO_FUSED;  // no fused kernel on the CPU
+  CHECK(nova_conv_transform_name(handle.get(), &d, &again) == NOVA_STATUS_NOT_SUPPORTED);
+}

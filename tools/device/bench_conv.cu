@@ -320,7 +320,7 @@ int main(int argc, char** argv) {
   const std::string out_dir = argc > 1 ? argv[1] : ".";
   // Options after the output folder: --quick (skip batch 8); --layer C,HW,N (only the speed of that
   // layer, nothing else: for profilers such as ncu); --transform NAME (the speed section runs that
-  // transform instead of "auto").
+  // transform instead of "auto", e.g. "tuned").
   bool quick = false;
   int only_c = 0, only_hw = 0, only_n = 0;
   const char* speed_transform = "auto";
