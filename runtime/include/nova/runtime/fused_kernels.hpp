@@ -15,8 +15,11 @@
 //      output transform thread-local.
 //   3. the epilogue adds the bias, applies ReLU and stores fp16 pixels; K is covered in passes of
 //      64 over the same shared V.
-// U comes from the cached filter in fragment order (fused_filter_index), so each thread reads its
-// share of a 16 x 16 block of U_xi with one 16-byte load.
+// U comes from the cached filter in fragment order (fused_filter_index): the block stages a domain
+// row's blocks of U in shared memory with 16-byte copies, once for all its tile groups, and each
+// thread then reads its share of a 16 x 16 block with one 16-byte load.
+// Measured slower than the 3-pass pipeline on every benchmark layer (issue-bound, not
+// memory-bound: docs/performance.md, "Fused v1"), so NOVA_ALGO_AUTO does not use it.
 //
 // Matrix cores: mma.sync m16n8k16 on NVIDIA (sm_80 and later). Every other target (AMD through
 // HIP, and the CPU emulation of tests/codegen) runs the same loops with a portable per-thread
