@@ -1,4 +1,5 @@
 #include "nova/discover/cook_toom.hpp"
+#include "nova/discover/enum_names.hpp"
 
 #include "cook_toom_formulas.hpp"
 
@@ -63,23 +64,18 @@ TileSize parse_tile(std::string_view text) {
   return tile;
 }
 
-Scaling parse_scaling(std::string_view text) {
-  if (text == "G" || text == "denominators-in-G") return Scaling::DenominatorsInG;
-  if (text == "A" || text == "denominators-in-A") return Scaling::DenominatorsInA;
-  if (text == "B" || text == "denominators-in-B") return Scaling::DenominatorsInB;
-  if (text == "balanced") return Scaling::Balanced;
-  throw InputError("unknown scaling '" + std::string(text) + "': expected G, A, B or balanced");
-}
+namespace {
+// The JSON names first; the short command-line forms after them.
+constexpr EnumName<Scaling> kScalingNames[] = {
+    {Scaling::DenominatorsInG, "denominators-in-G"}, {Scaling::DenominatorsInA, "denominators-in-A"},
+    {Scaling::DenominatorsInB, "denominators-in-B"}, {Scaling::Balanced, "balanced"},
+    {Scaling::DenominatorsInG, "G"},                 {Scaling::DenominatorsInA, "A"},
+    {Scaling::DenominatorsInB, "B"}};
+}  // namespace
 
-std::string_view scaling_name(Scaling scaling) {
-  switch (scaling) {
-    case Scaling::DenominatorsInG: return "denominators-in-G";
-    case Scaling::DenominatorsInA: return "denominators-in-A";
-    case Scaling::DenominatorsInB: return "denominators-in-B";
-    case Scaling::Balanced: return "balanced";
-  }
-  return "unknown";
-}
+Scaling parse_scaling(std::string_view text) { return parse_enum<Scaling>(kScalingNames, text, "scaling"); }
+
+std::string_view scaling_name(Scaling scaling) { return enum_name<Scaling>(kScalingNames, scaling); }
 
 bool is_valid_pointset_label(std::string_view label) {
   return !label.empty() && label.size() <= 48 &&

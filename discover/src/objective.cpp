@@ -1,4 +1,5 @@
 #include "nova/discover/objective.hpp"
+#include "nova/discover/enum_names.hpp"
 
 #include "nova/discover/fast_metrics.hpp"
 #include "nova/discover/rational.hpp"
@@ -21,21 +22,14 @@ double finite_or_infinity(double x) { return std::isfinite(x) ? x : kInfinity; }
 
 }  // namespace
 
-Objective parse_objective(std::string_view text) {
-  if (text == "kappa") return Objective::Kappa;
-  if (text == "fp16") return Objective::Fp16;
-  if (text == "bf16") return Objective::Bf16;
-  throw InputError("unknown objective '" + std::string(text) + "': expected kappa, fp16 or bf16");
-}
+namespace {
+constexpr EnumName<Objective> kObjectiveNames[] = {
+    {Objective::Kappa, "kappa"}, {Objective::Fp16, "fp16"}, {Objective::Bf16, "bf16"}};
+}  // namespace
 
-std::string_view objective_name(Objective objective) {
-  switch (objective) {
-    case Objective::Kappa: return "kappa";
-    case Objective::Fp16: return "fp16";
-    case Objective::Bf16: return "bf16";
-  }
-  return "unknown";
-}
+Objective parse_objective(std::string_view text) { return parse_enum<Objective>(kObjectiveNames, text, "objective"); }
+
+std::string_view objective_name(Objective objective) { return enum_name<Objective>(kObjectiveNames, objective); }
 
 ObjectiveFunction::ObjectiveFunction(TileSize tile, Objective objective, Scaling scaling)
     : tile_(tile), objective_(objective), scaling_(scaling) {}

@@ -1,4 +1,5 @@
 #include "nova/discover/snap.hpp"
+#include "nova/discover/enum_names.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -139,23 +140,14 @@ NeighbourhoodResult search_by_descent(const Candidates& c, std::size_t budget,
 
 }  // namespace
 
-Dtype parse_dtype(std::string_view text) {
-  if (text == "none") return Dtype::None;
-  if (text == "fp16") return Dtype::Fp16;
-  if (text == "bf16") return Dtype::Bf16;
-  if (text == "int8") return Dtype::Int8;
-  throw InputError("unknown dtype '" + std::string(text) + "': expected none, fp16, bf16 or int8");
-}
+namespace {
+constexpr EnumName<Dtype> kDtypeNames[] = {
+    {Dtype::None, "none"}, {Dtype::Fp16, "fp16"}, {Dtype::Bf16, "bf16"}, {Dtype::Int8, "int8"}};
+}  // namespace
 
-std::string_view dtype_name(Dtype dtype) {
-  switch (dtype) {
-    case Dtype::None: return "none";
-    case Dtype::Fp16: return "fp16";
-    case Dtype::Bf16: return "bf16";
-    case Dtype::Int8: return "int8";
-  }
-  return "unknown";
-}
+Dtype parse_dtype(std::string_view text) { return parse_enum<Dtype>(kDtypeNames, text, "dtype"); }
+
+std::string_view dtype_name(Dtype dtype) { return enum_name<Dtype>(kDtypeNames, dtype); }
 
 bool is_representable(const Rational& value, Dtype dtype) {
   using boost::multiprecision::abs;

@@ -5,6 +5,7 @@
 #include "nova/errlab/tensor_storage.hpp"
 
 #include "nova/discover/rational.hpp"
+#include "nova/discover/enum_names.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -269,22 +270,19 @@ class LayerEmulator {
 
 }  // namespace
 
+namespace {
+constexpr discover::EnumName<Distribution> kDistributionNames[] = {{Distribution::gaussian, "gaussian"},
+                                                                   {Distribution::uniform, "uniform"},
+                                                                   {Distribution::relu, "relu"},
+                                                                   {Distribution::he, "he"}};
+}  // namespace
+
 Distribution parse_distribution(std::string_view text) {
-  if (text == "gaussian") return Distribution::gaussian;
-  if (text == "uniform") return Distribution::uniform;
-  if (text == "relu") return Distribution::relu;
-  if (text == "he") return Distribution::he;
-  throw InputError("unknown distribution '" + std::string(text) + "' (expected gaussian, uniform, relu or he)");
+  return discover::parse_enum<Distribution>(kDistributionNames, text, "distribution");
 }
 
 std::string_view to_string(Distribution distribution) {
-  switch (distribution) {
-    case Distribution::gaussian: return "gaussian";
-    case Distribution::uniform: return "uniform";
-    case Distribution::relu: return "relu";
-    case Distribution::he: return "he";
-  }
-  return "?";
+  return discover::enum_name<Distribution>(kDistributionNames, distribution);
 }
 
 void validate(const ExperimentSpec& spec) {
