@@ -115,8 +115,12 @@ nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s
     if (ranked.empty()) return s.r == 3 ? NOVA_STATUS_UNKNOWN_TRANSFORM : NOVA_STATUS_NOT_SUPPORTED;
     out = ranked.front();
   }
+  return check_tiled_sizes(s, *out);
+}
+
+nova_status_t check_tiled_sizes(const ConvShape& s, const TransformEntry& t) {
   int64_t elements = 0;
-  const Tiling tiling = tile_shape(s, *out);
+  const Tiling tiling = tile_shape(s, t);
   if (!checked_product({tiling.n, tiling.n, s.c, tiling.tiles}, elements) ||
       !checked_product({tiling.n, tiling.n, s.k, tiling.tiles}, elements))
     return NOVA_STATUS_SIZE_OVERFLOW;

@@ -61,4 +61,7 @@ std::vector<const TransformEntry*> ranked_transforms(const ConvShape& shape, con
 nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& shape, const TransformEntry*& out,
                                 const TrafficModel& traffic);
 
+// SIZE_OVERFLOW when V or M of `shape` tiled by `t` would not fit the 32-bit element indices.
+nova_status_t check_tiled_sizes(const ConvShape& shape, const TransformEntry& t);
+
 }  // namespace nova::runtime

@@ -27,9 +27,11 @@ struct CachedFilter {
   Buffer data;
 };
 
-// The transform "tuned" chose for one problem shape.
-struct TunedChoice {
+// The transform "auto" or "tuned" chose for one problem shape: choosing again would give the same
+// answer but score every transform (or time the candidates) on every call.
+struct ChosenTransform {
   ConvShape shape;
+  bool tuned;
   const TransformEntry* transform;
 };
 
@@ -38,7 +40,7 @@ struct TunedChoice {
 struct nova_handle {
   std::unique_ptr<Backend> backend;
   std::vector<CachedFilter> filters;
-  std::vector<TunedChoice> tuned;
+  std::vector<ChosenTransform> chosen;
   Buffer workspace{nullptr, std::free};
   size_t workspace_bytes = 0;
 };
@@ -94,18 +96,17 @@ nova_status_t time_forward(Backend& backend, const ConvShape& s, const Transform
   return NOVA_STATUS_SUCCESS;
 }
 
-// "tuned": the fastest of the candidates for this shape, timed once per handle.
+// "tuned": the fastest of the candidates for this shape; `out` is "auto"'s choice on entry and
+// stays it when there is nothing to time.
 nova_status_t tuned_transform(nova_handle_t h, const ConvShape& s, const TrafficModel& traffic,
                               const TransformEntry*& out) {
-  for (const TunedChoice& c : h->tuned)
-    if (same_problem(c.shape, s)) {
-      out = c.transform;
-      return NOVA_STATUS_SUCCESS;
-    }
   std::vector<const TransformEntry*> candidates;
   for (const TransformEntry* t : ranked_transforms(s, traffic)) {
-    const bool tile_taken = std::any_of(candidates.begin(), candidates.end(), [&](const TransformEntry* c) { return c->m == t->m; });
-    if (traffic(*t) != HUGE_VAL && !tile_taken && candidates.size() < kTunedCandidates) candidates.push_back(t);
+    const bool tile_taken =
+        std::any_of(candidates.begin(), candidates.end(), [&](const TransformEntry* c) { return c->m == t->m; });
+    if (traffic(*t) != HUGE_VAL && !tile_taken && candidates.size() < kTunedCandidates &&
+        check_tiled_sizes(s, *t) == NOVA_STATUS_SUCCESS)
+      candidates.push_back(t);
   }
   double best_ms = HUGE_VAL;
   for (const TransformEntry* t : candidates) {
@@ -114,23 +115,32 @@ nova_status_t tuned_transform(nova_handle_t h, const ConvShape& s, const Traffic
       if (const nova_status_t st = time_forward(*h->backend, s, *t, ms); st != NOVA_STATUS_SUCCESS) return st;
     if (ms < best_ms) best_ms = ms, out = t;
   }
-  if (out) h->tuned.push_back({s, out});
-  return NOVA_STATUS_SUCCESS;  // with no candidate, `out` stays the ranked choice and the caller reports it
+  return NOVA_STATUS_SUCCESS;
 }
 
 // Validation shared by every entry point that takes a descriptor.
 nova_status_t prepare(nova_handle_t handle, const nova_conv_desc_t* desc, ConvShape& shape, const TransformEntry*& t) {
   if (!handle) return NOVA_STATUS_INVALID_ARGUMENT;
   if (const nova_status_t st = validate_descriptor(desc, shape); st != NOVA_STATUS_SUCCESS) return st;
+  const bool tuned = desc->transform && std::strcmp(desc->transform, "tuned") == 0;
+  const bool chosen = tuned || !desc->transform || std::strcmp(desc->transform, "auto") == 0;
+  if (chosen)
+    for (const ChosenTransform& c : handle->chosen)
+      if (c.tuned == tuned && same_problem(c.shape, shape)) {
+        t = c.transform;
+        return NOVA_STATUS_SUCCESS;
+      }
   const Backend& backend = *handle->backend;
   const bool fused = shape.algorithm == NOVA_ALGO_FUSED;
   const TrafficModel traffic = [&](const TransformEntry& candidate) {
     return fused && !backend.can_fuse(shape, candidate) ? HUGE_VAL : backend.forward_traffic(shape, candidate);
   };
   if (const nova_status_t st = resolve_transform(desc, shape, t, traffic); st != NOVA_STATUS_SUCCESS) return st;
-  if (desc->transform && std::strcmp(desc->transform, "tuned") == 0)
+  if (tuned)
     if (const nova_status_t st = tuned_transform(handle, shape, traffic, t); st != NOVA_STATUS_SUCCESS) return st;
-  return fused && !backend.can_fuse(shape, *t) ? NOVA_STATUS_NOT_SUPPORTED : NOVA_STATUS_SUCCESS;
+  if (fused && !backend.can_fuse(shape, *t)) return NOVA_STATUS_NOT_SUPPORTED;
+  if (chosen) handle->chosen.push_back({shape, tuned, t});
+  return NOVA_STATUS_SUCCESS;
 }
 
 nova_status_t cached_filter(nova_handle_t h, const ConvShape& s, const TransformEntry* t, const float* weights,
