@@ -79,8 +79,8 @@ NOVA_API void nova_conv_desc_init(nova_conv_desc_t* desc);
 NOVA_API nova_status_t nova_create(nova_handle_t* handle, nova_backend_t backend, void* stream);
 NOVA_API nova_status_t nova_destroy(nova_handle_t handle);
 
-/* The transform that runs for this descriptor ("auto" resolved); the string lives as long as the
- * library. */
+/* The transform that runs for this descriptor ("auto" or "tuned" resolved); the string lives as
+ * long as the library. */
 NOVA_API nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova_conv_desc_t* desc, const char** name);
 
 /* Bytes of workspace nova_conv_forward() needs (transformed input and Winograd-domain product). */
