@@ -226,7 +226,7 @@ class GpuBackend final : public Backend {
     if (s.dtype != NOVA_DTYPE_FP16 || s.layout != NOVA_LAYOUT_NHWC) return 0;
     const GpuTransformEntry* g = find_gpu_transform(t.name);
     if (!g || !g->launch_fused_conv_nhwc_f16 || s.c > INT_MAX || s.k > INT_MAX) return 0;
-    return fused_tile_groups(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_) * kFusedGroupTiles;
+    return nova::runtime::fused_block_tiles(fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups);
   }
 
   hipStream_t stream_;

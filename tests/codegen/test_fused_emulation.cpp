@@ -54,15 +54,16 @@ class FusedCase {
   }
 
   template <int kTileGroups>
-  Comparison run(int relu) const {
+  Comparison run(int relu, int warps) const {
     const std::size_t count = static_cast<std::size_t>(s_.N) * grid_.out_height * grid_.out_width * s_.K;
     std::vector<__half> y(count + kGuard);
     std::memset(static_cast<void*>(y.data()), 0xff, y.size() * sizeof(__half));  // NaN everywhere
     const FusedConvArgs args{x_.data(), fused_u_.data(), y.data(), bias_.data(), relu, s_.K, grid_};
-    const auto blocks = static_cast<unsigned>((grid_.tiles + kTileGroups * 8 - 1) / (kTileGroups * 8));
+    const int block_tiles = nova::runtime::fused_block_tiles(kTileGroups);
+    const auto blocks = static_cast<unsigned>((grid_.tiles + block_tiles - 1) / block_tiles);
     nova::emulation::dynamic_shared.assign(
-        static_cast<std::size_t>(nova::runtime::fused_shared_bytes(n, s_.C, kTileGroups)), '\0');
-    nova::emulation::launch(blocks, nova::runtime::fused_threads(kTileGroups),
+        static_cast<std::size_t>(nova::runtime::fused_shared_bytes(n, s_.C, kTileGroups, warps)), '\0');
+    nova::emulation::launch(blocks, static_cast<unsigned>(32 * warps),
                             [&] { nova::runtime::fused_conv_tiles<Transform, kTileGroups>(args); });
     return compare(y, relu);
   }
@@ -164,17 +165,22 @@ class FusedCase {
 template <class Transform>
 void check_fused() {
   if constexpr (Transform::n <= nova::runtime::kFusedMaxTileSide) {
-    // Partial tile blocks, clipped border tiles, pad 0 to 2, a second K pass that is partly past K.
-    const std::vector<Shape> shapes = {{1, 16, 16, 9, 11, 1}, {2, 32, 80, 7, 13, 0}, {1, 16, 32, 5, 6, 2}};
+    // Partial tile blocks, clipped border tiles, pad 0 to 2, warps with a second block of K,
+    // several blocks and several tile groups in a block.
+    const std::vector<Shape> shapes = {
+        {1, 16, 16, 9, 11, 1}, {2, 32, 80, 7, 13, 0}, {1, 16, 32, 5, 6, 2}, {2, 16, 16, 18, 21, 1}};
     unsigned seed = 7;
     for (const Shape& s : shapes) {
       const FusedCase<Transform> c(s, seed++);
       for (int relu = 0; relu <= 1; ++relu) {
-        const Comparison results[] = {c.template run<1>(relu), c.template run<2>(relu), c.template run<4>(relu)};
+        const int warps = relu ? 16 : 8;  // both block sizes fused_launch picks
+        const Comparison results[] = {c.template run<1>(relu, warps), c.template run<2>(relu, warps),
+                                      c.template run<4>(relu, warps)};
         for (int g = 0; g < 3; ++g) {
           const Comparison& r = results[g];
           INFO(Transform::name << " N" << s.N << " C" << s.C << " K" << s.K << " " << s.H << "x" << s.W << " pad "
-                               << s.pad << " relu " << relu << " tile groups " << (1 << g) << ": pixels " << r.pixels
+                               << s.pad << " relu " << relu << " tile groups " << (1 << g) << " warps " << warps
+                               << ": pixels " << r.pixels
                                << ", err/bound " << r.bound_use << ", non-finite " << r.non_finite << ", guard writes "
                                << r.guard_writes);
           CHECK(r.pixels == static_cast<long long>(s.N) * s.K * (s.H + 2 * s.pad - 2) * (s.W + 2 * s.pad - 2));
@@ -199,16 +205,21 @@ TEST_CASE("fused NHWC fp16 kernel, emulated on the CPU, matches the reference wi
 }
 
 TEST_CASE("fused kernel eligibility: tile side, channel multiples and shared memory") {
-  using nova::runtime::fused_tile_groups;
-  CHECK(fused_tile_groups(6, 64, 64, 227 * 1024) == 4);
-  CHECK(fused_tile_groups(6, 128, 128, 227 * 1024) == 2);
-  CHECK(fused_tile_groups(6, 256, 256, 227 * 1024) == 1);
-  CHECK(fused_tile_groups(6, 16, 64, 64 * 1024) == 1);  // an AMD CU's 64 KB of LDS holds C = 16 only
-  CHECK(fused_tile_groups(6, 64, 64, 64 * 1024) == 0);
-  CHECK(fused_tile_groups(6, 512, 64, 227 * 1024) == 0);
-  CHECK(fused_tile_groups(8, 64, 64, 227 * 1024) == 0);  // F(6,3): too many accumulators
-  CHECK(fused_tile_groups(6, 24, 64, 227 * 1024) == 0);
-  CHECK(fused_tile_groups(6, 64, 40, 227 * 1024) == 0);
+  using nova::runtime::fused_launch;
+  const auto is = [](nova::runtime::FusedLaunch l, int tile_groups, int warps) {
+    return l.tile_groups == tile_groups && l.warps == warps;
+  };
+  CHECK(is(fused_launch(6, 16, 64, 227 * 1024), 2, 8));     // two blocks of 32 tiles share an SM
+  CHECK(is(fused_launch(6, 64, 64, 227 * 1024), 1, 8));     // two blocks of 16 tiles
+  CHECK(is(fused_launch(6, 128, 128, 227 * 1024), 1, 16));  // one block of 16 tiles
+  CHECK(is(fused_launch(6, 256, 256, 227 * 1024), 0, 0));
+  CHECK(is(fused_launch(4, 256, 256, 227 * 1024), 1, 16));
+  CHECK(is(fused_launch(6, 16, 64, 64 * 1024), 1, 8));      // an AMD CU's 64 KB of LDS holds C = 16 only
+  CHECK(is(fused_launch(6, 32, 64, 64 * 1024), 0, 0));
+  CHECK(is(fused_launch(6, 512, 64, 227 * 1024), 0, 0));
+  CHECK(is(fused_launch(8, 64, 64, 227 * 1024), 0, 0));     // F(6,3): too many accumulators
+  CHECK(is(fused_launch(6, 24, 64, 227 * 1024), 0, 0));
+  CHECK(is(fused_launch(6, 64, 40, 227 * 1024), 0, 0));
 }
 
 TEST_CASE("fused filter layout: every U element has its own slot") {

@@ -3,73 +3,85 @@
 // the small-channel layers near cuDNN). Written once for every transform; each generated
 // <name>_kernels.hip whose tile fits (n <= 6) binds it to its transform.
 //
-// A block takes kTiles = 8 * kTileGroups tiles and every channel:
-//   1. its threads load the tiles' input patches and write V = B^T d B for every (channel, tile)
-//      into shared memory as fp16 (the storage precision of the 3-pass pipeline);
-//   2. 32-thread groups, 4 along K x kTileGroups along the tiles, each own a 16 x 8 block of
-//      (output channel, tile). For every Winograd position xi a group computes its block of
-//      M_xi = U_xi V_xi over all C (tensor-core mma, fp16 in, fp32 accumulate), and folds it into
-//      y = A^T M A at once, a domain row at a time (A^T's 1D transform along the row, then one
-//      column of A^T down it), so only the m*m outputs and one row of M stay in registers. Every
-//      M element a thread holds has the same (k, tile) for every xi, which is what makes the
-//      output transform thread-local.
-//   3. the epilogue adds the bias, applies ReLU and stores fp16 pixels; K is covered in passes of
-//      64 over the same shared V.
-// U comes from the cached filter in fragment order (fused_filter_index): the block stages a domain
-// row's blocks of U in shared memory with 16-byte copies, once for all its tile groups, and each
-// thread then reads its share of a 16 x 16 block with one 16-byte load.
-// Measured slower than the 3-pass pipeline on every benchmark layer (issue-bound, not
-// memory-bound: docs/performance.md, "Fused v1"), so NOVA_ALGO_AUTO does not use it.
+// A block of 8 or 16 warps (fused_launch) takes kTiles = 16 * kTileGroups tiles and every channel:
+//   1. its threads write V = B^T d B of every (channel, tile) into shared memory as fp16 (the
+//      storage precision of the 3-pass pipeline). A thread takes a channel pair of one tile: one
+//      4-byte load per patch element (a warp reads whole NHWC pixels), two transforms in fp32, one
+//      4-byte store per position.
+//   2. a warp takes a block of 8 output channels and, in turn, each tile group of 16 tiles: for
+//      every Winograd position xi it computes the 16 (tile) x 8 (channel) block of M_xi = V_xi U_xi
+//      over all C (tensor-core mma, fp16 in, fp32 accumulate; V from shared memory, U straight from
+//      the cached filter through L1, read once per tile group in quick succession) and folds it into
+//      y = A^T M A at once, a domain row at a time, so only the m*m outputs and one row of M stay
+//      in registers. Every M element a thread holds has the same (tile, k) for every xi, which is
+//      what makes the output transform thread-local.
+//   3. the epilogue adds the bias, applies ReLU and stores each tile's pixels as channel pairs.
+// Warps never wait for each other after phase 1. Where two blocks fit in an SM's shared memory
+// (small C) they have 8 warps each, so one block's loads overlap the other's matrix products;
+// otherwise one block has 16.
 //
 // Matrix cores: mma.sync m16n8k16 on NVIDIA (sm_80 and later). Every other target (AMD through
 // HIP, and the CPU emulation of tests/codegen) runs the same loops with a portable per-thread
-// product over the same fragment ownership; it is correct but slow (no MFMA path yet). Groups are
+// product over the same fragment ownership; it is correct but slow (no MFMA path yet). Warps are
 // fixed 32-thread slices of the block, not hardware waves, so wave64 needs no change.
 #pragma once
 
 #include "nova/runtime/transform_kernels.hpp"
 
+#include <type_traits>
+
 namespace nova::runtime {
 
-inline constexpr int kFusedGroupK = 16;       // output channels of a group's block
-inline constexpr int kFusedGroupTiles = 8;    // tiles of a group's block
-inline constexpr int kFusedKGroups = 4;       // groups along K: a pass covers 64 output channels
-inline constexpr int kFusedPassK = kFusedKGroups * kFusedGroupK;
-inline constexpr int kFusedChannelStep = 16;  // channels per mma (its reduction depth)
+inline constexpr int kFusedGroupTiles = 16;   // tiles of a tile group: the mma's M
+inline constexpr int kFusedBlockK = 8;        // output channels of a warp's block: the mma's N
+inline constexpr int kFusedChannelStep = 16;  // channels per mma: its reduction depth
+inline constexpr int kFusedMaxWarps = 16;
 inline constexpr int kFusedRowPad = 8;        // halves after each shared V row: conflict-free ldmatrix
-inline constexpr int kFusedChunkBlocks = 4;   // 16-channel blocks of U staged in shared memory at a time
 inline constexpr int kFusedMaxTileSide = 6;   // n of the largest tile whose registers fit
 
-NOVA_HD constexpr int fused_threads(int tile_groups) { return 32 * kFusedKGroups * tile_groups; }
-// Blocks per SM the register budget is set for: 512 threads, so at most 128 registers each.
-constexpr int fused_min_blocks(int tile_groups) { return 4 / tile_groups; }
+// The kernels' launch bounds: up to 16 warps, at most 128 registers a thread, so that two blocks
+// of 8 warps fit an SM too.
+NOVA_HD constexpr int fused_threads(int /*tile_groups*/) { return 32 * kFusedMaxWarps; }
+constexpr int fused_min_blocks(int /*tile_groups*/) { return 1; }
+NOVA_HD constexpr int fused_block_tiles(int tile_groups) { return kFusedGroupTiles * tile_groups; }
 
-// Shared memory of one block: V for every xi, tile and channel (rows padded), then the staged U of
-// one domain row: n positions x 4 K groups x kFusedChunkBlocks blocks of 16 x 16 halves.
-constexpr long long fused_u_stage_halves(int n) { return static_cast<long long>(n) * kFusedKGroups * kFusedChunkBlocks * 256; }
-constexpr long long fused_shared_bytes(int n, int C, int tile_groups) {
-  return (static_cast<long long>(n) * n * tile_groups * kFusedGroupTiles * (C + kFusedRowPad) + fused_u_stage_halves(n)) * 2;
+// Halves of one warp's U buffer: two steps (double buffering) of a domain row's n blocks.
+NOVA_HD constexpr int fused_u_buffer_halves(int n) { return 2 * n * kFusedBlockK * kFusedChannelStep; }
+
+// Shared memory of one block: V for every xi, tile and channel (rows padded), each warp's U buffer,
+// then the tiles' origins.
+constexpr long long fused_shared_bytes(int n, int C, int tile_groups, int warps) {
+  const long long tiles = fused_block_tiles(tile_groups);
+  return (static_cast<long long>(n) * n * tiles * (C + kFusedRowPad) + static_cast<long long>(warps) * fused_u_buffer_halves(n)) * 2 +
+         tiles * static_cast<long long>(sizeof(TileOrigin));
 }
 
-// The most tile groups (4, 2, 1) whose shared memory fits `shared_limit` bytes, or 0 when the
-// shape cannot run fused: a tile larger than kFusedMaxTileSide, C or K not a multiple of 16.
-constexpr int fused_tile_groups(int n, int C, int K, long long shared_limit) {
-  if (n > kFusedMaxTileSide || C < 1 || K < 1 || C % kFusedChannelStep != 0 || K % kFusedGroupK != 0) return 0;
+struct FusedLaunch {
+  int tile_groups = 0, warps = 0;  // 0: the shape cannot run fused
+};
+
+// Tile groups per block (4, 2 or 1) and warps for a shape: the most tile groups with which two
+// blocks of 8 warps share an SM's `shared_limit` bytes, else the most with which one block of 16
+// (else 8) warps fits; none for a tile larger than kFusedMaxTileSide, or C or K not a multiple of 16.
+constexpr FusedLaunch fused_launch(int n, int C, int K, long long shared_limit) {
+  if (n > kFusedMaxTileSide || C < 1 || K < 1 || C % kFusedChannelStep != 0 || K % 16 != 0) return {};
   for (int groups = 4; groups >= 1; groups /= 2)
-    if (fused_shared_bytes(n, C, groups) <= shared_limit) return groups;
-  return 0;
+    if (2 * fused_shared_bytes(n, C, groups, 8) <= shared_limit) return {groups, 8};
+  for (int warps = kFusedMaxWarps; warps >= 8; warps /= 2)
+    for (int groups = 4; groups >= 1; groups /= 2)
+      if (fused_shared_bytes(n, C, groups, warps) <= shared_limit) return {groups, warps};
+  return {};
 }
 
-// Where U_xi[k][c] lies in the fused filter layout: 16 x 16 blocks (xi, k / 16, c / 16), each the
-// 32 lanes' mma A fragments in lane order, 8 halves per lane. Within a block, lane g * 4 + q holds
-// rows g and g + 8, columns 2q, 2q + 1, 2q + 8, 2q + 9 (PTX ISA, mma.m16n8k16 A fragment).
-NOVA_HD constexpr int fragment_offset(int row, int col) {
-  return ((row % 8) * 4 + (col % 8) / 2) * 8 + (row / 8 + 2 * (col / 8)) * 2 + col % 2;
-}
+// Where U_xi[k][c] lies in the fused filter layout: 8 (k) x 16 (c) blocks (xi, k / 8, c / 16), each
+// the 32 lanes' mma B fragments in lane order, 4 halves per lane: lane g * 4 + q holds U[g][2q],
+// U[g][2q + 1], U[g][2q + 8], U[g][2q + 9] (PTX ISA, mma.m16n8k16 B fragment, B = U^T).
+NOVA_HD constexpr int fragment_offset(int k, int c) { return ((k % 8) * 4 + (c % 8) / 2) * 4 + (c % 16) / 8 * 2 + c % 2; }
 
 NOVA_HD constexpr long long fused_filter_index(int xi, int k, int c, int K, int C) {
-  const long long block = (static_cast<long long>(xi) * (K / 16) + k / 16) * (C / 16) + c / 16;
-  return block * 256 + fragment_offset(k % 16, c % 16);
+  const long long block = (static_cast<long long>(xi) * (K / kFusedBlockK) + k / kFusedBlockK) * (C / kFusedChannelStep) +
+                          c / kFusedChannelStep;
+  return block * (kFusedBlockK * kFusedChannelStep) + fragment_offset(k, c);
 }
 
 struct FusedConvArgs {
@@ -87,134 +99,215 @@ struct FusedConvArgs {
 
 #ifdef NOVA_KERNEL_EMULATION
 inline char* fused_shared_memory() { return nova::emulation::dynamic_shared.data(); }
+
+inline void load_pair(const __half* x, int at, bool inside, float& a, float& b) {
+  a = inside ? to_float(x[at]) : 0.0f;
+  b = inside ? to_float(x[at + 1]) : 0.0f;
+}
+inline void store_pair(__half* at, float a, float b) { store(at, a), store(at + 1, b); }
 #else
 __device__ inline char* fused_shared_memory() {
   extern __shared__ __align__(16) char fused_shared[];
   return fused_shared;
 }
+
+// Channels c and c + 1 (c even) of one pixel: one 4-byte access.
+__device__ inline void load_pair(const __half* __restrict__ x, int at, bool inside, float& a, float& b) {
+  const float2 f = inside ? __half22float2(*reinterpret_cast<const __half2*>(x + at)) : make_float2(0.0f, 0.0f);
+  a = f.x, b = f.y;
+}
+__device__ inline void store_pair(__half* at, float a, float b) {
+  *reinterpret_cast<__half2*>(at) = __floats2half2_rn(a, b);
+}
 #endif
 
-// acc += the group's 16 x 16 block of U_xi times its 16 (channel) x 8 (tile) block of V_xi.
-// u: the U block (fragment order); v: shared V at (xi, first tile, first channel), rows `row` apart.
-__device__ inline void fused_mma(float acc[4], const __half* __restrict__ u, const __half* v, int row, int lane) {
+// acc += the warp's 16 (tile) x 16 (channel) block of V_xi times its 16 x 8 (k) block of U_xi^T.
+// v: shared V at (xi, first tile, first channel), rows `row` halves apart; u: the U block
+// (fragment order). acc[e] is (tile lane / 4 + 8 (e / 2), k 2 (lane % 4) + e % 2), the mma's C fragment.
+__device__ inline void fused_mma(float acc[4], const __half* v, int row, const __half* __restrict__ u, int lane) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const uint4 a = *reinterpret_cast<const uint4*>(u + lane * 8);
-  unsigned b0, b1;  // ldmatrix .x2: lanes 0-7 address the 8 tiles at channel 0, lanes 8-15 at channel 8
-  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(v + (lane % 8) * row + (lane / 8) % 2 * 8));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(b0), "=r"(b1) : "r"(address));
+  const uint2 b = *reinterpret_cast<const uint2*>(u + lane * 4);
+  unsigned a0, a1, a2, a3;  // ldmatrix .x4: lanes 0-15 address tiles 0-15 at channel 0, lanes 16-31 at channel 8
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(v + (lane % 16) * row + lane / 16 * 8));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
+               : "r"(address));
   asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
       "{%0, %1, %2, %3};\n"
       : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b.x), "r"(b.y));
 #else
-  const int g = lane / 4, q = lane % 4;  // the same ownership as the mma's C fragment
+  const int g = lane / 4, q = lane % 4;
   for (int c = 0; c < kFusedChannelStep; ++c) {
-    const float u0 = to_float(u[fragment_offset(g, c)]), u1 = to_float(u[fragment_offset(g + 8, c)]);
-    const float v0 = to_float(v[2 * q * row + c]), v1 = to_float(v[(2 * q + 1) * row + c]);
-    acc[0] += u0 * v0, acc[1] += u0 * v1, acc[2] += u1 * v0, acc[3] += u1 * v1;
+    const float v0 = to_float(v[g * row + c]), v1 = to_float(v[(g + 8) * row + c]);
+    const float u0 = to_float(u[fragment_offset(2 * q, c)]), u1 = to_float(u[fragment_offset(2 * q + 1, c)]);
+    acc[0] += v0 * u0, acc[1] += v0 * u1, acc[2] += v1 * u0, acc[3] += v1 * u1;
   }
 #endif
 }
 
+// The U blocks a warp multiplies with, one (domain row, channel step) after another: on sm_80 and
+// later copied into the warp's shared buffer one step ahead (cp.async), so the L2 latency of U
+// overlaps the previous step's products; elsewhere read from the filter in place.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && !defined(NOVA_FUSED_NO_ASYNC)
+#define NOVA_FUSED_ASYNC_U 1
+#endif
+
+template <int n>
+struct UStream {
+  static constexpr int kHalves = kFusedBlockK * kFusedChannelStep;  // one 8 x 16 block
+  const __half* first;  // U of position 0, this warp's K block, channel step 0
+  long long position;   // halves from one position to the next
+  int steps;            // channel steps per position
+  __half* buffer;       // this warp's fused_u_buffer_halves(n)
+
+  // Step f = i * steps + step (domain row i) starts on its way.
+  __device__ void fetch(int f, int lane) const {
+#ifdef NOVA_FUSED_ASYNC_U
+    const int i = f / steps, step = f % steps;
+    __half* to = buffer + (f % 2) * n * kHalves;
+    constexpr int kChunks = n * kHalves / 8;  // 16-byte copies, n blocks of 256 bytes
+#pragma unroll
+    for (int c = lane; c < kChunks; c += 32) {
+      const __half* from = first + (i * n + c / (kHalves / 8)) * position + step * kHalves + c % (kHalves / 8) * 8;
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(to + c * 8))),
+                   "l"(from));
+    }
+    asm volatile("cp.async.commit_group;\n" ::);
+#else
+    (void)f, (void)lane;
+#endif
+  }
+
+  // Waits for step f; `more` says whether step f + 1 was fetched after it.
+  __device__ void wait(bool more) const {
+#ifdef NOVA_FUSED_ASYNC_U
+    if (more) asm volatile("cp.async.wait_group 1;\n" ::);
+    else asm volatile("cp.async.wait_group 0;\n" ::);
+    __syncwarp();
+#else
+    (void)more;
+#endif
+  }
+
+  // The U block of position j of step f.
+  __device__ const __half* block(int f, int j) const {
+#ifdef NOVA_FUSED_ASYNC_U
+    return buffer + ((f % 2) * n + j) * kHalves;
+#else
+    return first + (f / steps * n + j) * position + f % steps * kHalves;
+#endif
+  }
+
+  // Every lane is done with step f's buffer, so step f + 2 may refill it.
+  __device__ void release() const {
+#ifdef NOVA_FUSED_ASYNC_U
+    __syncwarp();
+#endif
+  }
+};
+
 template <class Transform, int kTileGroups>
 __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   constexpr int m = Transform::m, n = Transform::n, nn = n * n;
-  constexpr int kTiles = kTileGroups * kFusedGroupTiles, kThreads = fused_threads(kTileGroups);
+  constexpr int kTiles = fused_block_tiles(kTileGroups);
+  const int threads = static_cast<int>(blockDim.x), warps = threads / 32;
   static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
   const TileGrid& g = a.grid;
-  const int C = g.channels, row = C + kFusedRowPad;
+  const int C = g.channels, row = C + kFusedRowPad, pairs = C / 2;
   __half* vs = reinterpret_cast<__half*>(fused_shared_memory());  // [nn][kTiles][row]
+  __half* u_buffers = vs + static_cast<long long>(nn) * kTiles * row;  // [warp][fused_u_buffer_halves(n)]
+  auto* origins = reinterpret_cast<TileOrigin*>(u_buffers + warps * fused_u_buffer_halves(n));
   const long long first_tile = static_cast<long long>(blockIdx.x) * kTiles;
+  const int tiles = g.tiles - first_tile < kTiles ? static_cast<int>(g.tiles - first_tile) : kTiles;
+  for (int t = static_cast<int>(threadIdx.x); t < tiles; t += threads) origins[t] = tile_origin(g, first_tile + t, m);
+  __syncthreads();
 
-  // 1. V = B^T d B of every (channel, tile); consecutive threads take consecutive channels, which
-  //    are adjacent in an NHWC pixel.
+  // 1. V = B^T d B of every (channel pair, tile); consecutive threads take consecutive pairs.
 #pragma unroll 1
-  for (int item = static_cast<int>(threadIdx.x); item < C * kTiles; item += kThreads) {
-    const int c = item % C, t = item / C;
-    const long long tile = first_tile + t;
-    const bool valid = tile < g.tiles;
-    float d[nn];
-    load_patch<n, Layout::nhwc>(a.x, g, tile_origin(g, valid ? tile : 0, m), c, valid, d);
-    float v[nn];
-    Transform::input_2d(d, v);
+  for (int item = static_cast<int>(threadIdx.x); item < pairs * kTiles; item += threads) {
+    const int p = item % pairs, t = item / pairs;
+    float d0[nn], d1[nn], v0[nn], v1[nn];
+    walk_patch<n, Layout::nhwc>(g, origins[t < tiles ? t : 0], 2 * p, t < tiles,
+                                [&](int e, bool inside, int at) { load_pair(a.x, at, inside, d0[e], d1[e]); });
+    Transform::input_2d(d0, v0);
+    Transform::input_2d(d1, v1);
 #pragma unroll
-    for (int xi = 0; xi < nn; ++xi) store(vs + (xi * kTiles + t) * row + c, v[xi]);
+    for (int xi = 0; xi < nn; ++xi) store_pair(vs + (xi * kTiles + t) * row + 2 * p, v0[xi], v1[xi]);
   }
   __syncthreads();
 
-  // 2. Each group: its (k, tile) block of y = A^T (U V) A, position by position. The U blocks of
-  //    a domain row are staged in shared memory chunk by chunk, once for the block's tile groups.
-  __half* us = vs + static_cast<long long>(nn) * kTiles * row;  // [j][K group][chunk block][256]
-  const int group = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  const int k_group = group % kFusedKGroups, t0 = group / kFusedKGroups * kFusedGroupTiles;
-  const int blocks_c = C / kFusedChannelStep, blocks_k = a.K / kFusedGroupK;
-  for (int k_pass = 0; k_pass < a.K; k_pass += kFusedPassK) {
-    const int k0 = k_pass + k_group * kFusedGroupK;
-    const bool active = k0 < a.K;  // K is a multiple of 16: a group is wholly inside or past K
-    float out[m * m][4] = {};
+  // 2. Each warp: its (tile, k) blocks of y = A^T (V U) A, position by position.
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const int blocks_k = a.K / kFusedBlockK, steps = C / kFusedChannelStep;
+  constexpr int kBlockHalves = kFusedBlockK * kFusedChannelStep;
 #pragma unroll 1
-    for (int i = 0; i < n; ++i) {
-      float mrow[n][4] = {};
-      const __half* v = vs + (i * n * kTiles + t0) * row;
+  for (int kb = warp; kb < blocks_k; kb += warps) {
+    const UStream<n> u{a.U + static_cast<long long>(kb) * steps * kBlockHalves,
+                       static_cast<long long>(blocks_k) * steps * kBlockHalves, steps,
+                       u_buffers + warp * fused_u_buffer_halves(n)};
 #pragma unroll 1
-      for (int chunk = 0; chunk < blocks_c; chunk += kFusedChunkBlocks) {
-        const int chunk_blocks = blocks_c - chunk < kFusedChunkBlocks ? blocks_c - chunk : kFusedChunkBlocks;
-        __syncthreads();  // every group is done with the previous chunk
-        // 16-byte vectors: 32 per 16 x 16 block; the chunk's blocks of one (xi, K block) are adjacent.
-        const int vectors = n * kFusedKGroups * chunk_blocks * 32;
-        for (int vec = static_cast<int>(threadIdx.x); vec < vectors; vec += kThreads) {
-          const int in_run = vec % (chunk_blocks * 32), run = vec / (chunk_blocks * 32);
-          const int kb = k_pass / kFusedGroupK + run % kFusedKGroups, j = run / kFusedKGroups;
-          if (kb >= blocks_k) continue;
-          const long long from = ((static_cast<long long>(i * n + j) * blocks_k + kb) * blocks_c + chunk) * 256 + in_run * 8;
-          *reinterpret_cast<uint4*>(us + run * (kFusedChunkBlocks * 256) + in_run * 8) =
-              *reinterpret_cast<const uint4*>(a.U + from);
-        }
-        __syncthreads();
-        if (!active) continue;
-        for (int cb = 0; cb < chunk_blocks; ++cb) {
+    for (int t0 = 0; t0 < tiles; t0 += kFusedGroupTiles) {
+      float out[m * m][4] = {};
+      u.fetch(0, lane);
+#pragma unroll
+      for (int i = 0; i < n; ++i) {
+        float mrow[n][4] = {};
+        const __half* v = vs + (i * n * kTiles + t0) * row;
+#pragma unroll 1
+        for (int step = 0; step < steps; ++step) {
+          const int f = i * steps + step;
+          const bool more = f + 1 < n * steps;
+          if (more) u.fetch(f + 1, lane);
+          u.wait(more);
 #pragma unroll
           for (int j = 0; j < n; ++j)
-            fused_mma(mrow[j], us + ((j * kFusedKGroups + k_group) * kFusedChunkBlocks + cb) * 256,
-                      v + j * kTiles * row + (chunk + cb) * kFusedChannelStep, row, lane);
+            fused_mma(mrow[j], v + j * kTiles * row + step * kFusedChannelStep, row, u.block(f, j), lane);
+          u.release();
+        }
+        // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
+        float column[m], unit[n];
+#pragma unroll
+        for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
+        Transform::output_1d(unit, 1, column, 1);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          float z[m];
+          Transform::output_1d(&mrow[0][e], 4, z, 1);
+#pragma unroll
+          for (int r = 0; r < m; ++r)
+#pragma unroll
+            for (int s = 0; s < m; ++s) out[r * m + s][e] += column[r] * z[s];
         }
       }
-      if (!active) continue;
-      // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
-      float column[m], unit[n];
-#pragma unroll
-      for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
-      Transform::output_1d(unit, 1, column, 1);
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        float z[m];
-        Transform::output_1d(&mrow[0][e], 4, z, 1);
-#pragma unroll
-        for (int r = 0; r < m; ++r)
-#pragma unroll
-          for (int s = 0; s < m; ++s) out[r * m + s][e] += column[r] * z[s];
-      }
-    }
 
-    // 3. Epilogue: element e of this lane is (k0 + g + 8 (e / 2), tile t0 + 2q + e % 2).
-    if (!active) continue;
+      // 3. Epilogue: this lane's channel pair (k, k + 1) of tiles t0 + lane / 4 and t0 + lane / 4 + 8.
+      //    One copy of the store loop per (ReLU, clipped tile), so that neither is tested per pixel.
+      const int k = kb * kFusedBlockK + lane % 4 * 2;
+      const float b0 = a.bias ? a.bias[k] : 0.0f, b1 = a.bias ? a.bias[k + 1] : 0.0f;
+      const auto emit = [&](int h, const TileOrigin& o, auto relu, auto clipped) {
+        const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, k, o.row, o.col, a.K, g.out_height, g.out_width);
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      const int k = k0 + lane / 4 + e / 2 * 8;
-      const long long tile = first_tile + t0 + lane % 4 * 2 + e % 2;
-      if (tile >= g.tiles) continue;
-      const TileOrigin o = tile_origin(g, tile, m);
-      const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, k, o.row, o.col, a.K, g.out_height, g.out_width);
-      const float b = a.bias ? a.bias[k] : 0.0f;
+        for (int r = 0; r < m; ++r) {
 #pragma unroll
-      for (int r = 0; r < m; ++r) {
-#pragma unroll
-        for (int s = 0; s < m; ++s) {
-          if (o.row + r >= g.out_height || o.col + s >= g.out_width) continue;  // clipped border tile
-          float value = out[r * m + s][e] + b;
-          if (a.relu) value = fmaxf(value, 0.0f);
-          store(a.y + walk.at(r, s), value);
+          for (int s = 0; s < m; ++s) {
+            if (decltype(clipped)::value && (o.row + r >= g.out_height || o.col + s >= g.out_width)) continue;
+            float first = out[r * m + s][2 * h] + b0, second = out[r * m + s][2 * h + 1] + b1;
+            if (decltype(relu)::value) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
+            store_pair(a.y + walk.at(r, s), first, second);
+          }
         }
+      };
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int t = t0 + lane / 4 + 8 * h;
+        if (t >= tiles) continue;
+        const TileOrigin o = origins[t];
+        const bool clipped = o.row + m > g.out_height || o.col + m > g.out_width;
+        using Yes = std::true_type;
+        using No = std::false_type;
+        if (a.relu) clipped ? emit(h, o, Yes{}, Yes{}) : emit(h, o, Yes{}, No{});
+        else clipped ? emit(h, o, No{}, Yes{}) : emit(h, o, No{}, No{});
       }
     }
   }
@@ -250,8 +343,10 @@ hipError_t launch_fused_conv(void (*const kernels[3])(FusedConvArgs), const __ha
   if (!make_tile_grid<Transform>(N, C, H, W, pad, g) ||
       static_cast<long long>(N) * K * g.out_height * g.out_width > INT_MAX)  // y's 32-bit offsets
     return hipErrorInvalidValue;
-  const int groups = fused_tile_groups(Transform::n, C, K, shared_limit);
-  if (groups == 0) return hipErrorInvalidValue;
+  FusedLaunch launch = fused_launch(Transform::n, C, K, shared_limit);
+  if (launch.tile_groups == 0) return hipErrorInvalidValue;
+  if (const char* e = getenv("NOVA_FUSED_GROUPS")) launch.tile_groups = atoi(e);  // EXPERIMENT, remove
+  if (const char* e = getenv("NOVA_FUSED_WARPS")) launch.warps = atoi(e);  // EXPERIMENT, remove
   if (g.tiles == 0) return hipSuccess;
   if (!x || !U || !y) return hipErrorInvalidValue;
   // Beyond 48 KB a kernel must opt in to its dynamic shared memory: once per kernel, up to the
@@ -265,11 +360,11 @@ hipError_t launch_fused_conv(void (*const kernels[3])(FusedConvArgs), const __ha
     return hipSuccess;
   }();
   if (opted_in != hipSuccess) return opted_in;
-  const int slot = groups == 4 ? 2 : groups - 1;
-  const auto shared = static_cast<int>(fused_shared_bytes(Transform::n, C, groups));
-  const long long blocks = (g.tiles + groups * kFusedGroupTiles - 1) / (groups * kFusedGroupTiles);
+  const int groups = launch.tile_groups, slot = groups == 4 ? 2 : groups - 1;
+  const auto shared = static_cast<int>(fused_shared_bytes(Transform::n, C, groups, launch.warps));
+  const long long blocks = (g.tiles + fused_block_tiles(groups) - 1) / fused_block_tiles(groups);
   if (blocks > INT_MAX) return hipErrorInvalidValue;
-  kernels[slot]<<<static_cast<unsigned>(blocks), fused_threads(groups), shared, stream>>>(
+  kernels[slot]<<<static_cast<unsigned>(blocks), 32 * launch.warps, shared, stream>>>(
       FusedConvArgs{x, U, y, bias, relu, K, g});
   return hipGetLastError();
 }

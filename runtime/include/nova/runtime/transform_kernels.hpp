@@ -108,22 +108,31 @@ __device__ inline PatchWalk patch_walk(int image, int channel, int row, int col,
   }
 }
 
-// The n x n input patch of one channel of the tile at `o`, as float; zero outside the image (that
-// is the padding) and everywhere when !valid.
-template <int n, Layout layout, typename TIn>
-__device__ inline void load_patch(const TIn* __restrict__ x, const TileGrid& g, const TileOrigin& o, int channel,
-                                  bool valid, float d[n * n]) {
+// Visits the n x n input patch of channel `channel` of the tile at `o`: element(e, inside, at) for
+// e = i * n + j, with `at` the element's offset in x where `inside` (false outside the image,
+// which is the padding, and everywhere when !valid).
+template <int n, Layout layout, class Element>
+__device__ inline void walk_patch(const TileGrid& g, const TileOrigin& o, int channel, bool valid, Element&& element) {
   const int top = o.row - g.pad, left = o.col - g.pad;
   const PatchWalk walk = patch_walk<layout>(o.image, channel, top, left, g.channels, g.height, g.width);
+  if (valid && top >= 0 && left >= 0 && top + n <= g.height && left + n <= g.width) {  // most tiles: no checks
+#pragma unroll
+    for (int e = 0; e < n * n; ++e) element(e, true, walk.at(e / n, e % n));
+    return;
+  }
 #pragma unroll
   for (int i = 0; i < n; ++i) {
     const bool row_inside = valid && top + i >= 0 && top + i < g.height;
 #pragma unroll
-    for (int j = 0; j < n; ++j) {
-      const bool inside = row_inside && left + j >= 0 && left + j < g.width;
-      d[i * n + j] = inside ? to_float(x[walk.at(i, j)]) : 0.0f;
-    }
+    for (int j = 0; j < n; ++j) element(i * n + j, row_inside && left + j >= 0 && left + j < g.width, walk.at(i, j));
   }
+}
+
+// The n x n input patch of one channel as float, zero where walk_patch says outside.
+template <int n, Layout layout, typename TIn>
+__device__ inline void load_patch(const TIn* __restrict__ x, const TileGrid& g, const TileOrigin& o, int channel,
+                                  bool valid, float d[n * n]) {
+  walk_patch<n, layout>(g, o, channel, valid, [&](int e, bool inside, int at) { d[e] = inside ? to_float(x[at]) : 0.0f; });
 }
 
 // U[xi][k][c] = (G g G^T)[xi] for filter f = k * C + c, one filter per thread.
