@@ -62,9 +62,12 @@ struct FusedLaunch {
 
 // Tile groups per block (4, 2 or 1) and warps for a shape: the most tile groups with which two
 // blocks of 8 warps share an SM's `shared_limit` bytes, else the most with which one block of 16
-// (else 8) warps fits; none for a tile larger than kFusedMaxTileSide, or C or K not a multiple of 16.
+// (else 8) warps fits; none for a tile larger than kFusedMaxTileSide, C or K not a multiple of 16,
+// or U of 2^31 elements or more.
 constexpr FusedLaunch fused_launch(int n, int C, int K, long long shared_limit) {
-  if (n > kFusedMaxTileSide || C < 1 || K < 1 || C % kFusedChannelStep != 0 || K % 16 != 0) return {};
+  if (n > kFusedMaxTileSide || C < 1 || K < 1 || C % kFusedChannelStep != 0 || K % 16 != 0 ||
+      static_cast<long long>(n) * n * K * C > INT_MAX)  // U's 32-bit offsets
+    return {};
   for (int groups = 4; groups >= 1; groups /= 2)
     if (2 * fused_shared_bytes(n, C, groups, 8) <= shared_limit) return {groups, 8};
   for (int warps = kFusedMaxWarps; warps >= 8; warps /= 2)
@@ -156,30 +159,29 @@ __device__ inline void fused_mma(float acc[4], const __half* v, int row, const _
 template <int n>
 struct UStream {
   static constexpr int kHalves = kFusedBlockK * kFusedChannelStep;  // one 8 x 16 block
+  static constexpr int kChunks = n * kHalves / 8;                   // 16-byte copies of a step
   const __half* first;  // U of position 0, this warp's K block, channel step 0
-  long long position;   // halves from one position to the next
-  int steps;            // channel steps per position
-  __half* buffer;       // this warp's fused_u_buffer_halves(n)
+  int position;         // halves from one position to the next (fused_launch keeps U below 2^31)
+  __half* buffer;       // this warp's fused_u_buffer_halves(n): two slots of a step's n blocks
+  int lane;
 
-  // Step f = i * steps + step (domain row i) starts on its way.
-  __device__ void fetch(int f, int lane) const {
+  // Step `step` of domain row i starts on its way into buffer slot `slot`. Lane l copies chunks
+  // l + 32 q: position l / 16 + 2 q, bytes (l % 16) * 16 of its block.
+  __device__ void fetch(int i, int step, int slot) const {
 #ifdef NOVA_FUSED_ASYNC_U
-    const int i = f / steps, step = f % steps;
-    __half* to = buffer + (f % 2) * n * kHalves;
-    constexpr int kChunks = n * kHalves / 8;  // 16-byte copies, n blocks of 256 bytes
+    const __half* from = first + (i * n + lane / 16) * position + step * kHalves + lane % 16 * 8;
+    const auto to = static_cast<unsigned>(__cvta_generic_to_shared(buffer + slot * n * kHalves + lane * 8));
 #pragma unroll
-    for (int c = lane; c < kChunks; c += 32) {
-      const __half* from = first + (i * n + c / (kHalves / 8)) * position + step * kHalves + c % (kHalves / 8) * 8;
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(to + c * 8))),
-                   "l"(from));
-    }
+    for (int q = 0; q * 32 < kChunks; ++q)
+      if (kChunks % 32 == 0 || lane + q * 32 < kChunks)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + q * 512), "l"(from + 2 * q * position));
     asm volatile("cp.async.commit_group;\n" ::);
 #else
-    (void)f, (void)lane;
+    (void)i, (void)step, (void)slot;
 #endif
   }
 
-  // Waits for step f; `more` says whether step f + 1 was fetched after it.
+  // Waits for the step in flight before the latest; `more` says whether a later one was fetched.
   __device__ void wait(bool more) const {
 #ifdef NOVA_FUSED_ASYNC_U
     if (more) asm volatile("cp.async.wait_group 1;\n" ::);
@@ -190,16 +192,18 @@ struct UStream {
 #endif
   }
 
-  // The U block of position j of step f.
-  __device__ const __half* block(int f, int j) const {
+  // The U block of position (i, j) at channel step `step`, fetched into `slot`.
+  __device__ const __half* block(int i, int j, int step, int slot) const {
 #ifdef NOVA_FUSED_ASYNC_U
-    return buffer + ((f % 2) * n + j) * kHalves;
+    (void)i, (void)step;
+    return buffer + (slot * n + j) * kHalves;
 #else
-    return first + (f / steps * n + j) * position + f % steps * kHalves;
+    (void)slot;
+    return first + (i * n + j) * position + step * kHalves;
 #endif
   }
 
-  // Every lane is done with step f's buffer, so step f + 2 may refill it.
+  // Every lane is done with a slot, so the next fetch may refill it.
   __device__ void release() const {
 #ifdef NOVA_FUSED_ASYNC_U
     __syncwarp();
@@ -243,26 +247,26 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   constexpr int kBlockHalves = kFusedBlockK * kFusedChannelStep;
 #pragma unroll 1
   for (int kb = warp; kb < blocks_k; kb += warps) {
-    const UStream<n> u{a.U + static_cast<long long>(kb) * steps * kBlockHalves,
-                       static_cast<long long>(blocks_k) * steps * kBlockHalves, steps,
-                       u_buffers + warp * fused_u_buffer_halves(n)};
+    const UStream<n> u{a.U + kb * steps * kBlockHalves, blocks_k * steps * kBlockHalves,
+                       u_buffers + warp * fused_u_buffer_halves(n), lane};
 #pragma unroll 1
     for (int t0 = 0; t0 < tiles; t0 += kFusedGroupTiles) {
       float out[m * m][4] = {};
-      u.fetch(0, lane);
+      int slot = 0;
+      u.fetch(0, 0, slot);
 #pragma unroll
       for (int i = 0; i < n; ++i) {
         float mrow[n][4] = {};
         const __half* v = vs + (i * n * kTiles + t0) * row;
 #pragma unroll 1
-        for (int step = 0; step < steps; ++step) {
-          const int f = i * steps + step;
-          const bool more = f + 1 < n * steps;
-          if (more) u.fetch(f + 1, lane);
+        for (int step = 0; step < steps; ++step, slot ^= 1) {
+          const bool more = step + 1 < steps || i + 1 < n;
+          if (step + 1 < steps) u.fetch(i, step + 1, slot ^ 1);
+          else if (i + 1 < n) u.fetch(i + 1, 0, slot ^ 1);
           u.wait(more);
 #pragma unroll
           for (int j = 0; j < n; ++j)
-            fused_mma(mrow[j], v + j * kTiles * row + step * kFusedChannelStep, row, u.block(f, j), lane);
+            fused_mma(mrow[j], v + j * kTiles * row + step * kFusedChannelStep, row, u.block(i, j, step, slot), lane);
           u.release();
         }
         // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
