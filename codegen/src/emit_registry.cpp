@@ -52,6 +52,8 @@ std::string emit_registry(const std::vector<Source>& sources) {
   for (const Source& s : sources) {
     const discover::Config& c = s.config;
     const std::string fn = "&generated::" + c.name + "::";
+    const std::vector<TransformStats> stats = transform_stats(c, build_programs(c.transform));  // input, filter, output
+    const int input_ops = stats[0].ops_2d.total(), output_ops = stats[2].ops_2d.total();
     out << "    {\n"
         << "        .name = \"" << c.name << "\",\n"
         << "        .m = " << c.transform.tile.m << ",\n"
@@ -67,6 +69,8 @@ std::string emit_registry(const std::vector<Source>& sources) {
     out << "        .AT = " << c.name << "::kAT,\n"
         << "        .G = " << c.name << "::kG,\n"
         << "        .BT = " << c.name << "::kBT,\n"
+        << "        .input_ops = " << input_ops << ",\n"
+        << "        .output_ops = " << output_ops << ",\n"
         << "        .amp2d = " << double_literal(c.metrics.amp2d) << ",\n"
         << "        .predicted_error_fp16 = " << double_literal(c.metrics.predicted_error_fp16) << ",\n"
         << "    },\n";

@@ -18,13 +18,17 @@ class Backend {
   virtual int transformed_element_bytes(nova_dtype_t dtype) const = 0;
   // Whether the backend has a fused kernel for this shape and transform (NOVA_ALGO_FUSED).
   virtual bool can_fuse(const ConvShape&, const TransformEntry&) const { return false; }
-  // True when this forward runs as one fused kernel: no workspace, the filter in its layout.
-  bool fuses(const ConvShape& s, const TransformEntry& t) const {
-    return s.algorithm == NOVA_ALGO_FUSED && can_fuse(s, t);
+  // Whether NOVA_ALGO_AUTO runs this shape fused: the shapes the fused kernel was measured faster on.
+  virtual bool fuses_by_default(const ConvShape&) const { return false; }
+  // Whether the shape takes the fused path: asked for (NOVA_ALGO_FUSED), or AUTO's choice.
+  bool fused_path(const ConvShape& s) const {
+    return s.algorithm == NOVA_ALGO_FUSED || (s.algorithm == NOVA_ALGO_AUTO && fuses_by_default(s));
   }
-  // Bytes its forward pass moves with this transform (forward_traffic_bytes of the path it takes).
-  virtual double forward_traffic(const ConvShape& shape, const TransformEntry& t) const {
-    return forward_traffic_bytes(shape, t, transformed_element_bytes(shape.dtype), 0);
+  // True when this forward runs as one fused kernel: no workspace, the filter in its layout.
+  bool fuses(const ConvShape& s, const TransformEntry& t) const { return fused_path(s) && can_fuse(s, t); }
+  // What its forward pass costs with this transform on the path fuses() picks.
+  virtual PathCost forward_cost(const ConvShape& shape, const TransformEntry& t) const {
+    return {forward_traffic_bytes(shape, t, transformed_element_bytes(shape.dtype), 0), 0};
   }
   size_t workspace_bytes(const ConvShape& shape, const TransformEntry& t) const;  // V then M (fp32); 0 fused
   virtual nova_status_t allocate(size_t bytes, Buffer& out) = 0;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <tuple>
 
 namespace nova::runtime {
 namespace {
@@ -87,31 +88,33 @@ double forward_traffic_bytes(const ConvShape& s, const TransformEntry& t, int tr
   return p.input_bytes + p.output_bytes + blocks * p.gemm_bytes;
 }
 
-std::vector<const TransformEntry*> ranked_transforms(const ConvShape& s, const TrafficModel& traffic) {
-  // The pipeline is memory-bound, so the transform whose forward pass moves the fewest bytes wins
-  // (the filter transform is cached and does not count). Bigger tiles shrink V and M per output
-  // but grow U by n^2 and waste more of a small image in border tiles.
+std::vector<const TransformEntry*> ranked_transforms(const ConvShape& s, const CostModel& cost) {
+  // The 3-pass pipeline is memory-bound, so the transform whose forward pass moves the fewest bytes
+  // wins (the filter transform is cached and does not count). Bigger tiles shrink V and M per
+  // output but grow U by n^2 and waste more of a small image in border tiles. The fused kernel is
+  // issue-bound: the fewest Winograd-domain elements, then the fewest transform operations win.
   const double budget = s.dtype == NOVA_DTYPE_FP16 ? kAutoErrorBudgetFp16 : kAutoErrorBudgetFp32;
-  std::vector<std::pair<double, const TransformEntry*>> scored;
+  std::vector<std::pair<PathCost, const TransformEntry*>> scored;
   for (const TransformEntry& t : transform_registry())
-    if (t.r == s.r && 0.7 * unit_roundoff(s.dtype) * t.amp2d <= budget) scored.emplace_back(traffic(t), &t);
+    if (t.r == s.r && 0.7 * unit_roundoff(s.dtype) * t.amp2d <= budget) scored.emplace_back(cost(t), &t);
   std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) {
-    return x.first < y.first || (x.first == y.first && x.second->amp2d < y.second->amp2d);
+    return std::tie(x.first.volume, x.first.transform_ops, x.second->amp2d) <
+           std::tie(y.first.volume, y.first.transform_ops, y.second->amp2d);
   });
   std::vector<const TransformEntry*> out;
-  for (const auto& [bytes, t] : scored) out.push_back(t);
+  for (const auto& [c, t] : scored) out.push_back(t);
   return out;
 }
 
 nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s, const TransformEntry*& out,
-                                const TrafficModel& traffic) {
+                                const CostModel& cost) {
   out = nullptr;
   if (desc->transform && std::strcmp(desc->transform, "auto") != 0 && std::strcmp(desc->transform, "tuned") != 0) {
     out = find_transform(desc->transform);
     if (!out) return NOVA_STATUS_UNKNOWN_TRANSFORM;
     if (out->r != s.r) return NOVA_STATUS_NOT_SUPPORTED;
   } else {
-    const std::vector<const TransformEntry*> ranked = ranked_transforms(s, traffic);
+    const std::vector<const TransformEntry*> ranked = ranked_transforms(s, cost);
     if (ranked.empty()) return s.r == 3 ? NOVA_STATUS_UNKNOWN_TRANSFORM : NOVA_STATUS_NOT_SUPPORTED;
     out = ranked.front();
   }

@@ -50,16 +50,25 @@ void fill_stage_traffic(const ConvShape& shape, const TransformEntry& t, int tra
 double forward_traffic_bytes(const ConvShape& shape, const TransformEntry& t, int transformed_bytes,
                              int fused_block_tiles);
 
-using TrafficModel = std::function<double(const TransformEntry&)>;  // bytes of the backend's path
+// What a forward pass with a transform costs on the path the backend takes. The 3-pass pipeline is
+// memory-bound: `volume` is the bytes it moves. The fused kernel is issue-bound: `volume` is the
+// Winograd-domain elements it computes per channel (tiles x n^2), and `transform_ops` the
+// operations of one tile's input and output transforms over all channels. Costs are compared only
+// within one path.
+struct PathCost {
+  double volume = 0, transform_ops = 0;
+};
+using CostModel = std::function<PathCost(const TransformEntry&)>;
 
 // The transforms "auto" may take for `shape` (those whose predicted error fits the dtype's budget),
-// best first: fewest bytes moved, then lowest amp2D, then registry (name) order.
-std::vector<const TransformEntry*> ranked_transforms(const ConvShape& shape, const TrafficModel& traffic);
+// best first: least volume, then fewest transform operations (which only the fused kernel counts),
+// then lowest amp2D, then registry (name) order. A volume of HUGE_VAL rules one out.
+std::vector<const TransformEntry*> ranked_transforms(const ConvShape& shape, const CostModel& cost);
 
 // The transform that serves `desc`: by name, or the first of ranked_transforms ("auto"; "tuned"
 // is resolved by the runtime, which times the first few). Also checks the sizes it implies.
 nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& shape, const TransformEntry*& out,
-                                const TrafficModel& traffic);
+                                const CostModel& cost);
 
 // SIZE_OVERFLOW when V or M of `shape` tiled by `t` would not fit the 32-bit element indices.
 nova_status_t check_tiled_sizes(const ConvShape& shape, const TransformEntry& t);

@@ -113,8 +113,8 @@ class StageTimer {
 
 class GpuBackend final : public Backend {
  public:
-  GpuBackend(hipStream_t stream, BlasHandle blas, int shared_limit)
-      : stream_(stream), blas_(blas), shared_limit_(shared_limit) {}
+  GpuBackend(hipStream_t stream, BlasHandle blas, int shared_limit, int multiprocessors)
+      : stream_(stream), blas_(blas), shared_limit_(shared_limit), multiprocessors_(multiprocessors) {}
   ~GpuBackend() override {
 #if !(defined(__HIP__) || defined(__HIPCC__))
     cublasDestroy(blas_);
@@ -129,8 +129,23 @@ class GpuBackend final : public Backend {
 
   bool can_fuse(const ConvShape& s, const TransformEntry& t) const override { return fused_block_tiles(s, t) > 0; }
 
-  double forward_traffic(const ConvShape& s, const TransformEntry& t) const override {
-    return forward_traffic_bytes(s, t, transformed_element_bytes(s.dtype), fuses(s, t) ? fused_block_tiles(s, t) : 0);
+  // Measured (docs/performance.md, "Fused v2"): faster than the 3-pass pipeline where its 6 x 6
+  // tile (F(4,3)) fits, C <= 128 with 227 KB of shared memory per block, and its blocks cover at
+  // least half the multiprocessors; slower with F(2,3) (larger C) and on smaller grids.
+  bool fuses_by_default(const ConvShape& s) const override {
+    if (s.dtype != NOVA_DTYPE_FP16 || s.layout != NOVA_LAYOUT_NHWC || s.r != 3 || s.c > INT_MAX || s.k > INT_MAX)
+      return false;
+    const FusedLaunch launch = fused_launch(kFusedMaxTileSide, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_);
+    const int m = kFusedMaxTileSide - s.r + 1;
+    const int64_t tiles = s.n * ((s.h_out + m - 1) / m) * ((s.w_out + m - 1) / m);
+    return launch.tile_groups > 0 &&
+           tiles >= int64_t{multiprocessors_} / 2 * nova::runtime::fused_block_tiles(launch.tile_groups);
+  }
+
+  PathCost forward_cost(const ConvShape& s, const TransformEntry& t) const override {
+    if (!fuses(s, t)) return Backend::forward_cost(s, t);
+    return {static_cast<double>(tile_shape(s, t).tiles) * t.n * t.n,
+            static_cast<double>(s.c) * t.input_ops + static_cast<double>(s.k) * t.output_ops};
   }
 
   nova_status_t allocate(size_t bytes, Buffer& out) override {
@@ -231,7 +246,8 @@ class GpuBackend final : public Backend {
 
   hipStream_t stream_;
   BlasHandle blas_;
-  int shared_limit_;  // shared memory per block the device grants, in bytes
+  int shared_limit_;     // shared memory per block the device grants, in bytes
+  int multiprocessors_;  // SMs (CUs on AMD)
 };
 
 }  // namespace
@@ -240,13 +256,14 @@ nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
   int devices = 0;
   if (hipGetDeviceCount(&devices) != hipSuccess || devices == 0) return NOVA_STATUS_NO_GPU;
   const auto s = static_cast<hipStream_t>(stream);
-  int device = 0, shared_limit = 0;
+  int device = 0, shared_limit = 0, multiprocessors = 0;
 #if defined(__HIP__) || defined(__HIPCC__)
   const auto shared_attribute = hipDeviceAttributeMaxSharedMemoryPerBlock;  // AMD has no opt-in beyond it
 #else
   const auto shared_attribute = hipDeviceAttributeSharedMemPerBlockOptin;
 #endif
-  if (hipGetDevice(&device) != hipSuccess || hipDeviceGetAttribute(&shared_limit, shared_attribute, device) != hipSuccess)
+  if (hipGetDevice(&device) != hipSuccess || hipDeviceGetAttribute(&shared_limit, shared_attribute, device) != hipSuccess ||
+      hipDeviceGetAttribute(&multiprocessors, hipDeviceAttributeMultiprocessorCount, device) != hipSuccess)
     return NOVA_STATUS_BACKEND_ERROR;
   BlasHandle blas{};
 #if !(defined(__HIP__) || defined(__HIPCC__))
@@ -262,7 +279,7 @@ nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
     return NOVA_STATUS_BACKEND_ERROR;
   }
 #endif
-  out = std::make_unique<GpuBackend>(s, blas, shared_limit);
+  out = std::make_unique<GpuBackend>(s, blas, shared_limit, multiprocessors);
   return NOVA_STATUS_SUCCESS;
 }
 

@@ -98,13 +98,12 @@ nova_status_t time_forward(Backend& backend, const ConvShape& s, const Transform
 
 // "tuned": the fastest of the candidates for this shape; `out` is "auto"'s choice on entry and
 // stays it when there is nothing to time.
-nova_status_t tuned_transform(nova_handle_t h, const ConvShape& s, const TrafficModel& traffic,
-                              const TransformEntry*& out) {
+nova_status_t tuned_transform(nova_handle_t h, const ConvShape& s, const CostModel& cost, const TransformEntry*& out) {
   std::vector<const TransformEntry*> candidates;
-  for (const TransformEntry* t : ranked_transforms(s, traffic)) {
+  for (const TransformEntry* t : ranked_transforms(s, cost)) {
     const bool tile_taken =
         std::any_of(candidates.begin(), candidates.end(), [&](const TransformEntry* c) { return c->m == t->m; });
-    if (traffic(*t) != HUGE_VAL && !tile_taken && candidates.size() < kTunedCandidates &&
+    if (cost(*t).volume != HUGE_VAL && !tile_taken && candidates.size() < kTunedCandidates &&
         check_tiled_sizes(s, *t) == NOVA_STATUS_SUCCESS)
       candidates.push_back(t);
   }
@@ -131,14 +130,14 @@ nova_status_t prepare(nova_handle_t handle, const nova_conv_desc_t* desc, ConvSh
         return NOVA_STATUS_SUCCESS;
       }
   const Backend& backend = *handle->backend;
-  const bool fused = shape.algorithm == NOVA_ALGO_FUSED;
-  const TrafficModel traffic = [&](const TransformEntry& candidate) {
-    return fused && !backend.can_fuse(shape, candidate) ? HUGE_VAL : backend.forward_traffic(shape, candidate);
+  const bool fused = backend.fused_path(shape);  // then only transforms that can run fused compete
+  const CostModel cost = [&](const TransformEntry& candidate) {
+    return fused && !backend.can_fuse(shape, candidate) ? PathCost{HUGE_VAL, 0} : backend.forward_cost(shape, candidate);
   };
-  if (const nova_status_t st = resolve_transform(desc, shape, t, traffic); st != NOVA_STATUS_SUCCESS) return st;
+  if (const nova_status_t st = resolve_transform(desc, shape, t, cost); st != NOVA_STATUS_SUCCESS) return st;
   if (tuned)
-    if (const nova_status_t st = tuned_transform(handle, shape, traffic, t); st != NOVA_STATUS_SUCCESS) return st;
-  if (fused && !backend.can_fuse(shape, *t)) return NOVA_STATUS_NOT_SUPPORTED;
+    if (const nova_status_t st = tuned_transform(handle, shape, cost, t); st != NOVA_STATUS_SUCCESS) return st;
+  if (shape.algorithm == NOVA_ALGO_FUSED && !backend.can_fuse(shape, *t)) return NOVA_STATUS_NOT_SUPPORTED;
   if (chosen) handle->chosen.push_back({shape, tuned, t});
   return NOVA_STATUS_SUCCESS;
 }

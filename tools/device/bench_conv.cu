@@ -460,16 +460,21 @@ int main(int argc, char** argv) {
     for (const Layer& l : kLayers) {
       if (single_layer && (l.channels != only_c || l.size != only_hw)) continue;
       Problem p(batch, l.channels, l.channels, l.size, 1.0f, false, 21u, /*with_reference=*/false);
-      // NHWC and NCHW with the default algorithm, and NHWC with the fused kernel where it runs.
-      const std::pair<nova_layout_t, nova_algo_t> variants[] = {
-          {NOVA_LAYOUT_NHWC, NOVA_ALGO_AUTO}, {NOVA_LAYOUT_NHWC, NOVA_ALGO_FUSED}, {NOVA_LAYOUT_NCHW, NOVA_ALGO_AUTO}};
+      // NHWC and NCHW with the default algorithm (AUTO: fused or 3-pass), and NHWC with each
+      // algorithm asked for: the 3-pass pipeline (NHWC-3) and the fused kernel where it runs (NHWC-f).
+      const std::pair<nova_layout_t, nova_algo_t> variants[] = {{NOVA_LAYOUT_NHWC, NOVA_ALGO_AUTO},
+                                                                {NOVA_LAYOUT_NHWC, NOVA_ALGO_THREE_PASS},
+                                                                {NOVA_LAYOUT_NHWC, NOVA_ALGO_FUSED},
+                                                                {NOVA_LAYOUT_NCHW, NOVA_ALGO_AUTO}};
       for (const auto& [layout, algorithm] : variants) {
         nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP16, layout, speed_transform);
         d.algorithm = algorithm;
         const char* name = nullptr;
         if (algorithm == NOVA_ALGO_FUSED && nova_conv_transform_name(gpu, &d, &name) == NOVA_STATUS_NOT_SUPPORTED) continue;
         NOVA_CHECK(nova_conv_transform_name(gpu, &d, &name));
-        const char* lay = algorithm == NOVA_ALGO_FUSED ? "NHWC-f" : layout_name(layout);
+        const char* lay = algorithm == NOVA_ALGO_FUSED        ? "NHWC-f"
+                          : algorithm == NOVA_ALGO_THREE_PASS ? "NHWC-3"
+                                                              : layout_name(layout);
         DeviceBuffer x(p.x16.bytes), y(sizeof(__half) * p.n * p.k * p.h * p.w);
         if (layout == NOVA_LAYOUT_NHWC)
           nchw_to_nhwc<<<blocks(static_cast<long long>(p.x16.bytes / 2)), 256>>>(p.x16.as<__half>(), x.as<__half>(), p.n, p.c, p.h, p.w);

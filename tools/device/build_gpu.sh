@@ -3,7 +3,7 @@
 # .device/ (git-ignored) for the device tool to carry: .device/bin and .device/lib.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=${BUILD:-build-cuda}
+build=build-cuda
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_ENABLE_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DNOVA_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)" --target nova-bench-conv "$@"

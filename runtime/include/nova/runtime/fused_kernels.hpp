@@ -152,7 +152,7 @@ __device__ inline void fused_mma(float acc[4], const __half* v, int row, const _
 // The U blocks a warp multiplies with, one (domain row, channel step) after another: on sm_80 and
 // later copied into the warp's shared buffer one step ahead (cp.async), so the L2 latency of U
 // overlaps the previous step's products; elsewhere read from the filter in place.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && !defined(NOVA_FUSED_NO_ASYNC)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define NOVA_FUSED_ASYNC_U 1
 #endif
 
@@ -347,10 +347,8 @@ hipError_t launch_fused_conv(void (*const kernels[3])(FusedConvArgs), const __ha
   if (!make_tile_grid<Transform>(N, C, H, W, pad, g) ||
       static_cast<long long>(N) * K * g.out_height * g.out_width > INT_MAX)  // y's 32-bit offsets
     return hipErrorInvalidValue;
-  FusedLaunch launch = fused_launch(Transform::n, C, K, shared_limit);
+  const FusedLaunch launch = fused_launch(Transform::n, C, K, shared_limit);
   if (launch.tile_groups == 0) return hipErrorInvalidValue;
-  if (const char* e = getenv("NOVA_FUSED_GROUPS")) launch.tile_groups = atoi(e);  // EXPERIMENT, remove
-  if (const char* e = getenv("NOVA_FUSED_WARPS")) launch.warps = atoi(e);  // EXPERIMENT, remove
   if (g.tiles == 0) return hipSuccess;
   if (!x || !U || !y) return hipErrorInvalidValue;
   // Beyond 48 KB a kernel must opt in to its dynamic shared memory: once per kernel, up to the

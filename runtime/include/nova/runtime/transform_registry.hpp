@@ -26,6 +26,7 @@ struct TransformEntry {
   const double* AT;
   const double* G;
   const double* BT;
+  int input_ops, output_ops;    // adds + multiplies of one emitted 2D input / output transform (codegen --stats)
   double amp2d;                 // DESIGN.md section 6
   double predicted_error_fp16;  // 0.7 u amp2D, relative L2, fp16 storage
 };
