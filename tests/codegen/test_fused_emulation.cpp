@@ -209,7 +209,7 @@ TEST_CASE("fused kernel eligibility: tile side, channel multiples and shared mem
   const auto is = [](nova::runtime::FusedLaunch l, int tile_groups, int warps) {
     return l.tile_groups == tile_groups && l.warps == warps;
   };
-  CHECK(is(fused_launch(6, 16, 64, 227 * 1024), 2, 8));     // two blocks of 32 tiles share an SM
+  CHECK(is(fused_launch(6, 16, 64, 227 * 1024), 4, 8));     // two blocks of 64 tiles share an SM
   CHECK(is(fused_launch(6, 64, 64, 227 * 1024), 1, 8));     // two blocks of 16 tiles
   CHECK(is(fused_launch(6, 128, 128, 227 * 1024), 1, 16));  // one block of 16 tiles
   CHECK(is(fused_launch(6, 256, 256, 227 * 1024), 0, 0));

@@ -36,7 +36,6 @@ inline constexpr int kFusedGroupTiles = 16;   // tiles of a tile group: the mma'
 inline constexpr int kFusedBlockK = 8;        // output channels of a warp's block: the mma's N
 inline constexpr int kFusedChannelStep = 16;  // channels per mma: its reduction depth
 inline constexpr int kFusedMaxWarps = 16;
-inline constexpr int kFusedRowPad = 8;        // halves after each shared V row: conflict-free ldmatrix
 inline constexpr int kFusedMaxTileSide = 6;   // n of the largest tile whose registers fit
 
 // The kernels' launch bounds: up to 16 warps, at most 128 registers a thread, so that two blocks
@@ -45,14 +44,26 @@ NOVA_HD constexpr int fused_threads(int /*tile_groups*/) { return 32 * kFusedMax
 constexpr int fused_min_blocks(int /*tile_groups*/) { return 1; }
 NOVA_HD constexpr int fused_block_tiles(int tile_groups) { return kFusedGroupTiles * tile_groups; }
 
-// Halves of one warp's U buffer: two steps (double buffering) of a domain row's n blocks.
-NOVA_HD constexpr int fused_u_buffer_halves(int n) { return 2 * n * kFusedBlockK * kFusedChannelStep; }
+inline constexpr int kFusedUSlots = 3;  // U steps a warp holds: the one it multiplies and two in flight
 
-// Shared memory of one block: V for every xi, tile and channel (rows padded), each warp's U buffer,
-// then the tiles' origins.
+// Halves of one warp's U buffer: kFusedUSlots steps of a domain row's n blocks.
+NOVA_HD constexpr int fused_u_buffer_halves(int n) { return kFusedUSlots * n * kFusedBlockK * kFusedChannelStep; }
+
+// Where channel c of tile t lies in the shared V of one position (C halves per tile, unpadded): its
+// 16-byte chunk is XOR-swizzled by the tile, so that ldmatrix's 8 rows (8 consecutive tiles) at one
+// chunk fall in 8 different bank groups. The swizzle spans w chunks, the largest power of two up to
+// 8 that divides C / 8, so a chunk stays inside its tile's row.
+NOVA_HD constexpr int fused_v_swizzle(int t, int C) {
+  const int chunks = C / 8, w = (chunks & -chunks) < 8 ? chunks & -chunks : 8;
+  return t * w / 8 & (w - 1);
+}
+NOVA_HD constexpr int fused_v_offset(int t, int c, int C) { return t * C + ((c / 8) ^ fused_v_swizzle(t, C)) * 8 + c % 8; }
+
+// Shared memory of one block: V for every xi, tile and channel, each warp's U buffer, then the
+// tiles' origins.
 constexpr long long fused_shared_bytes(int n, int C, int tile_groups, int warps) {
   const long long tiles = fused_block_tiles(tile_groups);
-  return (static_cast<long long>(n) * n * tiles * (C + kFusedRowPad) + static_cast<long long>(warps) * fused_u_buffer_halves(n)) * 2 +
+  return (static_cast<long long>(n) * n * tiles * C + static_cast<long long>(warps) * fused_u_buffer_halves(n)) * 2 +
          tiles * static_cast<long long>(sizeof(TileOrigin));
 }
 
@@ -125,13 +136,17 @@ __device__ inline void store_pair(__half* at, float a, float b) {
 #endif
 
 // acc += the warp's 16 (tile) x 16 (channel) block of V_xi times its 16 x 8 (k) block of U_xi^T.
-// v: shared V at (xi, first tile, first channel), rows `row` halves apart; u: the U block
-// (fragment order). acc[e] is (tile lane / 4 + 8 (e / 2), k 2 (lane % 4) + e % 2), the mma's C fragment.
-__device__ inline void fused_mma(float acc[4], const __half* v, int row, const __half* __restrict__ u, int lane) {
+// v: shared V of position xi; the block starts at tile t0, channel c0, and `lane_at` is where this
+// lane's ldmatrix row lies (fused_v_offset of tile t0 + lane % 16, channel c0 + 8 (lane / 16));
+// u: the U block (fragment order). acc[e] is (tile lane / 4 + 8 (e / 2), k 2 (lane % 4) + e % 2),
+// the mma's C fragment.
+__device__ inline void fused_mma(float acc[4], const __half* v, int lane_at, int t0, int c0, int C,
+                                 const __half* __restrict__ u, int lane) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  (void)t0, (void)c0, (void)C;
   const uint2 b = *reinterpret_cast<const uint2*>(u + lane * 4);
-  unsigned a0, a1, a2, a3;  // ldmatrix .x4: lanes 0-15 address tiles 0-15 at channel 0, lanes 16-31 at channel 8
-  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(v + (lane % 16) * row + lane / 16 * 8));
+  unsigned a0, a1, a2, a3;  // ldmatrix .x4: lanes 0-15 address tiles 0-15 at channel c0, lanes 16-31 at c0 + 8
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(v + lane_at));
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
                : "r"(address));
@@ -140,9 +155,10 @@ __device__ inline void fused_mma(float acc[4], const __half* v, int row, const _
       : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
       : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b.x), "r"(b.y));
 #else
+  (void)lane_at;
   const int g = lane / 4, q = lane % 4;
   for (int c = 0; c < kFusedChannelStep; ++c) {
-    const float v0 = to_float(v[g * row + c]), v1 = to_float(v[(g + 8) * row + c]);
+    const float v0 = to_float(v[fused_v_offset(t0 + g, c0 + c, C)]), v1 = to_float(v[fused_v_offset(t0 + g + 8, c0 + c, C)]);
     const float u0 = to_float(u[fragment_offset(2 * q, c)]), u1 = to_float(u[fragment_offset(2 * q + 1, c)]);
     acc[0] += v0 * u0, acc[1] += v0 * u1, acc[2] += v1 * u0, acc[3] += v1 * u1;
   }
@@ -150,8 +166,8 @@ __device__ inline void fused_mma(float acc[4], const __half* v, int row, const _
 }
 
 // The U blocks a warp multiplies with, one (domain row, channel step) after another: on sm_80 and
-// later copied into the warp's shared buffer one step ahead (cp.async), so the L2 latency of U
-// overlaps the previous step's products; elsewhere read from the filter in place.
+// later copied into the warp's shared buffer two steps ahead (cp.async), so the L2 latency of U
+// overlaps the products of the steps before; elsewhere read from the filter in place.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define NOVA_FUSED_ASYNC_U 1
 #endif
@@ -162,13 +178,16 @@ struct UStream {
   static constexpr int kChunks = n * kHalves / 8;                   // 16-byte copies of a step
   const __half* first;  // U of position 0, this warp's K block, channel step 0
   int position;         // halves from one position to the next (fused_launch keeps U below 2^31)
-  __half* buffer;       // this warp's fused_u_buffer_halves(n): two slots of a step's n blocks
+  int steps;            // channel steps per position
+  __half* buffer;       // this warp's fused_u_buffer_halves(n): kFusedUSlots slots of a step's n blocks
   int lane;
 
-  // Step `step` of domain row i starts on its way into buffer slot `slot`. Lane l copies chunks
-  // l + 32 q: position l / 16 + 2 q, bytes (l % 16) * 16 of its block.
+  // Step `step` of domain row i (a step past the row's last continues on the next rows) starts on
+  // its way into `slot`. Lane l copies chunks l + 32 q: position l / 16 + 2 q, bytes (l % 16) * 16
+  // of its block.
   __device__ void fetch(int i, int step, int slot) const {
 #ifdef NOVA_FUSED_ASYNC_U
+    for (; step >= steps; step -= steps) ++i;
     const __half* from = first + (i * n + lane / 16) * position + step * kHalves + lane % 16 * 8;
     const auto to = static_cast<unsigned>(__cvta_generic_to_shared(buffer + slot * n * kHalves + lane * 8));
 #pragma unroll
@@ -181,14 +200,15 @@ struct UStream {
 #endif
   }
 
-  // Waits for the step in flight before the latest; `more` says whether a later one was fetched.
-  __device__ void wait(bool more) const {
+  // Waits for the oldest step in flight; `later` says whether another was fetched after it. The
+  // warp barrier also means every lane is done with the slot the step before used.
+  __device__ void wait(bool later) const {
 #ifdef NOVA_FUSED_ASYNC_U
-    if (more) asm volatile("cp.async.wait_group 1;\n" ::);
+    if (later) asm volatile("cp.async.wait_group 1;\n" ::);
     else asm volatile("cp.async.wait_group 0;\n" ::);
     __syncwarp();
 #else
-    (void)more;
+    (void)later;
 #endif
   }
 
@@ -202,13 +222,6 @@ struct UStream {
     return first + (i * n + j) * position + step * kHalves;
 #endif
   }
-
-  // Every lane is done with a slot, so the next fetch may refill it.
-  __device__ void release() const {
-#ifdef NOVA_FUSED_ASYNC_U
-    __syncwarp();
-#endif
-  }
 };
 
 template <class Transform, int kTileGroups>
@@ -218,9 +231,9 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   const int threads = static_cast<int>(blockDim.x), warps = threads / 32;
   static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
   const TileGrid& g = a.grid;
-  const int C = g.channels, row = C + kFusedRowPad, pairs = C / 2;
-  __half* vs = reinterpret_cast<__half*>(fused_shared_memory());  // [nn][kTiles][row]
-  __half* u_buffers = vs + static_cast<long long>(nn) * kTiles * row;  // [warp][fused_u_buffer_halves(n)]
+  const int C = g.channels, plane = kTiles * C, pairs = C / 2;  // plane: one position's V
+  __half* vs = reinterpret_cast<__half*>(fused_shared_memory());  // [nn][plane], fused_v_offset within
+  __half* u_buffers = vs + static_cast<long long>(nn) * plane;    // [warp][fused_u_buffer_halves(n)]
   auto* origins = reinterpret_cast<TileOrigin*>(u_buffers + warps * fused_u_buffer_halves(n));
   const long long first_tile = static_cast<long long>(blockIdx.x) * kTiles;
   const int tiles = g.tiles - first_tile < kTiles ? static_cast<int>(g.tiles - first_tile) : kTiles;
@@ -236,8 +249,9 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
                                 [&](int e, bool inside, int at) { load_pair(a.x, at, inside, d0[e], d1[e]); });
     Transform::input_2d(d0, v0);
     Transform::input_2d(d1, v1);
+    __half* at = vs + fused_v_offset(t, 2 * p, C);
 #pragma unroll
-    for (int xi = 0; xi < nn; ++xi) store_pair(vs + (xi * kTiles + t) * row + 2 * p, v0[xi], v1[xi]);
+    for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * plane, v0[xi], v1[xi]);
   }
   __syncthreads();
 
@@ -247,27 +261,29 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   constexpr int kBlockHalves = kFusedBlockK * kFusedChannelStep;
 #pragma unroll 1
   for (int kb = warp; kb < blocks_k; kb += warps) {
-    const UStream<n> u{a.U + kb * steps * kBlockHalves, blocks_k * steps * kBlockHalves,
+    const UStream<n> u{a.U + kb * steps * kBlockHalves, blocks_k * steps * kBlockHalves, steps,
                        u_buffers + warp * fused_u_buffer_halves(n), lane};
 #pragma unroll 1
     for (int t0 = 0; t0 < tiles; t0 += kFusedGroupTiles) {
+      const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, C);  // this lane's ldmatrix row
       float out[m * m][4] = {};
-      int slot = 0;
-      u.fetch(0, 0, slot);
+      int slot = 0;  // of the step being multiplied; the next two are in flight
+      u.fetch(0, 0, 0);
+      u.fetch(0, 1, 1);
 #pragma unroll
       for (int i = 0; i < n; ++i) {
         float mrow[n][4] = {};
-        const __half* v = vs + (i * n * kTiles + t0) * row;
 #pragma unroll 1
-        for (int step = 0; step < steps; ++step, slot ^= 1) {
-          const bool more = step + 1 < steps || i + 1 < n;
-          if (step + 1 < steps) u.fetch(i, step + 1, slot ^ 1);
-          else if (i + 1 < n) u.fetch(i + 1, 0, slot ^ 1);
-          u.wait(more);
+        for (int step = 0; step < steps; ++step) {
+          const int f = i * steps + step, total = n * steps;
+          u.wait(f + 1 < total);
+          if (f + 2 < total) u.fetch(i, step + 2, slot == 0 ? 2 : slot - 1);
+          const int lane_at = lane_tile * C + ((2 * step + lane / 16) ^ lane_swizzle) * 8;
 #pragma unroll
           for (int j = 0; j < n; ++j)
-            fused_mma(mrow[j], v + j * kTiles * row + step * kFusedChannelStep, row, u.block(i, j, step, slot), lane);
-          u.release();
+            fused_mma(mrow[j], vs + (i * n + j) * plane, lane_at, t0, step * kFusedChannelStep, C,
+                      u.block(i, j, step, slot), lane);
+          slot = slot == 2 ? 0 : slot + 1;
         }
         // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
         float column[m], unit[n];
