@@ -34,10 +34,11 @@ typedef enum { NOVA_BACKEND_CPU = 0, NOVA_BACKEND_GPU = 1 } nova_backend_t;
 typedef enum { NOVA_LAYOUT_NCHW = 0, NOVA_LAYOUT_NHWC = 1 } nova_layout_t;
 /* fp16 tensors are IEEE binary16 bit patterns (uint16_t on the host, __half on the device). */
 typedef enum { NOVA_DTYPE_FP32 = 0, NOVA_DTYPE_FP16 = 1 } nova_dtype_t;
-/* How the GPU runs the convolution. AUTO: the 3-pass pipeline (input transform, batched GEMM,
- * output transform), which is measured faster than the fused kernel on every benchmark layer
- * (docs/performance.md). FUSED: one kernel (NHWC fp16, tiles up to 6 x 6, C and K multiples of
- * 16, shared memory permitting); NOT_SUPPORTED where it cannot run, and always on the CPU. */
+/* How the GPU runs the convolution. THREE_PASS: input transform, batched GEMM, output transform.
+ * FUSED: one kernel (NHWC fp16, tiles up to 6 x 6, C and K multiples of 16, shared memory
+ * permitting); NOT_SUPPORTED where it cannot run, and always on the CPU. AUTO: FUSED for NHWC fp16
+ * where its 6 x 6 tile (F(4,3)) fits and its grid covers at least half the GPU's multiprocessors
+ * (where it was measured faster, docs/runtime.md), else THREE_PASS; the CPU always runs its own path. */
 typedef enum { NOVA_ALGO_AUTO = 0, NOVA_ALGO_THREE_PASS = 1, NOVA_ALGO_FUSED = 2 } nova_algo_t;
 
 typedef struct nova_handle* nova_handle_t;
