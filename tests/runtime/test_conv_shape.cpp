@@ -1,0 +1,72 @@
+// The runtime's transform ranking (runtime/src/conv_shape.cpp, compiled into this test: its
+// functions are internal to the library): what "auto" takes on each path.
+#include "conv_shape.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+namespace {
+
+using nova::runtime::ConvShape;
+using nova::runtime::PathCost;
+using nova::runtime::TransformEntry;
+
+ConvShape fp16_layer() {
+  ConvShape s;
+  s.n = 32, s.c = 64, s.k = 64, s.h = 56, s.w = 56, s.r = 3, s.pad = 1, s.h_out = 56, s.w_out = 56;
+  s.layout = NOVA_LAYOUT_NHWC, s.dtype = NOVA_DTYPE_FP16;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("the registry carries each transform's operation counts from codegen") {
+  // nova-codegen --stats: f4x3_standard input 144 + 84, output 100 + 30; f4x3_fp16 240 + 312, 140 + 180.
+  const TransformEntry* standard = nova::runtime::find_transform("f4x3_standard");
+  const TransformEntry* fp16 = nova::runtime::find_transform("f4x3_fp16");
+  REQUIRE(standard);
+  REQUIRE(fp16);
+  CHECK(standard->input_ops == 228);
+  CHECK(standard->output_ops == 130);
+  CHECK(fp16->input_ops == 552);
+  CHECK(fp16->output_ops == 320);
+}
+
+TEST_CASE("ranking: least volume, then fewest transform operations, then lowest amp2D; HUGE_VAL last") {
+  const ConvShape s = fp16_layer();
+  // Every F(4,3) transform costs the same volume (as on the fused path), the others are ruled out.
+  const auto ranked_f4x3 = [&](bool count_ops) {
+    return nova::runtime::ranked_transforms(s, [&](const TransformEntry& t) {
+      if (t.m != 4) return PathCost{HUGE_VAL, 0};
+      return PathCost{1000.0, count_ops ? static_cast<double>(s.c) * t.input_ops + static_cast<double>(s.k) * t.output_ops : 0};
+    });
+  };
+  const auto with_ops = ranked_f4x3(true), without_ops = ranked_f4x3(false);
+  REQUIRE(with_ops.size() >= 2);
+  CHECK(std::string(with_ops.front()->name) == "f4x3_standard");
+  CHECK(std::string(without_ops.front()->name) == "f4x3_fp16");  // the lowest amp2D of the F(4,3) sets
+  bool ruled_out_seen = false;
+  for (std::size_t i = 0; i < with_ops.size(); ++i) {
+    const TransformEntry& t = *with_ops[i];
+    if (t.m != 4) {
+      ruled_out_seen = true;
+      continue;
+    }
+    INFO(t.name);
+    CHECK_FALSE(ruled_out_seen);  // every candidate before every ruled-out one
+    if (i > 0 && with_ops[i - 1]->m == 4)
+      CHECK(s.c * with_ops[i - 1]->input_ops + s.k * with_ops[i - 1]->output_ops <= s.c * t.input_ops + s.k * t.output_ops);
+  }
+  for (std::size_t i = 1; i < without_ops.size(); ++i)
+    if (without_ops[i]->m == 4) CHECK(without_ops[i - 1]->amp2d <= without_ops[i]->amp2d);
+}
+
+TEST_CASE("ranking: the fp16 error budget keeps out transforms whose predicted error exceeds 1e-2") {
+  const ConvShape s = fp16_layer();
+  for (const TransformEntry* t : nova::runtime::ranked_transforms(s, [](const TransformEntry&) { return PathCost{1, 0}; })) {
+    INFO(t->name);
+    CHECK(0.7 * 0x1p-11 * t->amp2d <= 1e-2);
+  }
+}
