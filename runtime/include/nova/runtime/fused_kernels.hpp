@@ -10,11 +10,12 @@
 //      4-byte store per position.
 //   2. a warp takes a block of 8 output channels and, in turn, each tile group of 16 tiles: for
 //      every Winograd position xi it computes the 16 (tile) x 8 (channel) block of M_xi = V_xi U_xi
-//      over all C (tensor-core mma, fp16 in, fp32 accumulate; V from shared memory, U straight from
-//      the cached filter through L1, read once per tile group in quick succession) and folds it into
-//      y = A^T M A at once, a domain row at a time, so only the m*m outputs and one row of M stay
-//      in registers. Every M element a thread holds has the same (tile, k) for every xi, which is
-//      what makes the output transform thread-local.
+//      over all C (tensor-core mma, fp16 in, fp32 accumulate; V from shared memory, stored with an
+//      XOR swizzle instead of padding; U from the cached filter, streamed through the warp's own
+//      shared buffer two channel steps ahead, UStream) and folds it into y = A^T M A at once, a
+//      domain row at a time, so only the m*m outputs and one row of M stay in registers. Every M
+//      element a thread holds has the same (tile, k) for every xi, which is what makes the output
+//      transform thread-local.
 //   3. the epilogue adds the bias, applies ReLU and stores each tile's pixels as channel pairs.
 // Warps never wait for each other after phase 1. Where two blocks fit in an SM's shared memory
 // (small C) they have 8 warps each, so one block's loads overlap the other's matrix products;
