@@ -28,7 +28,7 @@ class Backend {
   bool fuses(const ConvShape& s, const TransformEntry& t) const { return fused_path(s) && can_fuse(s, t); }
   // What its forward pass costs with this transform on the path fuses() picks.
   virtual PathCost forward_cost(const ConvShape& shape, const TransformEntry& t) const {
-    return {forward_traffic_bytes(shape, t, transformed_element_bytes(shape.dtype), 0), 0};
+    return {forward_traffic_bytes(shape, t, transformed_element_bytes(shape.dtype)), 0};
   }
   size_t workspace_bytes(const ConvShape& shape, const TransformEntry& t) const;  // V then M (fp32); 0 fused
   virtual nova_status_t allocate(size_t bytes, Buffer& out) = 0;

@@ -1,7 +1,6 @@
 #include "conv_shape.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <tuple>
@@ -80,12 +79,10 @@ void fill_stage_traffic(const ConvShape& s, const TransformEntry& t, int transfo
   p.gemm_flops = 2.0 * t.n * t.n * static_cast<double>(s.k) * static_cast<double>(s.c) * static_cast<double>(tiling.tiles);
 }
 
-double forward_traffic_bytes(const ConvShape& s, const TransformEntry& t, int transformed_bytes, int fused_block_tiles) {
+double forward_traffic_bytes(const ConvShape& s, const TransformEntry& t, int transformed_bytes) {
   nova_stage_profile_t p{};
-  fill_stage_traffic(s, t, transformed_bytes, fused_block_tiles > 0, p);
-  if (fused_block_tiles == 0) return p.input_bytes + p.gemm_bytes + p.output_bytes;
-  const double blocks = std::ceil(static_cast<double>(tile_shape(s, t).tiles) / fused_block_tiles);
-  return p.input_bytes + p.output_bytes + blocks * p.gemm_bytes;
+  fill_stage_traffic(s, t, transformed_bytes, false, p);
+  return p.input_bytes + p.gemm_bytes + p.output_bytes;
 }
 
 std::vector<const TransformEntry*> ranked_transforms(const ConvShape& s, const CostModel& cost) {

@@ -44,11 +44,9 @@ Tiling tile_shape(const ConvShape& shape, const TransformEntry& transform);
 void fill_stage_traffic(const ConvShape& shape, const TransformEntry& t, int transformed_bytes, bool fused,
                         nova_stage_profile_t& traffic);
 
-// Bytes one forward pass moves, the cost the "auto" transform minimises: the 3-pass stages' fewest
-// bytes (fused_block_tiles = 0), or for the fused kernel x and y plus U read once per block of
-// fused_block_tiles tiles (from L2, but counted like DRAM bytes).
-double forward_traffic_bytes(const ConvShape& shape, const TransformEntry& t, int transformed_bytes,
-                             int fused_block_tiles);
+// Bytes one 3-pass forward pass moves, the cost "auto" minimises on that path: the three stages'
+// fewest bytes.
+double forward_traffic_bytes(const ConvShape& shape, const TransformEntry& t, int transformed_bytes);
 
 // What a forward pass with a transform costs on the path the backend takes. The 3-pass pipeline is
 // memory-bound: `volume` is the bytes it moves. The fused kernel is issue-bound: `volume` is the
