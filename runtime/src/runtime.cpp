@@ -30,9 +30,10 @@ struct CachedFilter {
 // The transform "auto" or "tuned" chose for one problem shape: choosing again would give the same
 // answer but score every transform (or time the candidates) on every call.
 struct ChosenTransform {
-  ConvShape shape;
+  ConvShape shape;  // as the descriptor gave it
   bool tuned;
   const TransformEntry* transform;
+  nova_algo_t algorithm;  // the descriptor's, or the path "tuned" measured faster for AUTO
 };
 
 }  // namespace
@@ -59,8 +60,9 @@ size_t Backend::workspace_bytes(const ConvShape& s, const TransformEntry& t) con
 
 namespace {
 
-// "tuned" times the best-ranked transform of each of this many tile sizes (within a tile size the
-// transforms move the same bytes, and "auto"'s accuracy order is kept).
+// "tuned" times the best-ranked transform of each of this many tile sizes on the 3-pass path
+// (within a tile size the transforms move the same bytes, and "auto"'s accuracy order is kept),
+// and the best-ranked one of the fused path.
 constexpr std::size_t kTunedCandidates = 3;
 
 bool same_problem(const ConvShape& a, const ConvShape& b) {
@@ -96,24 +98,51 @@ nova_status_t time_forward(Backend& backend, const ConvShape& s, const Transform
   return NOVA_STATUS_SUCCESS;
 }
 
-// "tuned": the fastest of the candidates for this shape; `out` is "auto"'s choice on entry and
-// stays it when there is nothing to time.
-nova_status_t tuned_transform(nova_handle_t h, const ConvShape& s, const CostModel& cost, const TransformEntry*& out) {
-  std::vector<const TransformEntry*> candidates;
-  for (const TransformEntry* t : ranked_transforms(s, cost)) {
-    const bool tile_taken =
-        std::any_of(candidates.begin(), candidates.end(), [&](const TransformEntry* c) { return c->m == t->m; });
-    if (cost(*t).volume != HUGE_VAL && !tile_taken && candidates.size() < kTunedCandidates &&
-        check_tiled_sizes(s, *t) == NOVA_STATUS_SUCCESS)
-      candidates.push_back(t);
+// What "auto" ranks for `s` on its path: with the fused kernel, only the transforms it can run.
+CostModel path_cost(const Backend& backend, const ConvShape& s) {
+  const bool fused = backend.fused_path(s);
+  return [&backend, s, fused](const TransformEntry& t) {
+    return fused && !backend.can_fuse(s, t) ? PathCost{HUGE_VAL, 0} : backend.forward_cost(s, t);
+  };
+}
+
+// "tuned": the fastest of the candidates for this shape. With NOVA_ALGO_AUTO the candidates of
+// both paths compete, and `s.algorithm` becomes the winner's path. `out` is "auto"'s choice on
+// entry and stays it when there is nothing to time.
+nova_status_t tuned_transform(nova_handle_t h, ConvShape& s, const TransformEntry*& out) {
+  struct Candidate {
+    ConvShape shape;  // with the path it runs
+    const TransformEntry* transform;
+  };
+  std::vector<Candidate> candidates;
+  const auto add_path = [&](nova_algo_t algorithm, std::size_t most) {
+    ConvShape path = s;
+    path.algorithm = algorithm;
+    const CostModel cost = path_cost(*h->backend, path);
+    std::size_t taken = 0;
+    for (const TransformEntry* t : ranked_transforms(path, cost)) {
+      const bool tile_taken = std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& c) {
+        return c.shape.algorithm == algorithm && c.transform->m == t->m;
+      });
+      if (cost(*t).volume != HUGE_VAL && !tile_taken && taken < most && check_tiled_sizes(path, *t) == NOVA_STATUS_SUCCESS)
+        candidates.push_back({path, t}), ++taken;
+    }
+  };
+  if (s.algorithm == NOVA_ALGO_AUTO) {
+    add_path(NOVA_ALGO_THREE_PASS, kTunedCandidates);
+    add_path(NOVA_ALGO_FUSED, 1);
+  } else {
+    add_path(s.algorithm, kTunedCandidates);
   }
   double best_ms = HUGE_VAL;
-  for (const TransformEntry* t : candidates) {
+  const Candidate* best = nullptr;
+  for (const Candidate& c : candidates) {
     double ms = 0;
     if (candidates.size() > 1)
-      if (const nova_status_t st = time_forward(*h->backend, s, *t, ms); st != NOVA_STATUS_SUCCESS) return st;
-    if (ms < best_ms) best_ms = ms, out = t;
+      if (const nova_status_t st = time_forward(*h->backend, c.shape, *c.transform, ms); st != NOVA_STATUS_SUCCESS) return st;
+    if (ms < best_ms) best_ms = ms, best = &c;
   }
+  if (best) out = best->transform, s.algorithm = best->shape.algorithm;
   return NOVA_STATUS_SUCCESS;
 }
 
@@ -127,18 +156,17 @@ nova_status_t prepare(nova_handle_t handle, const nova_conv_desc_t* desc, ConvSh
     for (const ChosenTransform& c : handle->chosen)
       if (c.tuned == tuned && same_problem(c.shape, shape)) {
         t = c.transform;
+        shape.algorithm = c.algorithm;
         return NOVA_STATUS_SUCCESS;
       }
+  const ConvShape asked = shape;
   const Backend& backend = *handle->backend;
-  const bool fused = backend.fused_path(shape);  // then only transforms that can run fused compete
-  const CostModel cost = [&](const TransformEntry& candidate) {
-    return fused && !backend.can_fuse(shape, candidate) ? PathCost{HUGE_VAL, 0} : backend.forward_cost(shape, candidate);
-  };
-  if (const nova_status_t st = resolve_transform(desc, shape, t, cost); st != NOVA_STATUS_SUCCESS) return st;
+  if (const nova_status_t st = resolve_transform(desc, shape, t, path_cost(backend, shape)); st != NOVA_STATUS_SUCCESS)
+    return st;
   if (tuned)
-    if (const nova_status_t st = tuned_transform(handle, shape, cost, t); st != NOVA_STATUS_SUCCESS) return st;
+    if (const nova_status_t st = tuned_transform(handle, shape, t); st != NOVA_STATUS_SUCCESS) return st;
   if (shape.algorithm == NOVA_ALGO_FUSED && !backend.can_fuse(shape, *t)) return NOVA_STATUS_NOT_SUPPORTED;
-  if (chosen) handle->chosen.push_back({shape, tuned, t});
+  if (chosen) handle->chosen.push_back({asked, tuned, t, shape.algorithm});
   return NOVA_STATUS_SUCCESS;
 }
 

@@ -56,8 +56,10 @@ typedef struct {
   const char* transform;  /* generated transform name (e.g. "f6x3_nova"), "auto"/NULL (default), or
                            * "tuned": the first time the handle meets a shape (any call with the
                            * descriptor) it times, on scratch memory, the transform "auto" ranks best
-                           * for each of the 3 best-ranked tile sizes, and keeps the fastest. "auto" is the same on every machine
-                           * and run; "tuned" can differ where candidates are within timing noise. */
+                           * for each of the 3 best-ranked tile sizes and, with algorithm AUTO, the
+                           * best fused one too, and keeps the fastest transform and path. "auto" is
+                           * the same on every machine and run; "tuned" can differ where candidates
+                           * are within timing noise. */
   nova_algo_t algorithm;  /* default AUTO; with FUSED, "auto" picks among the transforms it can fuse */
 } nova_conv_desc_t;
 
