@@ -135,10 +135,9 @@ hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const floa
 }
 
 // Fused convolution (NHWC fp16): x, U in the fused filter layout -> y (+ bias, ReLU); V and M
-// stay on chip. kTileGroups x 8 tiles per block; the launcher picks it by shared memory.
+// stay on chip. 16 x kTileGroups tiles per block; the launcher picks it by shared memory.
 template <int kTileGroups>
-__global__ void __launch_bounds__(nova::runtime::fused_threads(kTileGroups),
-                                  nova::runtime::fused_min_blocks(kTileGroups))
+__global__ void __launch_bounds__(nova::runtime::kFusedMaxThreads)
 fused_conv_nhwc_f16(nova::runtime::FusedConvArgs args) {
   nova::runtime::fused_conv_tiles<Transform, kTileGroups>(args);
 }

@@ -96,10 +96,9 @@ namespace {
 std::string emit_fused() {
   std::ostringstream out;
   out << "\n// Fused convolution (NHWC fp16): x, U in the fused filter layout -> y (+ bias, ReLU); V and M\n"
-      << "// stay on chip. kTileGroups x 8 tiles per block; the launcher picks it by shared memory.\n"
+      << "// stay on chip. 16 x kTileGroups tiles per block; the launcher picks it by shared memory.\n"
       << "template <int kTileGroups>\n"
-      << "__global__ void __launch_bounds__(nova::runtime::fused_threads(kTileGroups),\n"
-      << "                                  nova::runtime::fused_min_blocks(kTileGroups))\n"
+      << "__global__ void __launch_bounds__(nova::runtime::kFusedMaxThreads)\n"
       << "fused_conv_nhwc_f16(nova::runtime::FusedConvArgs args) {\n"
       << "  nova::runtime::fused_conv_tiles<Transform, kTileGroups>(args);\n"
       << "}\n\n"

@@ -18,10 +18,6 @@
 #define __launch_bounds__(...)
 #define __shared__ static  // one block at a time, so one copy serves every block
 
-struct uint4 {
-  unsigned x, y, z, w;
-};
-
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
   dim3() = default;

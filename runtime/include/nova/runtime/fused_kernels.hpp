@@ -39,10 +39,9 @@ inline constexpr int kFusedChannelStep = 16;  // channels per mma: its reduction
 inline constexpr int kFusedMaxWarps = 16;
 inline constexpr int kFusedMaxTileSide = 6;   // n of the largest tile whose registers fit
 
-// The kernels' launch bounds: up to 16 warps, at most 128 registers a thread, so that two blocks
-// of 8 warps fit an SM too.
-NOVA_HD constexpr int fused_threads(int /*tile_groups*/) { return 32 * kFusedMaxWarps; }
-constexpr int fused_min_blocks(int /*tile_groups*/) { return 1; }
+// The kernels' launch bound: up to 16 warps, so at most 128 registers a thread, and two blocks of
+// 8 warps fit an SM too.
+inline constexpr int kFusedMaxThreads = 32 * kFusedMaxWarps;
 NOVA_HD constexpr int fused_block_tiles(int tile_groups) { return kFusedGroupTiles * tile_groups; }
 
 inline constexpr int kFusedUSlots = 3;  // U steps a warp holds: the one it multiplies and two in flight
