@@ -50,12 +50,14 @@ nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
   return NOVA_STATUS_SUCCESS;
 }
 
-Tiling tile_shape(const ConvShape& s, const TransformEntry& t) {
+Tiling tile_shape(const ConvShape& s, const TransformEntry& t) { return tile_shape(s, t.m, t.n); }
+
+Tiling tile_shape(const ConvShape& s, int m, int n) {
   Tiling tiling;
-  tiling.m = t.m;
-  tiling.n = t.n;
-  tiling.tiles_h = (s.h_out + t.m - 1) / t.m;
-  tiling.tiles_w = (s.w_out + t.m - 1) / t.m;
+  tiling.m = m;
+  tiling.n = n;
+  tiling.tiles_h = (s.h_out + m - 1) / m;
+  tiling.tiles_w = (s.w_out + m - 1) / m;
   tiling.tiles = s.n * tiling.tiles_h * tiling.tiles_w;
   tiling.c = s.c;
   tiling.k = s.k;

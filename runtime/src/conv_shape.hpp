@@ -37,6 +37,7 @@ struct Tiling {
 nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& shape);
 
 Tiling tile_shape(const ConvShape& shape, const TransformEntry& transform);
+Tiling tile_shape(const ConvShape& shape, int m, int n);  // by tile sizes alone
 
 // The fewest bytes each stage must move (every input read once, every output written once), with
 // V and U stored in `transformed_bytes` per element and M in fp32; also the GEMM's flops. Fused:

@@ -127,7 +127,12 @@ class GpuBackend final : public Backend {
 
   int transformed_element_bytes(nova_dtype_t dtype) const override { return dtype == NOVA_DTYPE_FP16 ? 2 : 4; }
 
-  bool can_fuse(const ConvShape& s, const TransformEntry& t) const override { return fused_block_tiles(s, t) > 0; }
+  bool can_fuse(const ConvShape& s, const TransformEntry& t) const override {
+    if (s.dtype != NOVA_DTYPE_FP16 || s.layout != NOVA_LAYOUT_NHWC || s.c > INT_MAX || s.k > INT_MAX) return false;
+    const GpuTransformEntry* g = find_gpu_transform(t.name);
+    return g && g->launch_fused_conv_nhwc_f16 &&
+           fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0;
+  }
 
   // Measured (docs/performance.md, "Fused v2"): faster than the 3-pass pipeline where its 6 x 6
   // tile (F(4,3)) fits, C <= 128 with 227 KB of shared memory per block, and its blocks cover at
@@ -136,10 +141,8 @@ class GpuBackend final : public Backend {
     if (s.dtype != NOVA_DTYPE_FP16 || s.layout != NOVA_LAYOUT_NHWC || s.r != 3 || s.c > INT_MAX || s.k > INT_MAX)
       return false;
     const FusedLaunch launch = fused_launch(kFusedMaxTileSide, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_);
-    const int m = kFusedMaxTileSide - s.r + 1;
-    const int64_t tiles = s.n * ((s.h_out + m - 1) / m) * ((s.w_out + m - 1) / m);
-    return launch.tile_groups > 0 &&
-           tiles >= int64_t{multiprocessors_} / 2 * nova::runtime::fused_block_tiles(launch.tile_groups);
+    const int64_t tiles = tile_shape(s, kFusedMaxTileSide - s.r + 1, kFusedMaxTileSide).tiles;
+    return launch.tile_groups > 0 && tiles >= int64_t{multiprocessors_} / 2 * fused_block_tiles(launch.tile_groups);
   }
 
   PathCost forward_cost(const ConvShape& s, const TransformEntry& t) const override {
@@ -236,14 +239,6 @@ class GpuBackend final : public Backend {
   nova_status_t zero(void* p, size_t bytes) override { return status_of(hipMemsetAsync(p, 0, bytes, stream_)); }
 
  private:
-  // Tiles per block of the fused kernel for this shape, or 0 when it cannot run it.
-  int fused_block_tiles(const ConvShape& s, const TransformEntry& t) const {
-    if (s.dtype != NOVA_DTYPE_FP16 || s.layout != NOVA_LAYOUT_NHWC) return 0;
-    const GpuTransformEntry* g = find_gpu_transform(t.name);
-    if (!g || !g->launch_fused_conv_nhwc_f16 || s.c > INT_MAX || s.k > INT_MAX) return 0;
-    return nova::runtime::fused_block_tiles(fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups);
-  }
-
   hipStream_t stream_;
   BlasHandle blas_;
   int shared_limit_;     // shared memory per block the device grants, in bytes

@@ -33,7 +33,7 @@ struct ChosenTransform {
   ConvShape shape;  // as the descriptor gave it
   bool tuned;
   const TransformEntry* transform;
-  nova_algo_t algorithm;  // the descriptor's, or the path "tuned" measured faster for AUTO
+  nova_algo_t algorithm;  // the path it runs: THREE_PASS or FUSED
 };
 
 }  // namespace
@@ -146,7 +146,8 @@ nova_status_t tuned_transform(nova_handle_t h, ConvShape& s, const TransformEntr
   return NOVA_STATUS_SUCCESS;
 }
 
-// Validation shared by every entry point that takes a descriptor.
+// Validation shared by every entry point that takes a descriptor; resolves the transform and the
+// path (shape.algorithm becomes THREE_PASS or FUSED).
 nova_status_t prepare(nova_handle_t handle, const nova_conv_desc_t* desc, ConvShape& shape, const TransformEntry*& t) {
   if (!handle) return NOVA_STATUS_INVALID_ARGUMENT;
   if (const nova_status_t st = validate_descriptor(desc, shape); st != NOVA_STATUS_SUCCESS) return st;
@@ -166,6 +167,8 @@ nova_status_t prepare(nova_handle_t handle, const nova_conv_desc_t* desc, ConvSh
   if (tuned)
     if (const nova_status_t st = tuned_transform(handle, shape, t); st != NOVA_STATUS_SUCCESS) return st;
   if (shape.algorithm == NOVA_ALGO_FUSED && !backend.can_fuse(shape, *t)) return NOVA_STATUS_NOT_SUPPORTED;
+  // The path, decided once: every later question (workspace, filter layout, forward) reads it.
+  shape.algorithm = backend.fuses(shape, *t) ? NOVA_ALGO_FUSED : NOVA_ALGO_THREE_PASS;
   if (chosen) handle->chosen.push_back({asked, tuned, t, shape.algorithm});
   return NOVA_STATUS_SUCCESS;
 }
