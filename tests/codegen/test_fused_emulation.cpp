@@ -62,7 +62,7 @@ class FusedCase {
     const int block_tiles = nova::runtime::fused_block_tiles(kTileGroups);
     const auto blocks = static_cast<unsigned>((grid_.tiles + block_tiles - 1) / block_tiles);
     nova::emulation::dynamic_shared.assign(
-        static_cast<std::size_t>(nova::runtime::fused_shared_bytes(n, s_.C, kTileGroups, warps)), '\0');
+        static_cast<std::size_t>(nova::runtime::fused_shared_bytes(n, s_.C, kTileGroups)), '\0');
     nova::emulation::launch(blocks, static_cast<unsigned>(32 * warps),
                             [&] { nova::runtime::fused_conv_tiles<Transform, kTileGroups>(args); });
     return compare(y, relu);
@@ -214,8 +214,10 @@ TEST_CASE("fused kernel eligibility: tile side, channel multiples and shared mem
   CHECK(is(fused_launch(6, 128, 128, 227 * 1024), 1, 16));  // one block of 16 tiles
   CHECK(is(fused_launch(6, 256, 256, 227 * 1024), 0, 0));
   CHECK(is(fused_launch(4, 256, 256, 227 * 1024), 1, 16));
-  CHECK(is(fused_launch(6, 16, 64, 64 * 1024), 1, 8));      // an AMD CU's 64 KB of LDS holds C = 16 only
-  CHECK(is(fused_launch(6, 32, 64, 64 * 1024), 0, 0));
+  CHECK(is(fused_launch(6, 16, 64, 64 * 1024), 1, 8));      // an AMD CU's 64 KB of LDS: two blocks at C = 16,
+  CHECK(is(fused_launch(6, 32, 64, 64 * 1024), 1, 16));     // one at C = 32,
+  CHECK(is(fused_launch(6, 48, 64, 64 * 1024), 1, 16));     // and C = 48,
+  CHECK(is(fused_launch(6, 64, 64, 64 * 1024), 0, 0));      // none at C = 64
   CHECK(is(fused_launch(6, 512, 64, 227 * 1024), 0, 0));
   CHECK(is(fused_launch(8, 64, 64, 227 * 1024), 0, 0));     // F(6,3): too many accumulators
   CHECK(is(fused_launch(6, 24, 64, 227 * 1024), 0, 0));

@@ -11,9 +11,9 @@
 //   2. a warp takes a block of 8 output channels and, in turn, each tile group of 16 tiles: for
 //      every Winograd position xi it computes the 16 (tile) x 8 (channel) block of M_xi = V_xi U_xi
 //      over all C (tensor-core mma, fp16 in, fp32 accumulate; V from shared memory, stored with an
-//      XOR swizzle instead of padding; U from the cached filter, streamed through the warp's own
-//      shared buffer two channel steps ahead, UStream) and folds it into y = A^T M A at once, a
-//      domain row at a time, so only the m*m outputs and one row of M stay in registers. Every M
+//      XOR swizzle instead of padding; U from the cached filter straight into registers, a step
+//      ahead, UStream) and folds it into y = A^T M A at once, a domain row at a time, so only the
+//      m*m outputs and one row of M stay in registers. Every M
 //      element a thread holds has the same (tile, k) for every xi, which is what makes the output
 //      transform thread-local.
 //   3. the epilogue adds the bias, applies ReLU and stores each tile's pixels as channel pairs.
@@ -44,11 +44,6 @@ inline constexpr int kFusedMaxTileSide = 6;   // n of the largest tile whose reg
 inline constexpr int kFusedMaxThreads = 32 * kFusedMaxWarps;
 NOVA_HD constexpr int fused_block_tiles(int tile_groups) { return kFusedGroupTiles * tile_groups; }
 
-inline constexpr int kFusedUSlots = 3;  // U steps a warp holds: the one it multiplies and two in flight
-
-// Halves of one warp's U buffer: kFusedUSlots steps of a domain row's n blocks.
-NOVA_HD constexpr int fused_u_buffer_halves(int n) { return kFusedUSlots * n * kFusedBlockK * kFusedChannelStep; }
-
 // Where channel c of tile t lies in the shared V of one position (C halves per tile, unpadded): its
 // 16-byte chunk is XOR-swizzled by the tile, so that ldmatrix's 8 rows (8 consecutive tiles) at one
 // chunk fall in 8 different bank groups. The swizzle spans w chunks, the largest power of two up to
@@ -59,12 +54,10 @@ NOVA_HD constexpr int fused_v_swizzle(int t, int C) {
 }
 NOVA_HD constexpr int fused_v_offset(int t, int c, int C) { return t * C + ((c / 8) ^ fused_v_swizzle(t, C)) * 8 + c % 8; }
 
-// Shared memory of one block: V for every xi, tile and channel, each warp's U buffer, then the
-// tiles' origins.
-constexpr long long fused_shared_bytes(int n, int C, int tile_groups, int warps) {
+// Shared memory of one block: V for every xi, tile and channel, then the tiles' origins.
+constexpr long long fused_shared_bytes(int n, int C, int tile_groups) {
   const long long tiles = fused_block_tiles(tile_groups);
-  return (static_cast<long long>(n) * n * tiles * C + static_cast<long long>(warps) * fused_u_buffer_halves(n)) * 2 +
-         tiles * static_cast<long long>(sizeof(TileOrigin));
+  return static_cast<long long>(n) * n * tiles * C * 2 + tiles * static_cast<long long>(sizeof(TileOrigin));
 }
 
 struct FusedLaunch {
@@ -73,17 +66,16 @@ struct FusedLaunch {
 
 // Tile groups per block (4, 2 or 1) and warps for a shape: the most tile groups with which two
 // blocks of 8 warps share an SM's `shared_limit` bytes, else the most with which one block of 16
-// (else 8) warps fits; none for a tile larger than kFusedMaxTileSide, C or K not a multiple of 16,
+// warps fits; none for a tile larger than kFusedMaxTileSide, C or K not a multiple of 16,
 // or U of 2^31 elements or more.
 constexpr FusedLaunch fused_launch(int n, int C, int K, long long shared_limit) {
   if (n > kFusedMaxTileSide || C < 1 || K < 1 || C % kFusedChannelStep != 0 || K % 16 != 0 ||
       static_cast<long long>(n) * n * K * C > INT_MAX)  // U's 32-bit offsets
     return {};
   for (int groups = 4; groups >= 1; groups /= 2)
-    if (2 * fused_shared_bytes(n, C, groups, 8) <= shared_limit) return {groups, 8};
-  for (int warps = kFusedMaxWarps; warps >= 8; warps /= 2)
-    for (int groups = 4; groups >= 1; groups /= 2)
-      if (fused_shared_bytes(n, C, groups, warps) <= shared_limit) return {groups, warps};
+    if (2 * fused_shared_bytes(n, C, groups) <= shared_limit) return {groups, 8};
+  for (int groups = 4; groups >= 1; groups /= 2)
+    if (fused_shared_bytes(n, C, groups) <= shared_limit) return {groups, kFusedMaxWarps};
   return {};
 }
 
@@ -135,16 +127,26 @@ __device__ inline void store_pair(__half* at, float a, float b) {
 }
 #endif
 
+// Matrix cores: mma.sync from sm_80 on. A U fragment is what one lane needs of a U block: on the
+// mma path its 4 halves (the B fragment), loaded ahead into registers; on the portable path the
+// block itself, from which the per-thread product reads what it needs.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define NOVA_FUSED_MMA 1
+using UFragment = uint2;
+#else
+using UFragment = const __half*;
+#endif
+
 // acc += the warp's 16 (tile) x 16 (channel) block of V_xi times its 16 x 8 (k) block of U_xi^T.
 // v: shared V of position xi; the block starts at tile t0, channel c0, and `lane_at` is where this
 // lane's ldmatrix row lies (fused_v_offset of tile t0 + lane % 16, channel c0 + 8 (lane / 16));
-// u: the U block (fragment order). acc[e] is (tile lane / 4 + 8 (e / 2), k 2 (lane % 4) + e % 2),
+// u: this lane's fragment of the U block. acc[e] is (tile lane / 4 + 8 (e / 2), k 2 (lane % 4) + e % 2),
 // the mma's C fragment.
-__device__ inline void fused_mma(float acc[4], const __half* v, int lane_at, int t0, int c0, int C,
-                                 const __half* __restrict__ u, int lane) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  (void)t0, (void)c0, (void)C;
-  const uint2 b = *reinterpret_cast<const uint2*>(u + lane * 4);
+__device__ inline void fused_mma(float acc[4], const __half* v, int lane_at, int t0, int c0, int C, UFragment u,
+                                 int lane) {
+#ifdef NOVA_FUSED_MMA
+  (void)t0, (void)c0, (void)C, (void)lane;
+  const uint2 b = u;
   unsigned a0, a1, a2, a3;  // ldmatrix .x4: lanes 0-15 address tiles 0-15 at channel c0, lanes 16-31 at c0 + 8
   const auto address = static_cast<unsigned>(__cvta_generic_to_shared(v + lane_at));
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
@@ -165,61 +167,27 @@ __device__ inline void fused_mma(float acc[4], const __half* v, int lane_at, int
 #endif
 }
 
-// The U blocks a warp multiplies with, one (domain row, channel step) after another: on sm_80 and
-// later copied into the warp's shared buffer two steps ahead (cp.async), so the L2 latency of U
-// overlaps the products of the steps before; elsewhere read from the filter in place.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define NOVA_FUSED_ASYNC_U 1
-#endif
-
+// The U blocks a warp multiplies with, one step (domain row i, channel step) after another: each
+// lane's fragment of a block is loaded into the register that held the step before's, right after
+// that was multiplied, so every load has a step's products to arrive. Straight from L2
+// (ld.global.cg), not through shared memory: the matrix loop is bound by the bytes that shared
+// memory (and L1, the same SRAM) moves per mma, and staging U there cost a write and a read of every
+// U byte on top of V's ldmatrix (docs/performance.md, "Fused v2: where the time goes").
 template <int n>
 struct UStream {
   static constexpr int kHalves = kFusedBlockK * kFusedChannelStep;  // one 8 x 16 block
-  static constexpr int kChunks = n * kHalves / 8;                   // 16-byte copies of a step
   const __half* first;  // U of position 0, this warp's K block, channel step 0
   int position;         // halves from one position to the next (fused_launch keeps U below 2^31)
-  int steps;            // channel steps per position
-  __half* buffer;       // this warp's fused_u_buffer_halves(n): kFusedUSlots slots of a step's n blocks
   int lane;
 
-  // Step `step` of domain row i (a step past the row's last continues on the next rows) starts on
-  // its way into `slot`. Lane l copies chunks l + 32 q: position l / 16 + 2 q, bytes (l % 16) * 16
-  // of its block.
-  __device__ void fetch(int i, int step, int slot) const {
-#ifdef NOVA_FUSED_ASYNC_U
-    for (; step >= steps; step -= steps) ++i;
-    const __half* from = first + (i * n + lane / 16) * position + step * kHalves + lane % 16 * 8;
-    const auto to = static_cast<unsigned>(__cvta_generic_to_shared(buffer + slot * n * kHalves + lane * 8));
-#pragma unroll
-    for (int q = 0; q * 32 < kChunks; ++q)
-      if (kChunks % 32 == 0 || lane + q * 32 < kChunks)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + q * 512), "l"(from + 2 * q * position));
-    asm volatile("cp.async.commit_group;\n" ::);
+  __device__ UFragment load(int i, int step, int j) const {
+    const __half* block = first + (i * n + j) * position + step * kHalves;
+#ifdef NOVA_FUSED_MMA
+    uint2 u;
+    asm volatile("ld.global.cg.v2.u32 {%0, %1}, [%2];\n" : "=r"(u.x), "=r"(u.y) : "l"(block + lane * 4));
+    return u;
 #else
-    (void)i, (void)step, (void)slot;
-#endif
-  }
-
-  // Waits for the oldest step in flight; `later` says whether another was fetched after it. The
-  // warp barrier also means every lane is done with the slot the step before used.
-  __device__ void wait(bool later) const {
-#ifdef NOVA_FUSED_ASYNC_U
-    if (later) asm volatile("cp.async.wait_group 1;\n" ::);
-    else asm volatile("cp.async.wait_group 0;\n" ::);
-    __syncwarp();
-#else
-    (void)later;
-#endif
-  }
-
-  // The U block of position (i, j) at channel step `step`, fetched into `slot`.
-  __device__ const __half* block(int i, int j, int step, int slot) const {
-#ifdef NOVA_FUSED_ASYNC_U
-    (void)i, (void)step;
-    return buffer + (slot * n + j) * kHalves;
-#else
-    (void)slot;
-    return first + (i * n + j) * position + step * kHalves;
+    return block;
 #endif
   }
 };
@@ -233,8 +201,7 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   const TileGrid& g = a.grid;
   const int C = g.channels, plane = kTiles * C, pairs = C / 2;  // plane: one position's V
   __half* vs = reinterpret_cast<__half*>(fused_shared_memory());  // [nn][plane], fused_v_offset within
-  __half* u_buffers = vs + static_cast<long long>(nn) * plane;    // [warp][fused_u_buffer_halves(n)]
-  auto* origins = reinterpret_cast<TileOrigin*>(u_buffers + warps * fused_u_buffer_halves(n));
+  auto* origins = reinterpret_cast<TileOrigin*>(vs + static_cast<long long>(nn) * plane);
   const long long first_tile = static_cast<long long>(blockIdx.x) * kTiles;
   const int tiles = g.tiles - first_tile < kTiles ? static_cast<int>(g.tiles - first_tile) : kTiles;
   for (int t = static_cast<int>(threadIdx.x); t < tiles; t += threads) origins[t] = tile_origin(g, first_tile + t, m);
@@ -261,29 +228,27 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   constexpr int kBlockHalves = kFusedBlockK * kFusedChannelStep;
 #pragma unroll 1
   for (int kb = warp; kb < blocks_k; kb += warps) {
-    const UStream<n> u{a.U + kb * steps * kBlockHalves, blocks_k * steps * kBlockHalves, steps,
-                       u_buffers + warp * fused_u_buffer_halves(n), lane};
+    const UStream<n> u{a.U + kb * steps * kBlockHalves, blocks_k * steps * kBlockHalves, lane};
 #pragma unroll 1
     for (int t0 = 0; t0 < tiles; t0 += kFusedGroupTiles) {
       const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, C);  // this lane's ldmatrix row
       float out[m * m][4] = {};
-      int slot = 0;  // of the step being multiplied; the next two are in flight
-      u.fetch(0, 0, 0);
-      u.fetch(0, 1, 1);
+      UFragment u_step[n];  // this lane's U of the step; each is replaced by the next step's once multiplied
+#pragma unroll
+      for (int j = 0; j < n; ++j) u_step[j] = u.load(0, 0, j);
 #pragma unroll
       for (int i = 0; i < n; ++i) {
         float mrow[n][4] = {};
 #pragma unroll 1
         for (int step = 0; step < steps; ++step) {
-          const int f = i * steps + step, total = n * steps;
-          u.wait(f + 1 < total);
-          if (f + 2 < total) u.fetch(i, step + 2, slot == 0 ? 2 : slot - 1);
+          const bool row_ends = step + 1 == steps;
+          const int next_i = row_ends ? i + 1 : i, next_step = row_ends ? 0 : step + 1;
           const int lane_at = lane_tile * C + ((2 * step + lane / 16) ^ lane_swizzle) * 8;
 #pragma unroll
-          for (int j = 0; j < n; ++j)
-            fused_mma(mrow[j], vs + (i * n + j) * plane, lane_at, t0, step * kFusedChannelStep, C,
-                      u.block(i, j, step, slot), lane);
-          slot = slot == 2 ? 0 : slot + 1;
+          for (int j = 0; j < n; ++j) {
+            fused_mma(mrow[j], vs + (i * n + j) * plane, lane_at, t0, step * kFusedChannelStep, C, u_step[j], lane);
+            if (next_i < n) u_step[j] = u.load(next_i, next_step, j);
+          }
         }
         // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
         float column[m], unit[n];
@@ -379,7 +344,7 @@ hipError_t launch_fused_conv(void (*const kernels[3])(FusedConvArgs), const __ha
   }();
   if (opted_in != hipSuccess) return opted_in;
   const int groups = launch.tile_groups, slot = groups == 4 ? 2 : groups - 1;
-  const auto shared = static_cast<int>(fused_shared_bytes(Transform::n, C, groups, launch.warps));
+  const auto shared = static_cast<int>(fused_shared_bytes(Transform::n, C, groups));
   const long long blocks = (g.tiles + fused_block_tiles(groups) - 1) / fused_block_tiles(groups);
   if (blocks > INT_MAX) return hipErrorInvalidValue;
   kernels[slot]<<<static_cast<unsigned>(blocks), 32 * launch.warps, shared, stream>>>(
