@@ -135,18 +135,19 @@ hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const floa
 }
 
 // Fused convolution (NHWC fp16): x, U in the fused filter layout -> y (+ bias, ReLU); V and M
-// stay on chip. 16 x kTileGroups tiles per block; the launcher picks it by shared memory.
-template <int kTileGroups>
-__global__ void __launch_bounds__(nova::runtime::kFusedMaxThreads)
+// stay on chip. 16 x kTileGroups tiles per block, kKBlocks blocks of 8 output channels per warp;
+// the launcher picks them by shared memory.
+template <int kTileGroups, int kKBlocks>
+__global__ void __launch_bounds__(nova::runtime::kFusedThreads, nova::runtime::fused_blocks_per_sm(kKBlocks))
 fused_conv_nhwc_f16(nova::runtime::FusedConvArgs args) {
-  nova::runtime::fused_conv_tiles<Transform, kTileGroups>(args);
+  nova::runtime::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args);
 }
 
 hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
                                       const float* bias, int relu, int N, int C, int H, int W,
                                       int K, int pad, int shared_limit, hipStream_t stream) {
-  static void (*const kernels[3])(nova::runtime::FusedConvArgs) = {
-      fused_conv_nhwc_f16<1>, fused_conv_nhwc_f16<2>, fused_conv_nhwc_f16<4>};
+  static void (*const kernels[4])(nova::runtime::FusedConvArgs) = {
+      fused_conv_nhwc_f16<1, 1>, fused_conv_nhwc_f16<2, 1>, fused_conv_nhwc_f16<4, 1>, fused_conv_nhwc_f16<1, 2>};
   return nova::runtime::launch_fused_conv<Transform>(kernels, x, U, y, bias, relu, N, C, H, W, K, pad,
                                                      shared_limit, stream);
 }

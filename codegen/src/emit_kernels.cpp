@@ -92,19 +92,20 @@ bool emits_fused(const Source& source) { return source.config.transform.tile.n()
 
 namespace {
 
-// The fused kernel, one instantiation per tile-group count, and its launcher.
+// The fused kernel, one instantiation per launch fused_launch can pick, and its launcher.
 std::string emit_fused() {
   std::ostringstream out;
   out << "\n// Fused convolution (NHWC fp16): x, U in the fused filter layout -> y (+ bias, ReLU); V and M\n"
-      << "// stay on chip. 16 x kTileGroups tiles per block; the launcher picks it by shared memory.\n"
-      << "template <int kTileGroups>\n"
-      << "__global__ void __launch_bounds__(nova::runtime::kFusedMaxThreads)\n"
+      << "// stay on chip. 16 x kTileGroups tiles per block, kKBlocks blocks of 8 output channels per warp;\n"
+      << "// the launcher picks them by shared memory.\n"
+      << "template <int kTileGroups, int kKBlocks>\n"
+      << "__global__ void __launch_bounds__(nova::runtime::kFusedThreads, nova::runtime::fused_blocks_per_sm(kKBlocks))\n"
       << "fused_conv_nhwc_f16(nova::runtime::FusedConvArgs args) {\n"
-      << "  nova::runtime::fused_conv_tiles<Transform, kTileGroups>(args);\n"
+      << "  nova::runtime::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args);\n"
       << "}\n\n"
       << signature("hipError_t launch_fused_conv_nhwc_f16", kFusedLauncherParams, " {") << "\n"
-      << "  static void (*const kernels[3])(nova::runtime::FusedConvArgs) = {\n"
-      << "      fused_conv_nhwc_f16<1>, fused_conv_nhwc_f16<2>, fused_conv_nhwc_f16<4>};\n"
+      << "  static void (*const kernels[4])(nova::runtime::FusedConvArgs) = {\n"
+      << "      fused_conv_nhwc_f16<1, 1>, fused_conv_nhwc_f16<2, 1>, fused_conv_nhwc_f16<4, 1>, fused_conv_nhwc_f16<1, 2>};\n"
       << "  return nova::runtime::launch_fused_conv<Transform>(kernels, x, U, y, bias, relu, N, C, H, W, K, pad,\n"
       << "                                                     shared_limit, stream);\n"
       << "}\n";

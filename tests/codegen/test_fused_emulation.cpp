@@ -53,8 +53,8 @@ class FusedCase {
     transform_filter();
   }
 
-  template <int kTileGroups>
-  Comparison run(int relu, int warps) const {
+  template <int kTileGroups, int kKBlocks>
+  Comparison run(int relu) const {
     const std::size_t count = static_cast<std::size_t>(s_.N) * grid_.out_height * grid_.out_width * s_.K;
     std::vector<__half> y(count + kGuard);
     std::memset(static_cast<void*>(y.data()), 0xff, y.size() * sizeof(__half));  // NaN everywhere
@@ -62,9 +62,9 @@ class FusedCase {
     const int block_tiles = nova::runtime::fused_block_tiles(kTileGroups);
     const auto blocks = static_cast<unsigned>((grid_.tiles + block_tiles - 1) / block_tiles);
     nova::emulation::dynamic_shared.assign(
-        static_cast<std::size_t>(nova::runtime::fused_shared_bytes(n, s_.C, kTileGroups)), '\0');
-    nova::emulation::launch(blocks, static_cast<unsigned>(32 * warps),
-                            [&] { nova::runtime::fused_conv_tiles<Transform, kTileGroups>(args); });
+        static_cast<std::size_t>(nova::runtime::fused_shared_bytes(n, s_.C, kTileGroups, kKBlocks)), '\0');
+    nova::emulation::launch(blocks, static_cast<unsigned>(nova::runtime::kFusedThreads),
+                            [&] { nova::runtime::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args); });
     return compare(y, relu);
   }
 
@@ -173,13 +173,15 @@ void check_fused() {
     for (const Shape& s : shapes) {
       const FusedCase<Transform> c(s, seed++);
       for (int relu = 0; relu <= 1; ++relu) {
-        const int warps = relu ? 16 : 8;  // both block sizes fused_launch picks
-        const Comparison results[] = {c.template run<1>(relu, warps), c.template run<2>(relu, warps),
-                                      c.template run<4>(relu, warps)};
-        for (int g = 0; g < 3; ++g) {
-          const Comparison& r = results[g];
+        // Every (tile groups, K blocks per warp) the generated kernels instantiate, and two tile groups
+        // with two K blocks, which the kernel allows though fused_launch never picks it.
+        const std::pair<const char*, Comparison> results[] = {
+            {"1, 1", c.template run<1, 1>(relu)}, {"2, 1", c.template run<2, 1>(relu)},
+            {"4, 1", c.template run<4, 1>(relu)}, {"1, 2", c.template run<1, 2>(relu)},
+            {"2, 2", c.template run<2, 2>(relu)}};
+        for (const auto& [launch, r] : results) {
           INFO(Transform::name << " N" << s.N << " C" << s.C << " K" << s.K << " " << s.H << "x" << s.W << " pad "
-                               << s.pad << " relu " << relu << " tile groups " << (1 << g) << " warps " << warps
+                               << s.pad << " relu " << relu << " (tile groups, K blocks) (" << launch << ")"
                                << ": pixels " << r.pixels
                                << ", err/bound " << r.bound_use << ", non-finite " << r.non_finite << ", guard writes "
                                << r.guard_writes);
@@ -206,18 +208,16 @@ TEST_CASE("fused NHWC fp16 kernel, emulated on the CPU, matches the reference wi
 
 TEST_CASE("fused kernel eligibility: tile side, channel multiples and shared memory") {
   using nova::runtime::fused_launch;
-  const auto is = [](nova::runtime::FusedLaunch l, int tile_groups, int warps) {
-    return l.tile_groups == tile_groups && l.warps == warps;
+  const auto is = [](nova::runtime::FusedLaunch l, int tile_groups, int k_blocks) {
+    return l.tile_groups == tile_groups && l.k_blocks == k_blocks;
   };
-  CHECK(is(fused_launch(6, 16, 64, 227 * 1024), 4, 8));     // two blocks of 64 tiles share an SM
-  CHECK(is(fused_launch(6, 64, 64, 227 * 1024), 1, 8));     // two blocks of 16 tiles
-  CHECK(is(fused_launch(6, 128, 128, 227 * 1024), 1, 16));  // one block of 16 tiles
+  CHECK(is(fused_launch(6, 16, 64, 227 * 1024), 4, 1));     // two blocks of 64 tiles share an SM
+  CHECK(is(fused_launch(6, 64, 64, 227 * 1024), 1, 1));     // two blocks of 16 tiles
+  CHECK(is(fused_launch(6, 128, 128, 227 * 1024), 1, 2));   // one block of 16 tiles, two K blocks a warp
   CHECK(is(fused_launch(6, 256, 256, 227 * 1024), 0, 0));
-  CHECK(is(fused_launch(4, 256, 256, 227 * 1024), 1, 16));
-  CHECK(is(fused_launch(6, 16, 64, 64 * 1024), 1, 8));      // an AMD CU's 64 KB of LDS: two blocks at C = 16,
-  CHECK(is(fused_launch(6, 32, 64, 64 * 1024), 1, 16));     // one at C = 32,
-  CHECK(is(fused_launch(6, 48, 64, 64 * 1024), 1, 16));     // and C = 48,
-  CHECK(is(fused_launch(6, 64, 64, 64 * 1024), 0, 0));      // none at C = 64
+  CHECK(is(fused_launch(4, 256, 256, 227 * 1024), 1, 2));
+  CHECK(is(fused_launch(6, 16, 64, 64 * 1024), 0, 0));      // an AMD CU's 64 KB of LDS: not with the U buffers
+  CHECK(is(fused_launch(4, 16, 64, 64 * 1024), 1, 2));      // one block of F(2,3) fits
   CHECK(is(fused_launch(6, 512, 64, 227 * 1024), 0, 0));
   CHECK(is(fused_launch(8, 64, 64, 227 * 1024), 0, 0));     // F(6,3): too many accumulators
   CHECK(is(fused_launch(6, 24, 64, 227 * 1024), 0, 0));
