@@ -87,8 +87,12 @@ std::vector<Launcher> launchers() {
   return out;
 }
 
-// 6 = kFusedMaxTileSide of nova/runtime/fused_kernels.hpp.
-bool emits_fused(const Source& source) { return source.config.transform.tile.n() <= 6; }
+// The conditions of nova/runtime/fused_kernels.hpp: n <= kFusedMaxTileSide (6), and a tile group's
+// outputs fit in a warp's U buffer for the restaged epilogue (m * m < 3 n).
+bool emits_fused(const Source& source) {
+  const auto& tile = source.config.transform.tile;
+  return tile.n() <= 6 && tile.m * tile.m < 3 * tile.n();
+}
 
 namespace {
 

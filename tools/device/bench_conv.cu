@@ -176,11 +176,18 @@ struct Problem {
   const void* input(nova_dtype_t dtype) const { return dtype == NOVA_DTYPE_FP16 ? x16.ptr : x32.ptr; }
 };
 
-// One forward of `transform` on p's input, compared with the FP64 reference. NHWC runs on
-// converted copies; `fused` (when asked) says whether the runtime ran its fused kernel.
+// A bias (on the device) and ReLU for a forward, with the FP64 reference they turn p's into.
+struct Epilogue {
+  const float* bias;
+  int relu;
+  std::vector<double> reference;
+};
+
+// One forward of `transform` on p's input, compared with the FP64 reference (or the epilogue's).
+// NHWC runs on converted copies; `fused` (when asked) says whether the runtime ran its fused kernel.
 ErrorStats run_nova(nova_handle_t handle, const Problem& p, nova_dtype_t dtype, const char* transform,
                     nova_layout_t layout = NOVA_LAYOUT_NCHW, nova_algo_t algorithm = NOVA_ALGO_AUTO,
-                    int* fused = nullptr) {
+                    int* fused = nullptr, const Epilogue* epilogue = nullptr) {
   nova_conv_desc_t d = p.desc(dtype, layout, transform);
   d.algorithm = algorithm;
   const size_t element = dtype == NOVA_DTYPE_FP16 ? 2 : 4;
@@ -196,19 +203,21 @@ ErrorStats run_nova(nova_handle_t handle, const Problem& p, nova_dtype_t dtype, 
     nchw_to_nhwc<<<blocks(in_count), 256>>>(p.x32.as<float>(), x_nhwc.as<float>(), p.n, p.c, p.h, p.w);
   const void* x = nhwc ? x_nhwc.ptr : p.input(dtype);
   void* out = nhwc ? y_nhwc.ptr : y.ptr;
+  const float* bias = epilogue ? epilogue->bias : nullptr;
+  const int relu = epilogue ? epilogue->relu : 0;
   if (fused) {
     nova_stage_profile_t profile{};
-    NOVA_CHECK(nova_conv_profile(handle, &d, x, p.w32.as<float>(), 1, nullptr, 0, out, nullptr, 0, &profile));
+    NOVA_CHECK(nova_conv_profile(handle, &d, x, p.w32.as<float>(), 1, bias, relu, out, nullptr, 0, &profile));
     *fused = profile.fused;
   } else {
-    NOVA_CHECK(nova_conv_forward(handle, &d, x, p.w32.as<float>(), 1, nullptr, 0, out, nullptr, 0));
+    NOVA_CHECK(nova_conv_forward(handle, &d, x, p.w32.as<float>(), 1, bias, relu, out, nullptr, 0));
   }
   if (nhwc && dtype == NOVA_DTYPE_FP16)
     nhwc_to_nchw<<<blocks(out_count), 256>>>(y_nhwc.as<__half>(), y.as<__half>(), p.n, p.k, p.h, p.w);
   else if (nhwc)
     nhwc_to_nchw<<<blocks(out_count), 256>>>(y_nhwc.as<float>(), y.as<float>(), p.n, p.k, p.h, p.w);
   CUDA_CHECK(cudaDeviceSynchronize());
-  return compare(y.ptr, dtype, p.reference);
+  return compare(y.ptr, dtype, epilogue ? epilogue->reference : p.reference);
 }
 
 double unit_roundoff(nova_dtype_t dtype) { return dtype == NOVA_DTYPE_FP16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -24); }
@@ -412,6 +421,43 @@ int main(int argc, char** argv) {
     }
     std::fclose(acc);
     for (Problem* p : problems) delete p;
+
+    // 1c. The fused kernel's border tiles and epilogue: sizes that are not multiples of the tile,
+    //     K not a multiple of a block's K, bias and ReLU, batch > 1, for each of its launch shapes
+    //     (C = 32: several tile groups a block, one K block a warp; C = 128: one block an SM, two
+    //     K blocks a warp, outputs restaged through shared memory). Outputs are poisoned, so an
+    //     unwritten pixel counts as non-finite.
+    std::printf("\n== fused kernel, border tiles + bias + ReLU, NHWC fp16, vs FP64\n%-20s %-22s %12s %12s %8s %10s\n",
+                "transform", "N,C,K,HW", "fp16 err", "pred", "ratio", "nonfinite");
+    {
+      const int shapes[][4] = {{3, 32, 48, 29}, {2, 128, 80, 23}, {1, 64, 16, 9}, {2, 128, 128, 30}};
+      for (const auto& s : shapes) {
+        const Problem p(s[0], s[1], s[2], s[3], 1.0f, false, 31u + s[3]);
+        std::vector<float> bias(s[2]);
+        std::mt19937 rng(7u + s[2]);
+        std::normal_distribution<float> normal(0.0f, 0.5f);
+        for (auto& b : bias) b = normal(rng);
+        DeviceBuffer bias_d(sizeof(float) * bias.size());
+        CUDA_CHECK(cudaMemcpy(bias_d.ptr, bias.data(), bias_d.bytes, cudaMemcpyHostToDevice));
+        Epilogue epilogue{bias_d.as<float>(), 1, p.reference};
+        const size_t plane = static_cast<size_t>(p.h) * p.w;
+        for (size_t i = 0; i < epilogue.reference.size(); ++i)
+          epilogue.reference[i] = std::max(0.0, epilogue.reference[i] + bias[i / plane % p.k]);
+        for (const auto& t : transforms) {
+          nova_conv_desc_t probe = p.desc(NOVA_DTYPE_FP16, NOVA_LAYOUT_NHWC, t.name);
+          probe.algorithm = NOVA_ALGO_FUSED;
+          const char* unused = nullptr;
+          if (nova_conv_transform_name(gpu, &probe, &unused) != NOVA_STATUS_SUCCESS) continue;
+          int fused = 0;
+          const ErrorStats e = run_nova(gpu, p, NOVA_DTYPE_FP16, t.name, NOVA_LAYOUT_NHWC, NOVA_ALGO_FUSED, &fused, &epilogue);
+          const double predicted = 0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d;
+          char shape[32];
+          std::snprintf(shape, sizeof shape, "%d,%d,%d,%d%s", s[0], s[1], s[2], s[3], fused ? "" : " (not fused)");
+          std::printf("%-20s %-22s %12.3e %12.3e %8.2f %10lld\n", t.name, shape, e.rel_l2, predicted, e.rel_l2 / predicted,
+                      e.non_finite);
+        }
+      }
+    }
 
     // 2. Large inputs: |x| up to 8, fp16, where the standard integer F(6,3) overflows.
     std::printf("\n== fp16, inputs uniform in [-8, 8], ResNet-50 64@56, batch 8\n%-20s %12s %12s\n", "transform", "rel L2", "non-finite");

@@ -11,12 +11,13 @@
 //   2. a warp takes kKBlocks blocks of 8 output channels and, in turn, each tile group of 16 tiles:
 //      for every Winograd position xi it computes the 16 (tile) x 8 (channel) blocks of M_xi = V_xi U_xi
 //      over all C (tensor-core mma, fp16 in, fp32 accumulate; V from shared memory, stored with an
-//      XOR swizzle instead of padding; U from the cached filter straight into registers, a step
-//      ahead, UStream) and folds it into y = A^T M A at once, a domain row at a time, so only the
-//      m*m outputs and one row of M stay in registers. Every M
+//      XOR swizzle instead of padding; U from the cached filter through the warp's own shared
+//      buffer, two steps ahead, UStream) and folds it into y = A^T M A at once, a domain row at a
+//      time, so only the m*m outputs and one row of M stay in registers. Every M
 //      element a thread holds has the same (tile, k) for every xi, which is what makes the output
 //      transform thread-local.
-//   3. the epilogue adds the bias, applies ReLU and stores each tile's pixels as channel pairs.
+//   3. the epilogue adds the bias, applies ReLU and stores each tile's pixels: as channel pairs
+//      with one K block a warp, as 16-byte channel runs restaged through the U buffer with two.
 // Warps never wait for each other after phase 1. Where two blocks fit in an SM's shared memory
 // (small C), one block's loads overlap the other's matrix products and a warp takes one K block;
 // otherwise a block has the SM's registers to itself and a warp takes two K blocks, so that each
@@ -31,6 +32,7 @@
 
 #include "nova/runtime/transform_kernels.hpp"
 
+#include <cstring>
 #include <type_traits>
 
 namespace nova::runtime {
@@ -125,6 +127,11 @@ inline HalfPair load_pair(const __half* x, int at, bool inside) {
 }
 inline void unpack_pair(HalfPair p, float& a, float& b) { a = to_float(p.a), b = to_float(p.b); }
 inline void store_pair(__half* at, float a, float b) { store(at, a), store(at + 1, b); }
+inline void copy_run(__half* to, const __half* from) { std::memcpy(to, from, 16); }
+// Every emulated thread runs to its next barrier before any continues, so a warp barrier is a block
+// barrier here; threads of other warps may be at a different count, which matters only for data
+// shared across warps without a block barrier (the kernel shares none).
+inline void fused_warp_sync() { __syncthreads(); }
 #else
 __device__ inline char* fused_shared_memory() {
   extern __shared__ __align__(16) char fused_shared[];
@@ -142,6 +149,21 @@ __device__ inline void unpack_pair(HalfPair p, float& a, float& b) {
 }
 __device__ inline void store_pair(__half* at, float a, float b) {
   *reinterpret_cast<__half2*>(at) = __floats2half2_rn(a, b);
+}
+// Eight channels (16 bytes, aligned) in one access.
+__device__ inline void copy_run(__half* to, const __half* from) {
+  *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
+}
+// A barrier of one 32-thread warp (a slice of the block, which on wave64 shares its wave with
+// another), ordering its shared-memory accesses.
+__device__ inline void fused_warp_sync() {
+#if defined(__HIP__) || defined(__HIPCC__)
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+#else
+  __syncwarp();
+#endif
 }
 #endif
 
@@ -233,7 +255,7 @@ struct UStream {
 #ifdef NOVA_FUSED_MMA
     if (later) asm volatile("cp.async.wait_group 1;\n" ::);
     else asm volatile("cp.async.wait_group 0;\n" ::);
-    __syncwarp();
+    fused_warp_sync();
 #else
     (void)later;
 #endif
@@ -350,24 +372,32 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
           }
       }
 
-      // 3. Epilogue: this lane's channel pair (k, k + 1) of each K block, tiles t0 + lane / 4 and
-      //    t0 + lane / 4 + 8. One copy of the store loop per (ReLU, clipped tile), so that neither
-      //    is tested per pixel.
-#pragma unroll
-      for (int b = 0; b < kKBlocks; ++b) {
+      // 3. Epilogue: bias, ReLU, y. Measured both ways (docs/performance.md, "Fused v3"):
+      //    - with two K blocks (one block an SM) the warp restages its outputs through its U buffer
+      //      (free once the loop is done) as [tile][pixel][its 16 channels], so that each lane
+      //      stores whole 16-byte channel runs of a pixel: a quarter of the store instructions, and
+      //      sectors written whole (VGG-16 128@112: 363 -> 320 us). A tile's row is padded by 16
+      //      bytes, which keeps the pair writes free of bank conflicts.
+      //    - with one K block (two blocks an SM, whose loops overlap the stores) the restaging's
+      //      extra instructions cost more than it saves (64@224: 469 -> 486 us), so each lane stores
+      //      its channel pairs directly, with one copy of the store loop per (ReLU, clipped tile).
+      const auto bias_pair = [&](int b, float& b0, float& b1) {
         const int k = (kb + b) * kFusedBlockK + lane % 4 * 2;
-        const float b0 = a.bias ? a.bias[k] : 0.0f, b1 = a.bias ? a.bias[k + 1] : 0.0f;
+        b0 = a.bias ? a.bias[k] : 0.0f, b1 = a.bias ? a.bias[k + 1] : 0.0f;
+      };
+      if constexpr (kKBlocks == 1) {
+        float b0, b1;
+        bias_pair(0, b0, b1);
+        const int k = kb * kFusedBlockK + lane % 4 * 2;
         const auto emit = [&](int h, const TileOrigin& o, auto relu, auto clipped) {
           const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, k, o.row, o.col, a.K, g.out_height, g.out_width);
 #pragma unroll
-          for (int r = 0; r < m; ++r) {
-#pragma unroll
-            for (int s = 0; s < m; ++s) {
-              if (decltype(clipped)::value && (o.row + r >= g.out_height || o.col + s >= g.out_width)) continue;
-              float first = out[b][r * m + s][2 * h] + b0, second = out[b][r * m + s][2 * h + 1] + b1;
-              if (decltype(relu)::value) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
-              store_pair(a.y + walk.at(r, s), first, second);
-            }
+          for (int p = 0; p < m * m; ++p) {
+            const int r = p / m, s = p % m;
+            if (decltype(clipped)::value && (o.row + r >= g.out_height || o.col + s >= g.out_width)) continue;
+            float first = out[0][p][2 * h] + b0, second = out[0][p][2 * h + 1] + b1;
+            if (decltype(relu)::value) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
+            store_pair(a.y + walk.at(r, s), first, second);
           }
         };
 #pragma unroll
@@ -381,6 +411,40 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
           if (a.relu) clipped ? emit(h, o, Yes{}, Yes{}) : emit(h, o, Yes{}, No{});
           else clipped ? emit(h, o, No{}, Yes{}) : emit(h, o, No{}, No{});
         }
+      } else {
+        constexpr int kRun = kKBlocks * kFusedBlockK, kTileStride = m * m * kRun + 8;  // halves
+        static_assert(kFusedGroupTiles * kTileStride <= kFusedUSlots * n * kKBlocks * kFusedBlockK * kFusedChannelStep,
+                      "the restaged outputs must fit in the warp's U buffer (codegen fuses only m * m < 3 n)");
+        __half* staging = u.buffer;
+        fused_warp_sync();  // every lane has read its last U fragments
+#pragma unroll
+        for (int b = 0; b < kKBlocks; ++b) {
+          float b0, b1;
+          bias_pair(b, b0, b1);
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            __half* at = staging + (lane / 4 + 8 * h) * kTileStride + b * kFusedBlockK + lane % 4 * 2;
+#pragma unroll
+            for (int p = 0; p < m * m; ++p) {
+              float first = out[b][p][2 * h] + b0, second = out[b][p][2 * h + 1] + b1;
+              if (a.relu) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
+              store_pair(at + p * kRun, first, second);
+            }
+          }
+        }
+        fused_warp_sync();
+        constexpr int kRuns = kFusedGroupTiles * m * m * kKBlocks;
+#pragma unroll 1
+        for (int c = lane; c < kRuns; c += 32) {
+          const int t = c / (m * m * kKBlocks), p = c / kKBlocks % (m * m), b = c % kKBlocks;
+          if (t0 + t >= tiles) continue;
+          const TileOrigin o = origins[t0 + t];
+          const int row = o.row + p / m, col = o.col + p % m;
+          if (row >= g.out_height || col >= g.out_width) continue;
+          copy_run(a.y + ((o.image * g.out_height + row) * g.out_width + col) * a.K + (kb + b) * kFusedBlockK,
+                   staging + t * kTileStride + p * kRun + b * kFusedBlockK);
+        }
+        fused_warp_sync();  // the next tile group's U copies overwrite the buffer
       }
     }
   }
