@@ -24,13 +24,14 @@ class Backend {
   bool fused_path(const ConvShape& s) const {
     return s.algorithm == NOVA_ALGO_FUSED || (s.algorithm == NOVA_ALGO_AUTO && fuses_by_default(s));
   }
-  // True when this forward runs as one fused kernel: no workspace, the filter in its layout.
+  // True when this forward runs the fused kernel: the filter in its layout, no V or M.
   bool fuses(const ConvShape& s, const TransformEntry& t) const { return fused_path(s) && can_fuse(s, t); }
   // What its forward pass costs with this transform on the path fuses() picks.
   virtual PathCost forward_cost(const ConvShape& shape, const TransformEntry& t) const {
     return {forward_traffic_bytes(shape, t, transformed_element_bytes(shape.dtype)), 0};
   }
-  size_t workspace_bytes(const ConvShape& shape, const TransformEntry& t) const;  // V then M (fp32); 0 fused
+  // V then M (fp32); fused: none for NHWC images, NHWC copies of x and y for NCHW ones.
+  size_t workspace_bytes(const ConvShape& shape, const TransformEntry& t) const;
   virtual nova_status_t allocate(size_t bytes, Buffer& out) = 0;
   virtual nova_status_t zero(void* p, size_t bytes) = 0;  // memory from allocate()
   // Writes the transformed filter into a buffer it allocates.

@@ -75,9 +75,16 @@ void fill_stage_traffic(const ConvShape& s, const TransformEntry& t, int transfo
   const double y = static_cast<double>(s.output_elements()) * io_bytes;
   p.fused = fused ? 1 : 0;
   p.filter_bytes = static_cast<double>(s.filter_elements()) * sizeof(float) + u;
-  p.input_bytes = fused ? x : x + v;
-  p.gemm_bytes = fused ? u : u + v + m;
-  p.output_bytes = fused ? y : m + y;
+  if (fused) {  // the kernel reads x and U and writes y; NCHW images are converted, read and written once each way
+    const bool converted = s.layout == NOVA_LAYOUT_NCHW;
+    p.input_bytes = converted ? 2 * x : 0;
+    p.gemm_bytes = x + u + y;
+    p.output_bytes = converted ? 2 * y : 0;
+  } else {
+    p.input_bytes = x + v;
+    p.gemm_bytes = u + v + m;
+    p.output_bytes = m + y;
+  }
   p.gemm_flops = 2.0 * t.n * t.n * static_cast<double>(s.k) * static_cast<double>(s.c) * static_cast<double>(tiling.tiles);
 }
 

@@ -1,15 +1,17 @@
 // GPU backend: the 3-pass pipeline (input transform -> batched GEMM -> output transform with the
-// bias/ReLU epilogue) over the generated kernels, or for NHWC fp16 the fused kernel
-// (fused_kernels.hpp) where its tile and the channels allow, with the filter transform cached by
-// the caller of Backend. HIP source: nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build
+// bias/ReLU epilogue) over the generated kernels, or for fp16 the fused kernel (fused_kernels.hpp)
+// where its tile and the channels allow (NCHW images converted to NHWC and back around it,
+// layout_kernels.hpp), with the filter transform cached by the caller of Backend. HIP source: nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build
 // calls hipBLAS when NOVA_ENABLE_HIPBLAS is on (hipBLAS is not packaged for Debian, so the AMD
 // compile check builds everything but that call).
 #include "backend.hpp"
 
 #include <climits>
+#include <cstdint>
 
 #include "nova/runtime/fused_kernels.hpp"
 #include "nova/runtime/hip_compat.h"
+#include "nova/runtime/layout_kernels.hpp"
 #include "nova/runtime/transform_registry_gpu.hpp"
 
 #if defined(__HIP__) || defined(__HIPCC__)
@@ -128,18 +130,17 @@ class GpuBackend final : public Backend {
   int transformed_element_bytes(nova_dtype_t dtype) const override { return dtype == NOVA_DTYPE_FP16 ? 2 : 4; }
 
   bool can_fuse(const ConvShape& s, const TransformEntry& t) const override {
-    if (s.dtype != NOVA_DTYPE_FP16 || s.layout != NOVA_LAYOUT_NHWC || s.c > INT_MAX || s.k > INT_MAX) return false;
+    if (s.dtype != NOVA_DTYPE_FP16 || s.c > INT_MAX || s.k > INT_MAX) return false;
     const GpuTransformEntry* g = find_gpu_transform(t.name);
     return g && g->launch_fused_conv_nhwc_f16 &&
            fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0;
   }
 
-  // Measured (docs/performance.md, "Fused v2"): faster than the 3-pass pipeline where its 6 x 6
+  // Measured (docs/runtime.md): faster than the 3-pass pipeline, in both layouts, where its 6 x 6
   // tile (F(4,3)) fits, C <= 128 with 227 KB of shared memory per block, and its blocks cover at
   // least half the multiprocessors; slower with F(2,3) (larger C) and on smaller grids.
   bool fuses_by_default(const ConvShape& s) const override {
-    if (s.dtype != NOVA_DTYPE_FP16 || s.layout != NOVA_LAYOUT_NHWC || s.r != 3 || s.c > INT_MAX || s.k > INT_MAX)
-      return false;
+    if (s.dtype != NOVA_DTYPE_FP16 || s.r != 3 || s.c > INT_MAX || s.k > INT_MAX) return false;
     const FusedLaunch launch = fused_launch(kFusedMaxTileSide, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_);
     const int64_t tiles = tile_shape(s, kFusedMaxTileSide - s.r + 1, kFusedMaxTileSide).tiles;
     return launch.tile_groups > 0 && tiles >= int64_t{multiprocessors_} / 2 * fused_block_tiles(launch.tile_groups);
@@ -190,14 +191,30 @@ class GpuBackend final : public Backend {
                                         static_cast<size_t>(tiling.product_elements()) * sizeof(float));
 
     StageTimer timer(stream_, profile);
-    if (fuses(s, t)) {  // one kernel, reported as the GEMM stage
+    if (fuses(s, t)) {  // the GEMM stage is the fused kernel; input and output convert NCHW images
+      // Its 16-byte stores of y, its channel-pair loads of x, and the conversions' pairs.
+      const auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
+      if (!aligned(x) || !aligned(y) || (!nhwc && !aligned(workspace))) return NOVA_STATUS_MISALIGNED;
+      const auto* in = static_cast<const __half*>(x);
+      auto* out = static_cast<__half*>(y);
+      const int HW = H * W, HWout = static_cast<int>(s.h_out * s.w_out);
+      if (!nhwc) {  // workspace: x, then y, both NHWC (Backend::workspace_bytes)
+        auto* x_nhwc = static_cast<__half*>(workspace);
+        out = x_nhwc + fused_nchw_output_offset(s);
+        if (const hipError_t e = launch_transpose_images(in, x_nhwc, C, HW, N, stream_); e != hipSuccess) return status_of(e);
+        in = x_nhwc;
+      }
       timer.mark(1);
-      if (const hipError_t e = g->launch_fused_conv_nhwc_f16(static_cast<const __half*>(x), static_cast<const __half*>(filter),
-                                                             static_cast<__half*>(y), bias, relu, N, C, H, W, K, s.pad,
-                                                             shared_limit_, stream_);
+      if (const hipError_t e = g->launch_fused_conv_nhwc_f16(in, static_cast<const __half*>(filter), out, bias, relu, N, C,
+                                                             H, W, K, s.pad, shared_limit_, stream_);
           e != hipSuccess)
         return status_of(e);
       timer.mark(2);
+      if (!nhwc)
+        if (const hipError_t e = launch_transpose_images(static_cast<const __half*>(out), static_cast<__half*>(y), HWout, K, N,
+                                                         stream_);
+            e != hipSuccess)
+          return status_of(e);
       timer.mark(3);
       return timer.finish();
     }

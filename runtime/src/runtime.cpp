@@ -49,7 +49,8 @@ struct nova_handle {
 namespace nova::runtime {
 
 size_t Backend::workspace_bytes(const ConvShape& s, const TransformEntry& t) const {
-  if (fuses(s, t)) return 0;
+  if (fuses(s, t))  // fp16 only
+    return s.layout == NOVA_LAYOUT_NHWC ? 0 : static_cast<size_t>(fused_nchw_output_offset(s) + s.output_elements()) * 2;
   const Tiling tiling = tile_shape(s, t);
   const auto aligned = [](size_t bytes) { return (bytes + 255) / 256 * 256; };  // keeps M 256-byte aligned
   return aligned(static_cast<size_t>(tiling.transformed_input_elements()) * transformed_element_bytes(s.dtype)) +
@@ -199,13 +200,14 @@ const char* nova_status_string(nova_status_t status) {
   switch (status) {
     case NOVA_STATUS_SUCCESS: return "success";
     case NOVA_STATUS_INVALID_ARGUMENT: return "invalid argument: null pointer, non-positive size, bad enum, padding outside 0..2 or image smaller than the filter";
-    case NOVA_STATUS_NOT_SUPPORTED: return "not supported: Winograd here serves stride 1, dilation 1, groups 1 and kernel sizes with a generated transform; the fused algorithm only NHWC fp16 on the GPU, tiles up to 6x6, C and K multiples of 16";
+    case NOVA_STATUS_NOT_SUPPORTED: return "not supported: Winograd here serves stride 1, dilation 1, groups 1 and kernel sizes with a generated transform; the fused algorithm only fp16 on the GPU, tiles up to 6x6, C and K multiples of 16";
     case NOVA_STATUS_UNKNOWN_TRANSFORM: return "unknown transform: no generated transform has that name, or none fits \"auto\" for this shape and dtype";
     case NOVA_STATUS_SIZE_OVERFLOW: return "size overflow: a tensor or workspace has more than 2^31-1 elements";
     case NOVA_STATUS_WORKSPACE_TOO_SMALL: return "workspace too small: query nova_conv_workspace_size()";
     case NOVA_STATUS_ALLOCATION_FAILED: return "allocation failed";
     case NOVA_STATUS_NO_GPU: return "no GPU: the library was built without a GPU backend, or no device is present";
     case NOVA_STATUS_BACKEND_ERROR: return "backend error: the GPU runtime or BLAS library reported a failure";
+    case NOVA_STATUS_MISALIGNED: return "misaligned: the GPU's fused kernel needs x, y and the workspace at 16-byte boundaries (cudaMalloc/hipMalloc memory is); or ask for NOVA_ALGO_THREE_PASS";
   }
   return "unknown status";
 }

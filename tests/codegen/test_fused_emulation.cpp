@@ -4,7 +4,7 @@
 // The reference repeats the kernel's storage roundings (V and U to fp16 from fp32 transforms),
 // then accumulates in double, so the difference left is the kernel's fp32 arithmetic and its
 // fp16 output rounding, bounded per pixel.
-#include "kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
+#include "support/kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
 
 #include "all_transforms.hpp"
 #include "nova/runtime/fused_kernels.hpp"

@@ -1,7 +1,7 @@
 // The GPU transform kernels' tile loops (thread mapping, shared-memory exchange for NHWC, padding,
 // clipped border tiles, bias and ReLU) run on the CPU through a small emulation of the GPU's
 // threads, and are checked exactly as the GPU check on the device machine checks the real kernels.
-#include "kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
+#include "support/kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
 
 #include "all_transforms.hpp"
 #include "nova/runtime/transform_kernels.hpp"

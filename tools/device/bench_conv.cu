@@ -315,6 +315,14 @@ struct Cudnn {
 
 const char* layout_name(nova_layout_t l) { return l == NOVA_LAYOUT_NHWC ? "NHWC" : "NCHW"; }
 
+// Whether the fused kernel can run p's fp16 convolution in this layout with this transform.
+bool fusable(nova_handle_t gpu, const Problem& p, nova_layout_t layout, const char* transform) {
+  nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP16, layout, transform);
+  d.algorithm = NOVA_ALGO_FUSED;
+  const char* unused = nullptr;
+  return nova_conv_transform_name(gpu, &d, &unused) == NOVA_STATUS_SUCCESS;
+}
+
 double copy_bandwidth_gbs(cudaStream_t stream) {
   const size_t bytes = size_t{1} << 30;
   DeviceBuffer a(bytes), b(bytes);
@@ -395,30 +403,30 @@ int main(int argc, char** argv) {
                   0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d, worst[0], err_at_worst[1],
                   0.7 * unit_roundoff(NOVA_DTYPE_FP32) * t.amp2d, worst[1], bad);
     }
-    // 1b. NHWC fp16 through the fused kernel where it runs (fused column), else the 3-pass pipeline.
-    std::printf("\n== correctness vs FP64, NHWC fp16 (batch 1), fused kernel where it runs: worst ratio measured/predicted\n");
-    std::printf("%-20s %8s %12s %12s %8s %10s %7s\n", "transform", "amp2D", "fp16 err", "pred", "ratio", "nonfinite", "fused");
-    for (const auto& t : transforms) {
-      double worst = 0, err_at_worst = 0;
-      long long bad = 0;
-      int fused_layers = 0;
-      for (size_t li = 0; li < problems.size(); ++li) {
-        int fused = 0;
-        nova_conv_desc_t probe = problems[li]->desc(NOVA_DTYPE_FP16, NOVA_LAYOUT_NHWC, t.name);
-        probe.algorithm = NOVA_ALGO_FUSED;
-        const char* unused = nullptr;
-        const nova_algo_t algorithm =
-            nova_conv_transform_name(gpu, &probe, &unused) == NOVA_STATUS_SUCCESS ? NOVA_ALGO_FUSED : NOVA_ALGO_AUTO;
-        const ErrorStats e = run_nova(gpu, *problems[li], NOVA_DTYPE_FP16, t.name, NOVA_LAYOUT_NHWC, algorithm, &fused);
-        const double predicted = 0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d;
-        std::fprintf(acc, "%s,%s,%d,%d,fp16-nhwc%s,%.4e,%.4e,%.3f,%lld\n", t.name, kLayers[li].net, kLayers[li].channels,
-                     kLayers[li].size, fused ? "-fused" : "", e.rel_l2, predicted, e.rel_l2 / predicted, e.non_finite);
-        bad += e.non_finite, fused_layers += fused;
-        if (e.rel_l2 / predicted > worst || !std::isfinite(e.rel_l2)) worst = e.rel_l2 / predicted, err_at_worst = e.rel_l2;
+    // 1b. fp16 through the fused kernel where it runs (fused column), else the 3-pass pipeline;
+    //     NCHW runs it between two layout conversions.
+    std::printf("\n== correctness vs FP64, fp16 (batch 1), fused kernel where it runs: worst ratio measured/predicted\n");
+    std::printf("%-20s %6s %8s %12s %12s %8s %10s %7s\n", "transform", "layout", "amp2D", "fp16 err", "pred", "ratio",
+                "nonfinite", "fused");
+    for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})
+      for (const auto& t : transforms) {
+        double worst = 0, err_at_worst = 0;
+        long long bad = 0;
+        int fused_layers = 0;
+        for (size_t li = 0; li < problems.size(); ++li) {
+          int fused = 0;
+          const nova_algo_t algorithm = fusable(gpu, *problems[li], layout, t.name) ? NOVA_ALGO_FUSED : NOVA_ALGO_AUTO;
+          const ErrorStats e = run_nova(gpu, *problems[li], NOVA_DTYPE_FP16, t.name, layout, algorithm, &fused);
+          const double predicted = 0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d;
+          std::fprintf(acc, "%s,%s,%d,%d,fp16-%s%s,%.4e,%.4e,%.3f,%lld\n", t.name, kLayers[li].net, kLayers[li].channels,
+                       kLayers[li].size, layout == NOVA_LAYOUT_NHWC ? "nhwc" : "nchw", fused ? "-fused" : "", e.rel_l2,
+                       predicted, e.rel_l2 / predicted, e.non_finite);
+          bad += e.non_finite, fused_layers += fused;
+          if (e.rel_l2 / predicted > worst || !std::isfinite(e.rel_l2)) worst = e.rel_l2 / predicted, err_at_worst = e.rel_l2;
+        }
+        std::printf("%-20s %6s %8.1f %12.3e %12.3e %8.2f %10lld %4d/%zu\n", t.name, layout_name(layout), t.amp2d,
+                    err_at_worst, 0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d, worst, bad, fused_layers, problems.size());
       }
-      std::printf("%-20s %8.1f %12.3e %12.3e %8.2f %10lld %4d/%zu\n", t.name, t.amp2d, err_at_worst,
-                  0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d, worst, bad, fused_layers, problems.size());
-    }
     std::fclose(acc);
     for (Problem* p : problems) delete p;
 
@@ -427,8 +435,8 @@ int main(int argc, char** argv) {
     //     (C = 32: several tile groups a block, one K block a warp; C = 128: one block an SM, two
     //     K blocks a warp, outputs restaged through shared memory). Outputs are poisoned, so an
     //     unwritten pixel counts as non-finite.
-    std::printf("\n== fused kernel, border tiles + bias + ReLU, NHWC fp16, vs FP64\n%-20s %-22s %12s %12s %8s %10s\n",
-                "transform", "N,C,K,HW", "fp16 err", "pred", "ratio", "nonfinite");
+    std::printf("\n== fused kernel, border tiles + bias + ReLU, fp16, vs FP64\n%-20s %6s %-22s %12s %12s %8s %10s\n",
+                "transform", "layout", "N,C,K,HW", "fp16 err", "pred", "ratio", "nonfinite");
     {
       const int shapes[][4] = {{3, 32, 48, 29}, {2, 128, 80, 23}, {1, 64, 16, 9}, {2, 128, 128, 30}};
       for (const auto& s : shapes) {
@@ -443,19 +451,36 @@ int main(int argc, char** argv) {
         const size_t plane = static_cast<size_t>(p.h) * p.w;
         for (size_t i = 0; i < epilogue.reference.size(); ++i)
           epilogue.reference[i] = std::max(0.0, epilogue.reference[i] + bias[i / plane % p.k]);
-        for (const auto& t : transforms) {
-          nova_conv_desc_t probe = p.desc(NOVA_DTYPE_FP16, NOVA_LAYOUT_NHWC, t.name);
-          probe.algorithm = NOVA_ALGO_FUSED;
-          const char* unused = nullptr;
-          if (nova_conv_transform_name(gpu, &probe, &unused) != NOVA_STATUS_SUCCESS) continue;
-          int fused = 0;
-          const ErrorStats e = run_nova(gpu, p, NOVA_DTYPE_FP16, t.name, NOVA_LAYOUT_NHWC, NOVA_ALGO_FUSED, &fused, &epilogue);
-          const double predicted = 0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d;
-          char shape[32];
-          std::snprintf(shape, sizeof shape, "%d,%d,%d,%d%s", s[0], s[1], s[2], s[3], fused ? "" : " (not fused)");
-          std::printf("%-20s %-22s %12.3e %12.3e %8.2f %10lld\n", t.name, shape, e.rel_l2, predicted, e.rel_l2 / predicted,
-                      e.non_finite);
-        }
+        for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})
+          for (const auto& t : transforms) {
+            if (!fusable(gpu, p, layout, t.name)) continue;
+            int fused = 0;
+            const ErrorStats e = run_nova(gpu, p, NOVA_DTYPE_FP16, t.name, layout, NOVA_ALGO_FUSED, &fused, &epilogue);
+            const double predicted = 0.7 * unit_roundoff(NOVA_DTYPE_FP16) * t.amp2d;
+            char shape[32];
+            std::snprintf(shape, sizeof shape, "%d,%d,%d,%d%s", s[0], s[1], s[2], s[3], fused ? "" : " (not fused)");
+            std::printf("%-20s %6s %-22s %12.3e %12.3e %8.2f %10lld\n", t.name, layout_name(layout), shape, e.rel_l2,
+                        predicted, e.rel_l2 / predicted, e.non_finite);
+          }
+      }
+    }
+
+    // 1d. Misaligned tensors on the fused path get a status, not a kernel fault.
+    {
+      const Problem p(1, 64, 64, 56, 1.0f, false, 3u, /*with_reference=*/false);
+      DeviceBuffer y(sizeof(__half) * (static_cast<size_t>(p.k) * p.h * p.w + 8));
+      std::printf("\n== misaligned tensors, fused path (expected: misaligned, then a healthy device)\n");
+      for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW}) {
+        nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP16, layout, "auto");
+        d.algorithm = NOVA_ALGO_FUSED;
+        const nova_status_t on_x = nova_conv_forward(gpu, &d, p.x16.as<__half>() + 1, p.w32.as<float>(), 1, nullptr, 0, y.ptr,
+                                                     nullptr, 0);
+        const nova_status_t on_y = nova_conv_forward(gpu, &d, p.x16.ptr, p.w32.as<float>(), 1, nullptr, 0, y.as<__half>() + 1,
+                                                     nullptr, 0);
+        std::printf("%s: x + 1 element: %s; y + 1 element: %s; device: %s\n", layout_name(layout),
+                    on_x == NOVA_STATUS_MISALIGNED ? "misaligned" : nova_status_string(on_x),
+                    on_y == NOVA_STATUS_MISALIGNED ? "misaligned" : nova_status_string(on_y),
+                    cudaGetErrorString(cudaDeviceSynchronize()));
       }
     }
 
@@ -496,7 +521,8 @@ int main(int argc, char** argv) {
   FILE* speed = std::fopen((out_dir + "/speed.csv").c_str(), "w");
   std::fprintf(speed, "layer,channels,size,batch,layout,transform,nova_us,cudnn_us,ratio,nova_graph_us,cudnn_graph_us,graph_ratio\n");
   FILE* stages = std::fopen((out_dir + "/stages.csv").c_str(), "w");
-  std::fprintf(stages, "layer,channels,size,batch,layout,transform,filter_us,input_us,gemm_us,output_us,input_gbs,gemm_tflops,output_gbs\n");
+  std::fprintf(stages, "layer,channels,size,batch,layout,transform,fused,filter_us,input_us,gemm_us,output_us,input_gbs,gemm_tflops,"
+                      "output_gbs,gemm_gbs\n");
   std::printf("\n== speed, fp16 (copy bandwidth %.0f GB/s): median us, ratio nova/cuDNN\n", bandwidth);
   std::printf("%-10s %4s %4s %3s %6s %-18s %9s %9s %6s %9s %9s %6s\n", "net", "C", "HW", "N", "lay", "transform", "nova",
               "cudnn", "ratio", "nova-g", "cudnn-g", "ratio");
@@ -506,21 +532,20 @@ int main(int argc, char** argv) {
     for (const Layer& l : kLayers) {
       if (single_layer && (l.channels != only_c || l.size != only_hw)) continue;
       Problem p(batch, l.channels, l.channels, l.size, 1.0f, false, 21u, /*with_reference=*/false);
-      // NHWC and NCHW with the default algorithm (AUTO: fused or 3-pass), and NHWC with each
-      // algorithm asked for: the 3-pass pipeline (NHWC-3) and the fused kernel where it runs (NHWC-f).
-      const std::pair<nova_layout_t, nova_algo_t> variants[] = {{NOVA_LAYOUT_NHWC, NOVA_ALGO_AUTO},
-                                                                {NOVA_LAYOUT_NHWC, NOVA_ALGO_THREE_PASS},
-                                                                {NOVA_LAYOUT_NHWC, NOVA_ALGO_FUSED},
-                                                                {NOVA_LAYOUT_NCHW, NOVA_ALGO_AUTO}};
+      // Each layout with the default algorithm (AUTO: fused or 3-pass) and with each algorithm
+      // asked for: the 3-pass pipeline (NHWC-3, NCHW-3) and the fused kernel where it runs (-f).
+      const std::pair<nova_layout_t, nova_algo_t> variants[] = {
+          {NOVA_LAYOUT_NHWC, NOVA_ALGO_AUTO}, {NOVA_LAYOUT_NHWC, NOVA_ALGO_THREE_PASS}, {NOVA_LAYOUT_NHWC, NOVA_ALGO_FUSED},
+          {NOVA_LAYOUT_NCHW, NOVA_ALGO_AUTO}, {NOVA_LAYOUT_NCHW, NOVA_ALGO_THREE_PASS}, {NOVA_LAYOUT_NCHW, NOVA_ALGO_FUSED}};
       for (const auto& [layout, algorithm] : variants) {
         nova_conv_desc_t d = p.desc(NOVA_DTYPE_FP16, layout, speed_transform);
         d.algorithm = algorithm;
         const char* name = nullptr;
         if (algorithm == NOVA_ALGO_FUSED && nova_conv_transform_name(gpu, &d, &name) == NOVA_STATUS_NOT_SUPPORTED) continue;
         NOVA_CHECK(nova_conv_transform_name(gpu, &d, &name));
-        const char* lay = algorithm == NOVA_ALGO_FUSED        ? "NHWC-f"
-                          : algorithm == NOVA_ALGO_THREE_PASS ? "NHWC-3"
-                                                              : layout_name(layout);
+        const std::string lay = std::string(layout_name(layout)) + (algorithm == NOVA_ALGO_FUSED        ? "-f"
+                                                                    : algorithm == NOVA_ALGO_THREE_PASS ? "-3"
+                                                                                                        : "");
         DeviceBuffer x(p.x16.bytes), y(sizeof(__half) * p.n * p.k * p.h * p.w);
         if (layout == NOVA_LAYOUT_NHWC)
           nchw_to_nhwc<<<blocks(static_cast<long long>(p.x16.bytes / 2)), 256>>>(p.x16.as<__half>(), x.as<__half>(), p.n, p.c, p.h, p.w);
@@ -546,31 +571,32 @@ int main(int argc, char** argv) {
         const double t_nova = median_ms(stream, reps, nova_run) * 1e3, t_dnn = median_ms(stream, reps, dnn_run) * 1e3;
         const double g_nova = graph_median_ms(stream, reps, nova_run) * 1e3, g_dnn = graph_median_ms(stream, reps, dnn_run) * 1e3;
         std::printf("%-10s %4d %4d %3d %6s %-18s %9.1f %9.1f %6.2f %9.1f %9.1f %6.2f\n", l.net, l.channels, l.size, batch,
-                    lay, name, t_nova, t_dnn, t_nova / t_dnn, g_nova, g_dnn, g_nova / g_dnn);
+                    lay.c_str(), name, t_nova, t_dnn, t_nova / t_dnn, g_nova, g_dnn, g_nova / g_dnn);
         std::fprintf(speed, "%s,%d,%d,%d,%s,%s,%.2f,%.2f,%.3f,%.2f,%.2f,%.3f\n", l.net, l.channels, l.size, batch,
-                     lay, name, t_nova, t_dnn, t_nova / t_dnn, g_nova, g_dnn, g_nova / g_dnn);
+                     lay.c_str(), name, t_nova, t_dnn, t_nova / t_dnn, g_nova, g_dnn, g_nova / g_dnn);
         if (batch == 32) {
           nova_stage_profile_t prof{}, best{};
           for (int rep = 0; rep < 5; ++rep) {
             NOVA_CHECK(nova_conv_profile(gpu, &d, x.ptr, p.w32.as<float>(), 1, nullptr, 0, y.ptr, ws.ptr, ws.bytes, &prof));
             if (rep == 0 || prof.input_ms + prof.gemm_ms + prof.output_ms < best.input_ms + best.gemm_ms + best.output_ms) best = prof;
           }
+          // The fused kernel's one time is the GEMM column, its bytes x, U and y; for NCHW the input
+          // and output columns are the layout conversions (none for NHWC).
+          const auto gbs = [](double bytes, double ms) { return bytes > 0 ? bytes / (ms * 1e6) : 0.0; };
+          const auto bw = [&](double bytes, double ms) { return 100.0 * gbs(bytes, ms) / bandwidth; };
           char line[256];
-          if (best.fused)  // one kernel: its time is in the gemm column, its bytes are x, U and y
-            std::snprintf(line, sizeof line, "%-10s %4d %4d %6s %-18s %8.1f %8s %8.1f %8s %8s %7.0f %8s  fused: x, U, y at %.0f%% of copy BW",
-                          l.net, l.channels, l.size, lay, name, best.filter_ms * 1e3, "-", best.gemm_ms * 1e3, "-", "-",
-                          best.gemm_flops / (best.gemm_ms * 1e9), "-",
-                          100.0 * (best.input_bytes + best.gemm_bytes + best.output_bytes) / (best.gemm_ms * 1e6) / bandwidth);
-          else
-            std::snprintf(line, sizeof line, "%-10s %4d %4d %6s %-18s %8.1f %8.1f %8.1f %8.1f %7.0f%% %7.0f %7.0f%%", l.net,
-                          l.channels, l.size, lay, name, best.filter_ms * 1e3, best.input_ms * 1e3, best.gemm_ms * 1e3,
-                          best.output_ms * 1e3, 100.0 * best.input_bytes / (best.input_ms * 1e6) / bandwidth,
-                          best.gemm_flops / (best.gemm_ms * 1e9), 100.0 * best.output_bytes / (best.output_ms * 1e6) / bandwidth);
+          std::snprintf(line, sizeof line, "%-10s %4d %4d %6s %-18s %8.1f %8.1f %8.1f %8.1f %7.0f%% %7.0f %7.0f%%%s", l.net,
+                        l.channels, l.size, lay.c_str(), name, best.filter_ms * 1e3, best.input_ms * 1e3, best.gemm_ms * 1e3,
+                        best.output_ms * 1e3, bw(best.input_bytes, best.input_ms), best.gemm_flops / (best.gemm_ms * 1e9),
+                        bw(best.output_bytes, best.output_ms), best.fused ? "  fused" : "");
+          if (best.fused)
+            std::snprintf(line + std::strlen(line), sizeof line - std::strlen(line), ": x, U, y at %.0f%% of copy BW",
+                          bw(best.gemm_bytes, best.gemm_ms));
           stage_lines.push_back(line);
-          std::fprintf(stages, "%s,%d,%d,%d,%s,%s,%.2f,%.2f,%.2f,%.2f,%.1f,%.2f,%.1f\n", l.net, l.channels, l.size, batch,
-                       lay, name, best.filter_ms * 1e3, best.input_ms * 1e3, best.gemm_ms * 1e3,
-                       best.output_ms * 1e3, best.input_bytes / (best.input_ms * 1e6), best.gemm_flops / (best.gemm_ms * 1e9),
-                       best.output_bytes / (best.output_ms * 1e6));
+          std::fprintf(stages, "%s,%d,%d,%d,%s,%s,%d,%.2f,%.2f,%.2f,%.2f,%.1f,%.2f,%.1f,%.1f\n", l.net, l.channels, l.size,
+                       batch, lay.c_str(), name, best.fused, best.filter_ms * 1e3, best.input_ms * 1e3, best.gemm_ms * 1e3,
+                       best.output_ms * 1e3, gbs(best.input_bytes, best.input_ms), best.gemm_flops / (best.gemm_ms * 1e9),
+                       gbs(best.output_bytes, best.output_ms), gbs(best.gemm_bytes, best.gemm_ms));
         }
       }
     }

@@ -5,7 +5,8 @@ Usage: tools/device/bench_tables.py RESULTS_DIR   (the speed.csv and stages.csv 
 
 Speed: every row; the batch-32 rows of the default algorithm (layouts NHWC and NCHW) carry the
 first bar's verdict on the graph-replay ratio (within 2x of cuDNN). Stages: batch 32; a fused
-kernel's time is one number, reported in the GEMM column.
+kernel's time is the GEMM column (with the GB/s of x, U and y), and for NCHW images the input and
+output columns are its layout conversions.
 """
 import csv
 import sys
@@ -29,31 +30,21 @@ def speed_table(rows):
     return "\n".join(out)
 
 
-def stage_table(rows, fused_layouts):
+def stage_table(rows):
     out = ["| net | C | HW | layout | transform | filter µs (cached) | input µs | GEMM µs | output µs | "
            "input GB/s | GEMM TFLOP/s | output GB/s |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        key = (r["layer"], r["channels"], r["size"], r["layout"])
-        head = f"| {r['layer']} | {r['channels']} | {r['size']} | {r['layout']} | {r['transform']} | " \
-               f"{float(r['filter_us']):.1f} | "
-        if key in fused_layouts:
-            out.append(head + f"— | {float(r['gemm_us']):.1f} (one fused kernel) | — | — | "
-                       f"{float(r['gemm_tflops']):.0f} | — |")
-        else:
-            out.append(head + f"{float(r['input_us']):.1f} | {float(r['gemm_us']):.1f} | "
-                       f"{float(r['output_us']):.1f} | {float(r['input_gbs']):.0f} | "
-                       f"{float(r['gemm_tflops']):.0f} | {float(r['output_gbs']):.0f} |")
+        fused = r["fused"] == "1"
+        converted = fused and float(r["input_gbs"]) > 0  # NCHW: the input and output stages convert layouts
+
+        def stage(us, gbs):
+            return (f"{float(r[us]):.1f}", f"{float(r[gbs]):.0f}") if not fused or converted else ("—", "—")
+        (in_us, in_gbs), (out_us, out_gbs) = stage("input_us", "input_gbs"), stage("output_us", "output_gbs")
+        gemm = f"{float(r['gemm_us']):.1f}" + (f" (fused kernel, {float(r['gemm_gbs']):.0f} GB/s)" if fused else "")
+        out.append(f"| {r['layer']} | {r['channels']} | {r['size']} | {r['layout']} | {r['transform']} | "
+                   f"{float(r['filter_us']):.1f} | {in_us} | {gemm} | {out_us} | {in_gbs} | "
+                   f"{float(r['gemm_tflops']):.0f} | {out_gbs} |")
     return "\n".join(out)
-
-
-def fused_rows(log):
-    """(net, C, HW, layout) of the stage lines that bench_conv.log marks as one fused kernel."""
-    found = set()
-    for line in log.read_text().splitlines():
-        if "fused: x, U, y" in line:
-            net, c, hw, layout = line.split()[:4]
-            found.add((net, c, hw, layout))
-    return found
 
 
 def main():
@@ -63,11 +54,10 @@ def main():
     try:
         speed = list(csv.DictReader((folder / "speed.csv").open()))
         stages = list(csv.DictReader((folder / "stages.csv").open()))
-        fused = fused_rows(folder / "bench_conv.log") if (folder / "bench_conv.log").exists() else fused_rows(
-            folder / "bench.log")
+        tables = speed_table(speed), stage_table(stages)
     except (OSError, KeyError, ValueError) as e:
         sys.exit(f"bench_tables: cannot read the bench results in {folder}: {e}")
-    print("## Speed\n\n" + speed_table(speed) + "\n\n## Stages at batch 32\n\n" + stage_table(stages, fused))
+    print("## Speed\n\n" + tables[0] + "\n\n## Stages at batch 32\n\n" + tables[1])
 
 
 if __name__ == "__main__":

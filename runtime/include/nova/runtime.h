@@ -27,7 +27,8 @@ typedef enum {
   NOVA_STATUS_WORKSPACE_TOO_SMALL, /* caller's workspace is smaller than nova_conv_workspace_size() */
   NOVA_STATUS_ALLOCATION_FAILED,   /* host or device memory could not be allocated */
   NOVA_STATUS_NO_GPU,              /* GPU backend requested but not built in, or no device present */
-  NOVA_STATUS_BACKEND_ERROR        /* CUDA/HIP/cuBLAS reported an error */
+  NOVA_STATUS_BACKEND_ERROR,       /* CUDA/HIP/cuBLAS reported an error */
+  NOVA_STATUS_MISALIGNED           /* the GPU's fused kernel needs x, y and workspace at 16-byte boundaries */
 } nova_status_t;
 
 typedef enum { NOVA_BACKEND_CPU = 0, NOVA_BACKEND_GPU = 1 } nova_backend_t;
@@ -35,8 +36,9 @@ typedef enum { NOVA_LAYOUT_NCHW = 0, NOVA_LAYOUT_NHWC = 1 } nova_layout_t;
 /* fp16 tensors are IEEE binary16 bit patterns (uint16_t on the host, __half on the device). */
 typedef enum { NOVA_DTYPE_FP32 = 0, NOVA_DTYPE_FP16 = 1 } nova_dtype_t;
 /* How the GPU runs the convolution. THREE_PASS: input transform, batched GEMM, output transform.
- * FUSED: one kernel (NHWC fp16, tiles up to 6 x 6, C and K multiples of 16, shared memory
- * permitting); NOT_SUPPORTED where it cannot run, and always on the CPU. AUTO: FUSED for NHWC fp16
+ * FUSED: one kernel (fp16, tiles up to 6 x 6, C and K multiples of 16, shared memory permitting)
+ * that reads and writes NHWC; NCHW images are converted to NHWC before it and back after it, in
+ * the workspace. NOT_SUPPORTED where it cannot run, and always on the CPU. AUTO: FUSED for fp16
  * where its 6 x 6 tile (F(4,3)) fits and its grid covers at least half the GPU's multiprocessors
  * (where it was measured faster, docs/runtime.md), else THREE_PASS; the CPU always runs its own path. */
 typedef enum { NOVA_ALGO_AUTO = 0, NOVA_ALGO_THREE_PASS = 1, NOVA_ALGO_FUSED = 2 } nova_algo_t;
@@ -86,7 +88,8 @@ NOVA_API nova_status_t nova_destroy(nova_handle_t handle);
  * long as the library. */
 NOVA_API nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova_conv_desc_t* desc, const char** name);
 
-/* Bytes of workspace nova_conv_forward() needs (transformed input and Winograd-domain product). */
+/* Bytes of workspace nova_conv_forward() needs: the transformed input and the Winograd-domain
+ * product (3-pass), NHWC copies of x and y (fused, NCHW), or 0 (fused, NHWC). */
 NOVA_API nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_desc_t* desc, size_t* bytes);
 
 /* Transforms and caches the filter. The cache is keyed by (weights pointer, version, transform):
@@ -98,15 +101,17 @@ NOVA_API nova_status_t nova_filter_invalidate(nova_handle_t handle, const float*
 
 /* y = conv(x, w) + bias (bias: K floats, may be NULL), then ReLU if relu != 0. Pointers are host
  * memory on the CPU backend and device memory on the GPU backend. workspace may be NULL: the
- * handle then owns (and keeps) a workspace of the needed size. */
+ * handle then owns (and keeps) a workspace of the needed size. Where the GPU runs its fused kernel,
+ * x, y and the workspace must start at 16-byte boundaries (as cudaMalloc/hipMalloc memory does);
+ * otherwise NOVA_STATUS_MISALIGNED, and NOVA_ALGO_THREE_PASS serves them. */
 NOVA_API nova_status_t nova_conv_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
                                 const float* weights, uint64_t weights_version, const float* bias, int relu,
                                 void* y, void* workspace, size_t workspace_bytes);
 
 /* Per-stage cost of one forward pass, for planning fusion: times from device events (host clock on
  * the CPU backend) and the fewest bytes each stage must move through memory. A fused forward
- * (NOVA_ALGO_FUSED) reports its one kernel as the GEMM stage: input and output take 0 ms, and the
- * bytes are x (input), U (GEMM) and y (output). */
+ * reports its kernel as the GEMM stage (bytes: x, U and y); its input and output stages are the
+ * layout conversions of NCHW x and y (bytes: each read and written once), 0 ms and 0 bytes for NHWC. */
 typedef struct {
   double filter_ms, input_ms, gemm_ms, output_ms;         /* filter: the (normally cached) transform */
   double filter_bytes, input_bytes, gemm_bytes, output_bytes;

@@ -1,5 +1,5 @@
-// Just enough of the GPU programming model to run the tile loops of
-// nova/runtime/transform_kernels.hpp on the CPU: a grid runs one block at a time, and the block's
+// Just enough of the GPU programming model to run the kernel loops of nova/runtime/ (transform,
+// fused and layout kernels) on the CPU: a grid runs one block at a time, and the block's
 // threads are coroutines (ucontext) that __syncthreads() switches between, so every thread of the
 // block reaches a barrier before any passes it, as on a GPU. Slow, exact, and needs no GPU.
 #pragma once
@@ -23,7 +23,7 @@ struct dim3 {
   dim3() = default;
   dim3(unsigned x_, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
-inline dim3 threadIdx, blockIdx, blockDim;
+inline dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 __extension__ typedef _Float16 __half;  // IEEE binary16, rounding to nearest even like the GPU's
 inline float __half2float(__half h) { return static_cast<float>(h); }
@@ -67,6 +67,7 @@ inline constexpr std::size_t kStackBytes = 128 * 1024;
 template <typename Kernel>
 void launch(dim3 grid, unsigned block_threads, Kernel kernel) {
   body = kernel;
+  gridDim = grid;
   blockDim = dim3(block_threads);
   threads.assign(block_threads, ucontext_t{});
   finished.assign(block_threads, false);
