@@ -186,9 +186,6 @@ class GpuBackend final : public Backend {
     const int N = static_cast<int>(s.n), C = static_cast<int>(s.c), K = static_cast<int>(s.k), H = static_cast<int>(s.h),
               W = static_cast<int>(s.w), P = static_cast<int>(tiling.tiles);
     const bool fp16 = s.dtype == NOVA_DTYPE_FP16, nhwc = s.layout == NOVA_LAYOUT_NHWC;
-    void* V = workspace;
-    float* M = reinterpret_cast<float*>(static_cast<char*>(workspace) + workspace_bytes(s, t) -
-                                        static_cast<size_t>(tiling.product_elements()) * sizeof(float));
 
     StageTimer timer(stream_, profile);
     if (fuses(s, t)) {  // the GEMM stage is the fused kernel; input and output convert NCHW images
@@ -218,6 +215,9 @@ class GpuBackend final : public Backend {
       timer.mark(3);
       return timer.finish();
     }
+    void* V = workspace;  // then M (Backend::workspace_bytes)
+    float* M = reinterpret_cast<float*>(static_cast<char*>(workspace) + workspace_bytes(s, t) -
+                                        static_cast<size_t>(tiling.product_elements()) * sizeof(float));
     hipError_t e;
     if (fp16) {
       const auto* in = static_cast<const __half*>(x);

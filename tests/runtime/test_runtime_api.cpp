@@ -3,7 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
@@ -63,6 +65,20 @@ TEST_CASE("bad descriptors return a clear status") {
     CHECK(forward(handle.get(), d, b) == c.expected);
     CHECK(std::strlen(nova_status_string(c.expected)) > 20);
   }
+}
+
+TEST_CASE("every status has its own explanation") {
+  const nova_status_t last = NOVA_STATUS_MISALIGNED;
+  std::vector<std::string> seen;
+  for (int i = NOVA_STATUS_SUCCESS; i <= last; ++i) {
+    const std::string text = nova_status_string(static_cast<nova_status_t>(i));
+    INFO(i);
+    CHECK(text != "unknown status");
+    CHECK(std::find(seen.begin(), seen.end(), text) == seen.end());
+    seen.push_back(text);
+  }
+  CHECK_THAT(std::string(nova_status_string(NOVA_STATUS_MISALIGNED)), Catch::Contains("16-byte"));
+  CHECK(std::string(nova_status_string(static_cast<nova_status_t>(last + 1))) == "unknown status");
 }
 
 TEST_CASE("null pointers and small workspaces are rejected") {
