@@ -26,7 +26,6 @@ struct alignas(2 * sizeof(T)) TransposePair {
 template <typename T>
 __global__ void __launch_bounds__(kTransposeThreads) transpose_images(const T* __restrict__ in, T* __restrict__ out,
                                                                       int rows, int cols, int images) {
-  // A thread takes rows row + i kRowStep (i < kPasses) of a tile, at columns lane and lane + 32.
   constexpr int kLanes = 32, kRowStep = kTransposeThreads / kLanes, kPasses = kTransposeTile / kRowStep;
   static_assert(kTransposeTile == 2 * kLanes, "a lane covers two columns of a tile row");
   using Pair = TransposePair<T>;
@@ -35,39 +34,43 @@ __global__ void __launch_bounds__(kTransposeThreads) transpose_images(const T* _
   const int col0 = static_cast<int>(blockIdx.x) * kTransposeTile;
   const bool paired_reads = cols % 2 == 0, paired_writes = rows % 2 == 0;
   const long long row_tiles = (rows + kTransposeTile - 1LL) / kTransposeTile, jobs = row_tiles * images;
+  // Calls move(a, b, pair) for this thread's cells of a tile whose rows end at a_end and columns
+  // at b_end: rows row + i kRowStep, at the column pair 2 lane (pair; b_end is then even, so a
+  // pair lies inside or outside) or at columns lane and lane + 32.
+  const auto each_cell = [&](int a_end, int b_end, bool paired, auto move) {
+#pragma unroll
+    for (int i = 0; i < kPasses; ++i) {
+      const int a = row + i * kRowStep;
+      if (a >= a_end) continue;
+      if (paired) {
+        if (2 * lane < b_end) move(a, 2 * lane, true);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 2; ++j)
+          if (lane + j * kLanes < b_end) move(a, lane + j * kLanes, false);
+      }
+    }
+  };
   for (long long job = blockIdx.y; job < jobs; job += gridDim.y) {
     const long long image = static_cast<long long>(rows) * cols * (job / row_tiles);
     const int row0 = static_cast<int>(job % row_tiles) * kTransposeTile;
-    if (paired_reads) {  // cols - col0 is even, so a pair lies inside the row or outside it
-#pragma unroll
-      for (int i = 0; i < kPasses; ++i)
-        if (const int r = row + i * kRowStep; r < rows - row0 && 2 * lane < cols - col0) {
-          const Pair p = *reinterpret_cast<const Pair*>(in + image + static_cast<long long>(row0 + r) * cols + col0 + 2 * lane);
-          tile[r][2 * lane] = p.a, tile[r][2 * lane + 1] = p.b;
-        }
-    } else {
-#pragma unroll
-      for (int i = 0; i < kPasses; ++i)
-#pragma unroll
-        for (int j = 0; j < 2; ++j)
-          if (const int r = row + i * kRowStep, l = lane + j * kLanes; r < rows - row0 && l < cols - col0)
-            tile[r][l] = in[image + static_cast<long long>(row0 + r) * cols + col0 + l];
-    }
+    // Reads run along input rows (a tile row r, column l), writes along output rows (tile column
+    // c, row l): the same walk over this thread's cells with the roles of rows and columns swapped.
+    each_cell(rows - row0, cols - col0, paired_reads, [&](int r, int l, bool pair) {
+      const long long at = image + static_cast<long long>(row0 + r) * cols + col0 + l;
+      if (pair) {
+        const Pair p = *reinterpret_cast<const Pair*>(in + at);
+        tile[r][l] = p.a, tile[r][l + 1] = p.b;
+      } else {
+        tile[r][l] = in[at];
+      }
+    });
     __syncthreads();
-    if (paired_writes) {
-#pragma unroll
-      for (int i = 0; i < kPasses; ++i)
-        if (const int c = row + i * kRowStep; c < cols - col0 && 2 * lane < rows - row0)
-          *reinterpret_cast<Pair*>(out + image + static_cast<long long>(col0 + c) * rows + row0 + 2 * lane) =
-              Pair{tile[2 * lane][c], tile[2 * lane + 1][c]};
-    } else {
-#pragma unroll
-      for (int i = 0; i < kPasses; ++i)
-#pragma unroll
-        for (int j = 0; j < 2; ++j)
-          if (const int c = row + i * kRowStep, l = lane + j * kLanes; c < cols - col0 && l < rows - row0)
-            out[image + static_cast<long long>(col0 + c) * rows + row0 + l] = tile[l][c];
-    }
+    each_cell(cols - col0, rows - row0, paired_writes, [&](int c, int l, bool pair) {
+      const long long at = image + static_cast<long long>(col0 + c) * rows + row0 + l;
+      if (pair) *reinterpret_cast<Pair*>(out + at) = Pair{tile[l][c], tile[l + 1][c]};
+      else out[at] = tile[l][c];
+    });
     __syncthreads();  // the next job overwrites the tile
   }
 }
