@@ -6,150 +6,168 @@
 // Source: configs/f2x3_standard.json
 //   SHA-256 e51712179178df5e4061d90706ef147717fe8649be1fce83e58f0cf4160ca807
 //
-// HIP source. nvcc compiles it as CUDA (-x cu) through nova/runtime/hip_compat.h. The tile
-// loops live once in nova/runtime/transform_kernels.hpp (launch: transform_launch.hpp); this
-// file binds them to this transform. Layouts: nova/runtime/transform_registry_gpu.hpp.
+// HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The tile
+// loops live once in nova/kernels/transform_kernels.hpp (launch: transform_launch.hpp); this
+// file binds them to this transform and defines its GpuTransformEntry. Layouts:
+// nova/kernels/transform_registry_gpu.hpp.
 
-#include "nova/runtime/hip_compat.h"
-#include "nova/runtime/fused_kernels.hpp"
-#include "nova/runtime/transform_launch.hpp"
+#include "nova/kernels/hip_compat.h"
+#include "nova/kernels/fused_kernels.hpp"
+#include "nova/kernels/transform_launch.hpp"
+#include "nova/kernels/transform_registry_gpu.hpp"
 
 #include "f2x3_standard_transforms.hpp"
 
 namespace nova::generated::f2x3_standard {
 
 // Filter transform U = G g G^T: w [K][C][kR][kR] fp32 -> U [kN*kN][K][C] __half.
-__global__ void __launch_bounds__(nova::runtime::kBlockThreads)
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 filter_transform_f16(const float* __restrict__ w, __half* __restrict__ U, int K, int C) {
-  nova::runtime::filter_transform_tiles<Transform>(w, U, K, C);
+  nova::kernels::filter_transform_tiles<Transform>(w, U, K, C);
 }
 
 hipError_t launch_filter_transform(const float* w, __half* U, int K, int C, hipStream_t stream) {
-  return nova::runtime::launch_filter_transform<Transform>(filter_transform_f16, w, U, K, C, stream);
+  return nova::kernels::launch_filter_transform<Transform>(filter_transform_f16, w, U, K, C, stream);
 }
 
 // Filter transform U = G g G^T: w [K][C][kR][kR] fp32 -> U [kN*kN][K][C] float.
-__global__ void __launch_bounds__(nova::runtime::kBlockThreads)
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 filter_transform_f32(const float* __restrict__ w, float* __restrict__ U, int K, int C) {
-  nova::runtime::filter_transform_tiles<Transform>(w, U, K, C);
+  nova::kernels::filter_transform_tiles<Transform>(w, U, K, C);
 }
 
 hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, hipStream_t stream) {
-  return nova::runtime::launch_filter_transform<Transform>(filter_transform_f32, w, U, K, C, stream);
+  return nova::kernels::launch_filter_transform<Transform>(filter_transform_f32, w, U, K, C, stream);
 }
 
 // Input transform V = B^T d B: x NCHW __half -> V [kN*kN][C][P] __half; pixels outside the image are zero.
-__global__ void __launch_bounds__(nova::runtime::kBlockThreads)
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 input_transform_nchw_f16(const __half* __restrict__ x, __half* __restrict__ V,
-                         nova::runtime::TileGrid grid) {
-  nova::runtime::input_transform_tiles<Transform, nova::runtime::Layout::nchw>(x, V, grid);
+                         nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tiles<Transform, nova::kernels::Layout::nchw>(x, V, grid);
 }
 
 hipError_t launch_input_transform_nchw_f16(const __half* x, __half* V, int N, int C, int H, int W,
                                            int pad, hipStream_t stream) {
-  return nova::runtime::launch_input_transform<Transform, nova::runtime::Layout::nchw>(input_transform_nchw_f16, x, V, N, C, H, W, pad, stream);
+  return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nchw>(input_transform_nchw_f16, x, V, N, C, H, W, pad, stream);
 }
 
 // Input transform V = B^T d B: x NCHW float -> V [kN*kN][C][P] float; pixels outside the image are zero.
-__global__ void __launch_bounds__(nova::runtime::kBlockThreads)
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 input_transform_nchw_f32(const float* __restrict__ x, float* __restrict__ V,
-                         nova::runtime::TileGrid grid) {
-  nova::runtime::input_transform_tiles<Transform, nova::runtime::Layout::nchw>(x, V, grid);
+                         nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tiles<Transform, nova::kernels::Layout::nchw>(x, V, grid);
 }
 
 hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
                                            int pad, hipStream_t stream) {
-  return nova::runtime::launch_input_transform<Transform, nova::runtime::Layout::nchw>(input_transform_nchw_f32, x, V, N, C, H, W, pad, stream);
+  return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nchw>(input_transform_nchw_f32, x, V, N, C, H, W, pad, stream);
 }
 
 // Input transform V = B^T d B: x NHWC __half -> V [kN*kN][P][C] __half; pixels outside the image are zero.
-__global__ void __launch_bounds__(nova::runtime::kBlockThreads)
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 input_transform_nhwc_f16(const __half* __restrict__ x, __half* __restrict__ V,
-                         nova::runtime::TileGrid grid) {
-  nova::runtime::input_transform_tiles<Transform, nova::runtime::Layout::nhwc>(x, V, grid);
+                         nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tiles<Transform, nova::kernels::Layout::nhwc>(x, V, grid);
 }
 
 hipError_t launch_input_transform_nhwc_f16(const __half* x, __half* V, int N, int C, int H, int W,
                                            int pad, hipStream_t stream) {
-  return nova::runtime::launch_input_transform<Transform, nova::runtime::Layout::nhwc>(input_transform_nhwc_f16, x, V, N, C, H, W, pad, stream);
+  return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nhwc>(input_transform_nhwc_f16, x, V, N, C, H, W, pad, stream);
 }
 
 // Input transform V = B^T d B: x NHWC float -> V [kN*kN][P][C] float; pixels outside the image are zero.
-__global__ void __launch_bounds__(nova::runtime::kBlockThreads)
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 input_transform_nhwc_f32(const float* __restrict__ x, float* __restrict__ V,
-                         nova::runtime::TileGrid grid) {
-  nova::runtime::input_transform_tiles<Transform, nova::runtime::Layout::nhwc>(x, V, grid);
+                         nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tiles<Transform, nova::kernels::Layout::nhwc>(x, V, grid);
 }
 
 hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int C, int H, int W,
                                            int pad, hipStream_t stream) {
-  return nova::runtime::launch_input_transform<Transform, nova::runtime::Layout::nhwc>(input_transform_nhwc_f32, x, V, N, C, H, W, pad, stream);
+  return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nhwc>(input_transform_nhwc_f32, x, V, N, C, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW __half, border tiles clipped.
-__global__ void __launch_bounds__(nova::runtime::kBlockThreads)
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 output_transform_nchw_f16(const float* __restrict__ M, __half* __restrict__ y,
-                          const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
-  nova::runtime::output_transform_tiles<Transform, nova::runtime::Layout::nchw>(M, y, bias, relu, grid);
+                          const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nchw>(M, y, bias, relu, grid);
 }
 
 hipError_t launch_output_transform_nchw_f16(const float* M, __half* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
-  return nova::runtime::launch_output_transform<Transform, nova::runtime::Layout::nchw>(output_transform_nchw_f16, M, y, bias, relu, N, K, H, W, pad, stream);
+  return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nchw>(output_transform_nchw_f16, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW float, border tiles clipped.
-__global__ void __launch_bounds__(nova::runtime::kBlockThreads)
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 output_transform_nchw_f32(const float* __restrict__ M, float* __restrict__ y,
-                          const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
-  nova::runtime::output_transform_tiles<Transform, nova::runtime::Layout::nchw>(M, y, bias, relu, grid);
+                          const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nchw>(M, y, bias, relu, grid);
 }
 
 hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
-  return nova::runtime::launch_output_transform<Transform, nova::runtime::Layout::nchw>(output_transform_nchw_f32, M, y, bias, relu, N, K, H, W, pad, stream);
+  return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nchw>(output_transform_nchw_f32, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][P][K] fp32 -> y NHWC __half, border tiles clipped.
-__global__ void __launch_bounds__(nova::runtime::kBlockThreads)
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 output_transform_nhwc_f16(const float* __restrict__ M, __half* __restrict__ y,
-                          const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
-  nova::runtime::output_transform_tiles<Transform, nova::runtime::Layout::nhwc>(M, y, bias, relu, grid);
+                          const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
 }
 
 hipError_t launch_output_transform_nhwc_f16(const float* M, __half* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
-  return nova::runtime::launch_output_transform<Transform, nova::runtime::Layout::nhwc>(output_transform_nhwc_f16, M, y, bias, relu, N, K, H, W, pad, stream);
+  return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nhwc>(output_transform_nhwc_f16, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][P][K] fp32 -> y NHWC float, border tiles clipped.
-__global__ void __launch_bounds__(nova::runtime::kBlockThreads)
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 output_transform_nhwc_f32(const float* __restrict__ M, float* __restrict__ y,
-                          const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid) {
-  nova::runtime::output_transform_tiles<Transform, nova::runtime::Layout::nhwc>(M, y, bias, relu, grid);
+                          const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
 }
 
 hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
-  return nova::runtime::launch_output_transform<Transform, nova::runtime::Layout::nhwc>(output_transform_nhwc_f32, M, y, bias, relu, N, K, H, W, pad, stream);
+  return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nhwc>(output_transform_nhwc_f32, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Fused convolution (NHWC fp16): x, U in the fused filter layout -> y (+ bias, ReLU); V and M
 // stay on chip. 16 x kTileGroups tiles per block, kKBlocks blocks of 8 output channels per warp;
 // the launcher picks them by shared memory.
 template <int kTileGroups, int kKBlocks>
-__global__ void __launch_bounds__(nova::runtime::kFusedThreads, nova::runtime::fused_blocks_per_sm(kKBlocks))
-fused_conv_nhwc_f16(nova::runtime::FusedConvArgs args) {
-  nova::runtime::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args);
+__global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(kKBlocks))
+fused_conv_nhwc_f16(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args);
 }
 
 hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
                                       const float* bias, int relu, int N, int C, int H, int W,
                                       int K, int pad, int shared_limit, hipStream_t stream) {
-  static void (*const kernels[4])(nova::runtime::FusedConvArgs) = {
+  static void (*const kernels[4])(nova::kernels::FusedConvArgs) = {
       fused_conv_nhwc_f16<1, 1>, fused_conv_nhwc_f16<2, 1>, fused_conv_nhwc_f16<4, 1>, fused_conv_nhwc_f16<1, 2>};
-  return nova::runtime::launch_fused_conv<Transform>(kernels, x, U, y, bias, relu, N, C, H, W, K, pad,
+  return nova::kernels::launch_fused_conv<Transform>(kernels, x, U, y, bias, relu, N, C, H, W, K, pad,
                                                      shared_limit, stream);
 }
+
+// What the transform's registry entry (registry.cpp) points at in GPU builds.
+extern const nova::kernels::GpuTransformEntry kGpuEntry;
+const nova::kernels::GpuTransformEntry kGpuEntry = {
+    .launch_filter_transform = &launch_filter_transform,
+    .launch_filter_transform_f32 = &launch_filter_transform_f32,
+    .launch_input_transform_nchw_f16 = &launch_input_transform_nchw_f16,
+    .launch_input_transform_nchw_f32 = &launch_input_transform_nchw_f32,
+    .launch_input_transform_nhwc_f16 = &launch_input_transform_nhwc_f16,
+    .launch_input_transform_nhwc_f32 = &launch_input_transform_nhwc_f32,
+    .launch_output_transform_nchw_f16 = &launch_output_transform_nchw_f16,
+    .launch_output_transform_nchw_f32 = &launch_output_transform_nchw_f32,
+    .launch_output_transform_nhwc_f16 = &launch_output_transform_nhwc_f16,
+    .launch_output_transform_nhwc_f32 = &launch_output_transform_nhwc_f32,
+    .launch_fused_conv_nhwc_f16 = &launch_fused_conv_nhwc_f16,
+};
 
 }  // namespace nova::generated::f2x3_standard

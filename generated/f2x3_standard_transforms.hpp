@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f2x3_standard {
 
@@ -25,9 +25,9 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 4;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k1_2 = nova::runtime::rounded<T>(0.5f, 0.5);  // 1/2
+inline constexpr T k1_2 = nova::kernels::rounded<T>(0.5f, 0.5);  // 1/2
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

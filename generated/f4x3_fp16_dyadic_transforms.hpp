@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f4x3_fp16_dyadic {
 
@@ -25,53 +25,53 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 6;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k5_32 = nova::runtime::rounded<T>(0.15625f, 0.15625);  // 5/32
+inline constexpr T k5_32 = nova::kernels::rounded<T>(0.15625f, 0.15625);  // 5/32
 template <typename T>
-inline constexpr T k25_128 = nova::runtime::rounded<T>(0.1953125f, 0.1953125);  // 25/128
+inline constexpr T k25_128 = nova::kernels::rounded<T>(0.1953125f, 0.1953125);  // 25/128
 template <typename T>
-inline constexpr T k225_1024 = nova::runtime::rounded<T>(0.21972656f, 0.2197265625);  // 225/1024
+inline constexpr T k225_1024 = nova::kernels::rounded<T>(0.21972656f, 0.2197265625);  // 225/1024
 template <typename T>
-inline constexpr T k1_4 = nova::runtime::rounded<T>(0.25f, 0.25);  // 1/4
+inline constexpr T k1_4 = nova::kernels::rounded<T>(0.25f, 0.25);  // 1/4
 template <typename T>
-inline constexpr T k32_119 = nova::runtime::rounded<T>(0.26890758f, 0.2689075630252101);  // 32/119
+inline constexpr T k32_119 = nova::kernels::rounded<T>(0.26890758f, 0.2689075630252101);  // 32/119
 template <typename T>
-inline constexpr T k75_256 = nova::runtime::rounded<T>(0.29296875f, 0.29296875);  // 75/256
+inline constexpr T k75_256 = nova::kernels::rounded<T>(0.29296875f, 0.29296875);  // 75/256
 template <typename T>
-inline constexpr T k45_128 = nova::runtime::rounded<T>(0.3515625f, 0.3515625);  // 45/128
+inline constexpr T k45_128 = nova::kernels::rounded<T>(0.3515625f, 0.3515625);  // 45/128
 template <typename T>
-inline constexpr T k256_595 = nova::runtime::rounded<T>(0.4302521f, 0.43025210084033616);  // 256/595
+inline constexpr T k256_595 = nova::kernels::rounded<T>(0.4302521f, 0.43025210084033616);  // 256/595
 template <typename T>
-inline constexpr T k512_1071 = nova::runtime::rounded<T>(0.4780579f, 0.4780578898225957);  // 512/1071
+inline constexpr T k512_1071 = nova::kernels::rounded<T>(0.4780579f, 0.4780578898225957);  // 512/1071
 template <typename T>
-inline constexpr T k1_2 = nova::runtime::rounded<T>(0.5f, 0.5);  // 1/2
+inline constexpr T k1_2 = nova::kernels::rounded<T>(0.5f, 0.5);  // 1/2
 template <typename T>
-inline constexpr T k9_16 = nova::runtime::rounded<T>(0.5625f, 0.5625);  // 9/16
+inline constexpr T k9_16 = nova::kernels::rounded<T>(0.5625f, 0.5625);  // 9/16
 template <typename T>
-inline constexpr T k169_256 = nova::runtime::rounded<T>(0.66015625f, 0.66015625);  // 169/256
+inline constexpr T k169_256 = nova::kernels::rounded<T>(0.66015625f, 0.66015625);  // 169/256
 template <typename T>
-inline constexpr T k2048_2975 = nova::runtime::rounded<T>(0.68840337f, 0.6884033613445378);  // 2048/2975
+inline constexpr T k2048_2975 = nova::kernels::rounded<T>(0.68840337f, 0.6884033613445378);  // 2048/2975
 template <typename T>
-inline constexpr T k256_357 = nova::runtime::rounded<T>(0.71708685f, 0.7170868347338936);  // 256/357
+inline constexpr T k256_357 = nova::kernels::rounded<T>(0.71708685f, 0.7170868347338936);  // 256/357
 template <typename T>
-inline constexpr T k3_4 = nova::runtime::rounded<T>(0.75f, 0.75);  // 3/4
+inline constexpr T k3_4 = nova::kernels::rounded<T>(0.75f, 0.75);  // 3/4
 template <typename T>
-inline constexpr T k125_128 = nova::runtime::rounded<T>(0.9765625f, 0.9765625);  // 125/128
+inline constexpr T k125_128 = nova::kernels::rounded<T>(0.9765625f, 0.9765625);  // 125/128
 template <typename T>
-inline constexpr T k128_119 = nova::runtime::rounded<T>(1.0756303f, 1.0756302521008403);  // 128/119
+inline constexpr T k128_119 = nova::kernels::rounded<T>(1.0756303f, 1.0756302521008403);  // 128/119
 template <typename T>
-inline constexpr T k9_8 = nova::runtime::rounded<T>(1.125f, 1.125);  // 9/8
+inline constexpr T k9_8 = nova::kernels::rounded<T>(1.125f, 1.125);  // 9/8
 template <typename T>
-inline constexpr T k256_225 = nova::runtime::rounded<T>(1.1377778f, 1.1377777777777778);  // 256/225
+inline constexpr T k256_225 = nova::kernels::rounded<T>(1.1377778f, 1.1377777777777778);  // 256/225
 template <typename T>
-inline constexpr T k25_16 = nova::runtime::rounded<T>(1.5625f, 1.5625);  // 25/16
+inline constexpr T k25_16 = nova::kernels::rounded<T>(1.5625f, 1.5625);  // 25/16
 template <typename T>
-inline constexpr T k27_16 = nova::runtime::rounded<T>(1.6875f, 1.6875);  // 27/16
+inline constexpr T k27_16 = nova::kernels::rounded<T>(1.6875f, 1.6875);  // 27/16
 template <typename T>
-inline constexpr T k5_2 = nova::runtime::rounded<T>(2.5f, 2.5);  // 5/2
+inline constexpr T k5_2 = nova::kernels::rounded<T>(2.5f, 2.5);  // 5/2
 template <typename T>
-inline constexpr T k4 = nova::runtime::rounded<T>(4.0f, 4.0);  // 4
+inline constexpr T k4 = nova::kernels::rounded<T>(4.0f, 4.0);  // 4
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

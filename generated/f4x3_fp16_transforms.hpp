@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f4x3_fp16 {
 
@@ -25,95 +25,95 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 6;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k19_672 = nova::runtime::rounded<T>(0.02827381f, 0.028273809523809524);  // 19/672
+inline constexpr T k19_672 = nova::kernels::rounded<T>(0.02827381f, 0.028273809523809524);  // 19/672
 template <typename T>
-inline constexpr T k43_1344 = nova::runtime::rounded<T>(0.03199405f, 0.031994047619047616);  // 43/1344
+inline constexpr T k43_1344 = nova::kernels::rounded<T>(0.03199405f, 0.031994047619047616);  // 43/1344
 template <typename T>
-inline constexpr T k31_224 = nova::runtime::rounded<T>(0.13839285f, 0.13839285714285715);  // 31/224
+inline constexpr T k31_224 = nova::kernels::rounded<T>(0.13839285f, 0.13839285714285715);  // 31/224
 template <typename T>
-inline constexpr T k59_336 = nova::runtime::rounded<T>(0.17559524f, 0.17559523809523808);  // 59/336
+inline constexpr T k59_336 = nova::kernels::rounded<T>(0.17559524f, 0.17559523809523808);  // 59/336
 template <typename T>
-inline constexpr T k31_168 = nova::runtime::rounded<T>(0.1845238f, 0.18452380952380953);  // 31/168
+inline constexpr T k31_168 = nova::kernels::rounded<T>(0.1845238f, 0.18452380952380953);  // 31/168
 template <typename T>
-inline constexpr T k23_96 = nova::runtime::rounded<T>(0.23958333f, 0.23958333333333334);  // 23/96
+inline constexpr T k23_96 = nova::kernels::rounded<T>(0.23958333f, 0.23958333333333334);  // 23/96
 template <typename T>
-inline constexpr T k55_224 = nova::runtime::rounded<T>(0.24553572f, 0.24553571428571427);  // 55/224
+inline constexpr T k55_224 = nova::kernels::rounded<T>(0.24553572f, 0.24553571428571427);  // 55/224
 template <typename T>
-inline constexpr T k1_4 = nova::runtime::rounded<T>(0.25f, 0.25);  // 1/4
+inline constexpr T k1_4 = nova::kernels::rounded<T>(0.25f, 0.25);  // 1/4
 template <typename T>
-inline constexpr T k320_1271 = nova::runtime::rounded<T>(0.25177026f, 0.25177025963808025);  // 320/1271
+inline constexpr T k320_1271 = nova::kernels::rounded<T>(0.25177026f, 0.25177025963808025);  // 320/1271
 template <typename T>
-inline constexpr T k2016_7657 = nova::runtime::rounded<T>(0.2632885f, 0.2632884941883244);  // 2016/7657
+inline constexpr T k2016_7657 = nova::kernels::rounded<T>(0.2632885f, 0.2632884941883244);  // 2016/7657
 template <typename T>
-inline constexpr T k5_16 = nova::runtime::rounded<T>(0.3125f, 0.3125);  // 5/16
+inline constexpr T k5_16 = nova::kernels::rounded<T>(0.3125f, 0.3125);  // 5/16
 template <typename T>
-inline constexpr T k55_168 = nova::runtime::rounded<T>(0.32738096f, 0.3273809523809524);  // 55/168
+inline constexpr T k55_168 = nova::kernels::rounded<T>(0.32738096f, 0.3273809523809524);  // 55/168
 template <typename T>
-inline constexpr T k165_448 = nova::runtime::rounded<T>(0.36830357f, 0.36830357142857145);  // 165/448
+inline constexpr T k165_448 = nova::kernels::rounded<T>(0.36830357f, 0.36830357142857145);  // 165/448
 template <typename T>
-inline constexpr T k11_28 = nova::runtime::rounded<T>(0.39285713f, 0.39285714285714285);  // 11/28
+inline constexpr T k11_28 = nova::kernels::rounded<T>(0.39285713f, 0.39285714285714285);  // 11/28
 template <typename T>
-inline constexpr T k3024_7657 = nova::runtime::rounded<T>(0.39493275f, 0.3949327412824866);  // 3024/7657
+inline constexpr T k3024_7657 = nova::kernels::rounded<T>(0.39493275f, 0.3949327412824866);  // 3024/7657
 template <typename T>
-inline constexpr T k512_1271 = nova::runtime::rounded<T>(0.40283242f, 0.4028324154209284);  // 512/1271
+inline constexpr T k512_1271 = nova::kernels::rounded<T>(0.40283242f, 0.4028324154209284);  // 512/1271
 template <typename T>
-inline constexpr T k153664_368467 = nova::runtime::rounded<T>(0.417036f, 0.4170359896544331);  // 153664/368467
+inline constexpr T k153664_368467 = nova::kernels::rounded<T>(0.417036f, 0.4170359896544331);  // 153664/368467
 template <typename T>
-inline constexpr T k256_559 = nova::runtime::rounded<T>(0.45796064f, 0.45796064400715564);  // 256/559
+inline constexpr T k256_559 = nova::kernels::rounded<T>(0.45796064f, 0.45796064400715564);  // 256/559
 template <typename T>
-inline constexpr T k1_2 = nova::runtime::rounded<T>(0.5f, 0.5);  // 1/2
+inline constexpr T k1_2 = nova::kernels::rounded<T>(0.5f, 0.5);  // 1/2
 template <typename T>
-inline constexpr T k97_168 = nova::runtime::rounded<T>(0.57738096f, 0.5773809523809523);  // 97/168
+inline constexpr T k97_168 = nova::kernels::rounded<T>(0.57738096f, 0.5773809523809523);  // 97/168
 template <typename T>
-inline constexpr T k4536_7657 = nova::runtime::rounded<T>(0.5923991f, 0.59239911192373);  // 4536/7657
+inline constexpr T k4536_7657 = nova::kernels::rounded<T>(0.5923991f, 0.59239911192373);  // 4536/7657
 template <typename T>
-inline constexpr T k269_448 = nova::runtime::rounded<T>(0.6004464f, 0.6004464285714286);  // 269/448
+inline constexpr T k269_448 = nova::kernels::rounded<T>(0.6004464f, 0.6004464285714286);  // 269/448
 template <typename T>
-inline constexpr T k4096_6355 = nova::runtime::rounded<T>(0.64453185f, 0.6445318646734854);  // 4096/6355
+inline constexpr T k4096_6355 = nova::kernels::rounded<T>(0.64453185f, 0.6445318646734854);  // 4096/6355
 template <typename T>
-inline constexpr T k21952_33497 = nova::runtime::rounded<T>(0.6553423f, 0.6553422694569663);  // 21952/33497
+inline constexpr T k21952_33497 = nova::kernels::rounded<T>(0.6553423f, 0.6553422694569663);  // 21952/33497
 template <typename T>
-inline constexpr T k384_559 = nova::runtime::rounded<T>(0.68694097f, 0.6869409660107334);  // 384/559
+inline constexpr T k384_559 = nova::kernels::rounded<T>(0.68694097f, 0.6869409660107334);  // 384/559
 template <typename T>
-inline constexpr T k133_192 = nova::runtime::rounded<T>(0.6927083f, 0.6927083333333334);  // 133/192
+inline constexpr T k133_192 = nova::kernels::rounded<T>(0.6927083f, 0.6927083333333334);  // 133/192
 template <typename T>
-inline constexpr T k35_48 = nova::runtime::rounded<T>(0.7291667f, 0.7291666666666666);  // 35/48
+inline constexpr T k35_48 = nova::kernels::rounded<T>(0.7291667f, 0.7291666666666666);  // 35/48
 template <typename T>
-inline constexpr T k3_4 = nova::runtime::rounded<T>(0.75f, 0.75);  // 3/4
+inline constexpr T k3_4 = nova::kernels::rounded<T>(0.75f, 0.75);  // 3/4
 template <typename T>
-inline constexpr T k11_14 = nova::runtime::rounded<T>(0.78571427f, 0.7857142857142857);  // 11/14
+inline constexpr T k11_14 = nova::kernels::rounded<T>(0.78571427f, 0.7857142857142857);  // 11/14
 template <typename T>
-inline constexpr T k271_336 = nova::runtime::rounded<T>(0.80654764f, 0.8065476190476191);  // 271/336
+inline constexpr T k271_336 = nova::kernels::rounded<T>(0.80654764f, 0.8065476190476191);  // 271/336
 template <typename T>
-inline constexpr T k125_128 = nova::runtime::rounded<T>(0.9765625f, 0.9765625);  // 125/128
+inline constexpr T k125_128 = nova::kernels::rounded<T>(0.9765625f, 0.9765625);  // 125/128
 template <typename T>
-inline constexpr T k56_55 = nova::runtime::rounded<T>(1.0181818f, 1.018181818181818);  // 56/55
+inline constexpr T k56_55 = nova::kernels::rounded<T>(1.0181818f, 1.018181818181818);  // 56/55
 template <typename T>
-inline constexpr T k34496_33497 = nova::runtime::rounded<T>(1.0298235f, 1.0298235662895185);  // 34496/33497
+inline constexpr T k34496_33497 = nova::kernels::rounded<T>(1.0298235f, 1.0298235662895185);  // 34496/33497
 template <typename T>
-inline constexpr T k576_559 = nova::runtime::rounded<T>(1.0304115f, 1.0304114490161003);  // 576/559
+inline constexpr T k576_559 = nova::kernels::rounded<T>(1.0304115f, 1.0304114490161003);  // 576/559
 template <typename T>
-inline constexpr T k9_8 = nova::runtime::rounded<T>(1.125f, 1.125);  // 9/8
+inline constexpr T k9_8 = nova::kernels::rounded<T>(1.125f, 1.125);  // 9/8
 template <typename T>
-inline constexpr T k32_27 = nova::runtime::rounded<T>(1.1851852f, 1.1851851851851851);  // 32/27
+inline constexpr T k32_27 = nova::kernels::rounded<T>(1.1851852f, 1.1851851851851851);  // 32/27
 template <typename T>
-inline constexpr T k121_98 = nova::runtime::rounded<T>(1.2346939f, 1.2346938775510203);  // 121/98
+inline constexpr T k121_98 = nova::kernels::rounded<T>(1.2346939f, 1.2346938775510203);  // 121/98
 template <typename T>
-inline constexpr T k25_16 = nova::runtime::rounded<T>(1.5625f, 1.5625);  // 25/16
+inline constexpr T k25_16 = nova::kernels::rounded<T>(1.5625f, 1.5625);  // 25/16
 template <typename T>
-inline constexpr T k27_16 = nova::runtime::rounded<T>(1.6875f, 1.6875);  // 27/16
+inline constexpr T k27_16 = nova::kernels::rounded<T>(1.6875f, 1.6875);  // 27/16
 template <typename T>
-inline constexpr T k16_9 = nova::runtime::rounded<T>(1.7777778f, 1.7777777777777777);  // 16/9
+inline constexpr T k16_9 = nova::kernels::rounded<T>(1.7777778f, 1.7777777777777777);  // 16/9
 template <typename T>
-inline constexpr T k1331_686 = nova::runtime::rounded<T>(1.9402332f, 1.9402332361516035);  // 1331/686
+inline constexpr T k1331_686 = nova::kernels::rounded<T>(1.9402332f, 1.9402332361516035);  // 1331/686
 template <typename T>
-inline constexpr T k5_2 = nova::runtime::rounded<T>(2.5f, 2.5);  // 5/2
+inline constexpr T k5_2 = nova::kernels::rounded<T>(2.5f, 2.5);  // 5/2
 template <typename T>
-inline constexpr T k8_3 = nova::runtime::rounded<T>(2.6666667f, 2.6666666666666665);  // 8/3
+inline constexpr T k8_3 = nova::kernels::rounded<T>(2.6666667f, 2.6666666666666665);  // 8/3
 template <typename T>
-inline constexpr T k4 = nova::runtime::rounded<T>(4.0f, 4.0);  // 4
+inline constexpr T k4 = nova::kernels::rounded<T>(4.0f, 4.0);  // 4
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f4x3_kappa_dyadic {
 
@@ -25,39 +25,39 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 6;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k512_1275 = nova::runtime::rounded<T>(0.40156862f, 0.4015686274509804);  // 512/1275
+inline constexpr T k512_1275 = nova::kernels::rounded<T>(0.40156862f, 0.4015686274509804);  // 512/1275
 template <typename T>
-inline constexpr T k128_255 = nova::runtime::rounded<T>(0.5019608f, 0.5019607843137255);  // 128/255
+inline constexpr T k128_255 = nova::kernels::rounded<T>(0.5019608f, 0.5019607843137255);  // 128/255
 template <typename T>
-inline constexpr T k32_51 = nova::runtime::rounded<T>(0.627451f, 0.6274509803921569);  // 32/51
+inline constexpr T k32_51 = nova::kernels::rounded<T>(0.627451f, 0.6274509803921569);  // 32/51
 template <typename T>
-inline constexpr T k343_512 = nova::runtime::rounded<T>(0.6699219f, 0.669921875);  // 343/512
+inline constexpr T k343_512 = nova::kernels::rounded<T>(0.6699219f, 0.669921875);  // 343/512
 template <typename T>
-inline constexpr T k256_357 = nova::runtime::rounded<T>(0.71708685f, 0.7170868347338936);  // 256/357
+inline constexpr T k256_357 = nova::kernels::rounded<T>(0.71708685f, 0.7170868347338936);  // 256/357
 template <typename T>
-inline constexpr T k49_64 = nova::runtime::rounded<T>(0.765625f, 0.765625);  // 49/64
+inline constexpr T k49_64 = nova::kernels::rounded<T>(0.765625f, 0.765625);  // 49/64
 template <typename T>
-inline constexpr T k2048_2499 = nova::runtime::rounded<T>(0.8195278f, 0.8195278111244498);  // 2048/2499
+inline constexpr T k2048_2499 = nova::kernels::rounded<T>(0.8195278f, 0.8195278111244498);  // 2048/2499
 template <typename T>
-inline constexpr T k1024_1225 = nova::runtime::rounded<T>(0.83591837f, 0.8359183673469388);  // 1024/1225
+inline constexpr T k1024_1225 = nova::kernels::rounded<T>(0.83591837f, 0.8359183673469388);  // 1024/1225
 template <typename T>
-inline constexpr T k7_8 = nova::runtime::rounded<T>(0.875f, 0.875);  // 7/8
+inline constexpr T k7_8 = nova::kernels::rounded<T>(0.875f, 0.875);  // 7/8
 template <typename T>
-inline constexpr T k245_256 = nova::runtime::rounded<T>(0.95703125f, 0.95703125);  // 245/256
+inline constexpr T k245_256 = nova::kernels::rounded<T>(0.95703125f, 0.95703125);  // 245/256
 template <typename T>
-inline constexpr T k1225_1024 = nova::runtime::rounded<T>(1.1962891f, 1.1962890625);  // 1225/1024
+inline constexpr T k1225_1024 = nova::kernels::rounded<T>(1.1962891f, 1.1962890625);  // 1225/1024
 template <typename T>
-inline constexpr T k5_4 = nova::runtime::rounded<T>(1.25f, 1.25);  // 5/4
+inline constexpr T k5_4 = nova::kernels::rounded<T>(1.25f, 1.25);  // 5/4
 template <typename T>
-inline constexpr T k175_128 = nova::runtime::rounded<T>(1.3671875f, 1.3671875);  // 175/128
+inline constexpr T k175_128 = nova::kernels::rounded<T>(1.3671875f, 1.3671875);  // 175/128
 template <typename T>
-inline constexpr T k25_16 = nova::runtime::rounded<T>(1.5625f, 1.5625);  // 25/16
+inline constexpr T k25_16 = nova::kernels::rounded<T>(1.5625f, 1.5625);  // 25/16
 template <typename T>
-inline constexpr T k125_64 = nova::runtime::rounded<T>(1.953125f, 1.953125);  // 125/64
+inline constexpr T k125_64 = nova::kernels::rounded<T>(1.953125f, 1.953125);  // 125/64
 template <typename T>
-inline constexpr T k149_64 = nova::runtime::rounded<T>(2.328125f, 2.328125);  // 149/64
+inline constexpr T k149_64 = nova::kernels::rounded<T>(2.328125f, 2.328125);  // 149/64
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f4x3_kappa {
 
@@ -25,39 +25,39 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 6;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k5000_9711 = nova::runtime::rounded<T>(0.51488006f, 0.5148800329523221);  // 5000/9711
+inline constexpr T k5000_9711 = nova::kernels::rounded<T>(0.51488006f, 0.5148800329523221);  // 5000/9711
 template <typename T>
-inline constexpr T k2000_3237 = nova::runtime::rounded<T>(0.617856f, 0.6178560395427866);  // 2000/3237
+inline constexpr T k2000_3237 = nova::kernels::rounded<T>(0.617856f, 0.6178560395427866);  // 2000/3237
 template <typename T>
-inline constexpr T k343_512 = nova::runtime::rounded<T>(0.6699219f, 0.669921875);  // 343/512
+inline constexpr T k343_512 = nova::kernels::rounded<T>(0.6699219f, 0.669921875);  // 343/512
 template <typename T>
-inline constexpr T k800_1079 = nova::runtime::rounded<T>(0.74142724f, 0.7414272474513438);  // 800/1079
+inline constexpr T k800_1079 = nova::kernels::rounded<T>(0.74142724f, 0.7414272474513438);  // 800/1079
 template <typename T>
-inline constexpr T k49_64 = nova::runtime::rounded<T>(0.765625f, 0.765625);  // 49/64
+inline constexpr T k49_64 = nova::kernels::rounded<T>(0.765625f, 0.765625);  // 49/64
 template <typename T>
-inline constexpr T k6400_7553 = nova::runtime::rounded<T>(0.8473454f, 0.8473454256586787);  // 6400/7553
+inline constexpr T k6400_7553 = nova::kernels::rounded<T>(0.8473454f, 0.8473454256586787);  // 6400/7553
 template <typename T>
-inline constexpr T k7_8 = nova::runtime::rounded<T>(0.875f, 0.875);  // 7/8
+inline constexpr T k7_8 = nova::kernels::rounded<T>(0.875f, 0.875);  // 7/8
 template <typename T>
-inline constexpr T k400_441 = nova::runtime::rounded<T>(0.90702945f, 0.9070294784580499);  // 400/441
+inline constexpr T k400_441 = nova::kernels::rounded<T>(0.90702945f, 0.9070294784580499);  // 400/441
 template <typename T>
-inline constexpr T k147_160 = nova::runtime::rounded<T>(0.91875f, 0.91875);  // 147/160
+inline constexpr T k147_160 = nova::kernels::rounded<T>(0.91875f, 0.91875);  // 147/160
 template <typename T>
-inline constexpr T k51200_52871 = nova::runtime::rounded<T>(0.96839476f, 0.9683947721813471);  // 51200/52871
+inline constexpr T k51200_52871 = nova::kernels::rounded<T>(0.96839476f, 0.9683947721813471);  // 51200/52871
 template <typename T>
-inline constexpr T k441_400 = nova::runtime::rounded<T>(1.1025f, 1.1025);  // 441/400
+inline constexpr T k441_400 = nova::kernels::rounded<T>(1.1025f, 1.1025);  // 441/400
 template <typename T>
-inline constexpr T k6_5 = nova::runtime::rounded<T>(1.2f, 1.2);  // 6/5
+inline constexpr T k6_5 = nova::kernels::rounded<T>(1.2f, 1.2);  // 6/5
 template <typename T>
-inline constexpr T k63_50 = nova::runtime::rounded<T>(1.26f, 1.26);  // 63/50
+inline constexpr T k63_50 = nova::kernels::rounded<T>(1.26f, 1.26);  // 63/50
 template <typename T>
-inline constexpr T k36_25 = nova::runtime::rounded<T>(1.44f, 1.44);  // 36/25
+inline constexpr T k36_25 = nova::kernels::rounded<T>(1.44f, 1.44);  // 36/25
 template <typename T>
-inline constexpr T k216_125 = nova::runtime::rounded<T>(1.728f, 1.728);  // 216/125
+inline constexpr T k216_125 = nova::kernels::rounded<T>(1.728f, 1.728);  // 216/125
 template <typename T>
-inline constexpr T k3529_1600 = nova::runtime::rounded<T>(2.205625f, 2.205625);  // 3529/1600
+inline constexpr T k3529_1600 = nova::kernels::rounded<T>(2.205625f, 2.205625);  // 3529/1600
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f4x3_nova_dyadic {
 
@@ -25,39 +25,39 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 6;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k8_25 = nova::runtime::rounded<T>(0.32f, 0.32);  // 8/25
+inline constexpr T k8_25 = nova::kernels::rounded<T>(0.32f, 0.32);  // 8/25
 template <typename T>
-inline constexpr T k2_5 = nova::runtime::rounded<T>(0.4f, 0.4);  // 2/5
+inline constexpr T k2_5 = nova::kernels::rounded<T>(0.4f, 0.4);  // 2/5
 template <typename T>
-inline constexpr T k27_64 = nova::runtime::rounded<T>(0.421875f, 0.421875);  // 27/64
+inline constexpr T k27_64 = nova::kernels::rounded<T>(0.421875f, 0.421875);  // 27/64
 template <typename T>
-inline constexpr T k1_2 = nova::runtime::rounded<T>(0.5f, 0.5);  // 1/2
+inline constexpr T k1_2 = nova::kernels::rounded<T>(0.5f, 0.5);  // 1/2
 template <typename T>
-inline constexpr T k9_16 = nova::runtime::rounded<T>(0.5625f, 0.5625);  // 9/16
+inline constexpr T k9_16 = nova::kernels::rounded<T>(0.5625f, 0.5625);  // 9/16
 template <typename T>
-inline constexpr T k2_3 = nova::runtime::rounded<T>(0.6666667f, 0.6666666666666666);  // 2/3
+inline constexpr T k2_3 = nova::kernels::rounded<T>(0.6666667f, 0.6666666666666666);  // 2/3
 template <typename T>
-inline constexpr T k45_64 = nova::runtime::rounded<T>(0.703125f, 0.703125);  // 45/64
+inline constexpr T k45_64 = nova::kernels::rounded<T>(0.703125f, 0.703125);  // 45/64
 template <typename T>
-inline constexpr T k3_4 = nova::runtime::rounded<T>(0.75f, 0.75);  // 3/4
+inline constexpr T k3_4 = nova::kernels::rounded<T>(0.75f, 0.75);  // 3/4
 template <typename T>
-inline constexpr T k225_256 = nova::runtime::rounded<T>(0.87890625f, 0.87890625);  // 225/256
+inline constexpr T k225_256 = nova::kernels::rounded<T>(0.87890625f, 0.87890625);  // 225/256
 template <typename T>
-inline constexpr T k8_9 = nova::runtime::rounded<T>(0.8888889f, 0.8888888888888888);  // 8/9
+inline constexpr T k8_9 = nova::kernels::rounded<T>(0.8888889f, 0.8888888888888888);  // 8/9
 template <typename T>
-inline constexpr T k256_225 = nova::runtime::rounded<T>(1.1377778f, 1.1377777777777778);  // 256/225
+inline constexpr T k256_225 = nova::kernels::rounded<T>(1.1377778f, 1.1377777777777778);  // 256/225
 template <typename T>
-inline constexpr T k75_64 = nova::runtime::rounded<T>(1.171875f, 1.171875);  // 75/64
+inline constexpr T k75_64 = nova::kernels::rounded<T>(1.171875f, 1.171875);  // 75/64
 template <typename T>
-inline constexpr T k5_4 = nova::runtime::rounded<T>(1.25f, 1.25);  // 5/4
+inline constexpr T k5_4 = nova::kernels::rounded<T>(1.25f, 1.25);  // 5/4
 template <typename T>
-inline constexpr T k25_16 = nova::runtime::rounded<T>(1.5625f, 1.5625);  // 25/16
+inline constexpr T k25_16 = nova::kernels::rounded<T>(1.5625f, 1.5625);  // 25/16
 template <typename T>
-inline constexpr T k125_64 = nova::runtime::rounded<T>(1.953125f, 1.953125);  // 125/64
+inline constexpr T k125_64 = nova::kernels::rounded<T>(1.953125f, 1.953125);  // 125/64
 template <typename T>
-inline constexpr T k17_8 = nova::runtime::rounded<T>(2.125f, 2.125);  // 17/8
+inline constexpr T k17_8 = nova::kernels::rounded<T>(2.125f, 2.125);  // 17/8
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f4x3_nova {
 
@@ -25,39 +25,39 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 6;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k27_49 = nova::runtime::rounded<T>(0.5510204f, 0.5510204081632653);  // 27/49
+inline constexpr T k27_49 = nova::kernels::rounded<T>(0.5510204f, 0.5510204081632653);  // 27/49
 template <typename T>
-inline constexpr T k125_216 = nova::runtime::rounded<T>(0.5787037f, 0.5787037037037037);  // 125/216
+inline constexpr T k125_216 = nova::kernels::rounded<T>(0.5787037f, 0.5787037037037037);  // 125/216
 template <typename T>
-inline constexpr T k9_14 = nova::runtime::rounded<T>(0.64285713f, 0.6428571428571429);  // 9/14
+inline constexpr T k9_14 = nova::kernels::rounded<T>(0.64285713f, 0.6428571428571429);  // 9/14
 template <typename T>
-inline constexpr T k25_36 = nova::runtime::rounded<T>(0.6944444f, 0.6944444444444444);  // 25/36
+inline constexpr T k25_36 = nova::kernels::rounded<T>(0.6944444f, 0.6944444444444444);  // 25/36
 template <typename T>
-inline constexpr T k3_4 = nova::runtime::rounded<T>(0.75f, 0.75);  // 3/4
+inline constexpr T k3_4 = nova::kernels::rounded<T>(0.75f, 0.75);  // 3/4
 template <typename T>
-inline constexpr T k175_216 = nova::runtime::rounded<T>(0.8101852f, 0.8101851851851852);  // 175/216
+inline constexpr T k175_216 = nova::kernels::rounded<T>(0.8101852f, 0.8101851851851852);  // 175/216
 template <typename T>
-inline constexpr T k5_6 = nova::runtime::rounded<T>(0.8333333f, 0.8333333333333334);  // 5/6
+inline constexpr T k5_6 = nova::kernels::rounded<T>(0.8333333f, 0.8333333333333334);  // 5/6
 template <typename T>
-inline constexpr T k9_10 = nova::runtime::rounded<T>(0.9f, 0.9);  // 9/10
+inline constexpr T k9_10 = nova::kernels::rounded<T>(0.9f, 0.9);  // 9/10
 template <typename T>
-inline constexpr T k1225_1296 = nova::runtime::rounded<T>(0.94521606f, 0.9452160493827161);  // 1225/1296
+inline constexpr T k1225_1296 = nova::kernels::rounded<T>(0.94521606f, 0.9452160493827161);  // 1225/1296
 template <typename T>
-inline constexpr T k1296_1225 = nova::runtime::rounded<T>(1.0579592f, 1.0579591836734694);  // 1296/1225
+inline constexpr T k1296_1225 = nova::kernels::rounded<T>(1.0579592f, 1.0579591836734694);  // 1296/1225
 template <typename T>
-inline constexpr T k27_25 = nova::runtime::rounded<T>(1.08f, 1.08);  // 27/25
+inline constexpr T k27_25 = nova::kernels::rounded<T>(1.08f, 1.08);  // 27/25
 template <typename T>
-inline constexpr T k245_216 = nova::runtime::rounded<T>(1.1342592f, 1.1342592592592593);  // 245/216
+inline constexpr T k245_216 = nova::kernels::rounded<T>(1.1342592f, 1.1342592592592593);  // 245/216
 template <typename T>
-inline constexpr T k7_6 = nova::runtime::rounded<T>(1.1666666f, 1.1666666666666667);  // 7/6
+inline constexpr T k7_6 = nova::kernels::rounded<T>(1.1666666f, 1.1666666666666667);  // 7/6
 template <typename T>
-inline constexpr T k49_36 = nova::runtime::rounded<T>(1.3611112f, 1.3611111111111112);  // 49/36
+inline constexpr T k49_36 = nova::kernels::rounded<T>(1.3611112f, 1.3611111111111112);  // 49/36
 template <typename T>
-inline constexpr T k343_216 = nova::runtime::rounded<T>(1.587963f, 1.587962962962963);  // 343/216
+inline constexpr T k343_216 = nova::kernels::rounded<T>(1.587963f, 1.587962962962963);  // 343/216
 template <typename T>
-inline constexpr T k37_18 = nova::runtime::rounded<T>(2.0555556f, 2.0555555555555554);  // 37/18
+inline constexpr T k37_18 = nova::kernels::rounded<T>(2.0555556f, 2.0555555555555554);  // 37/18
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f4x3_standard {
 
@@ -25,23 +25,23 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 6;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k1_24 = nova::runtime::rounded<T>(0.041666668f, 0.041666666666666664);  // 1/24
+inline constexpr T k1_24 = nova::kernels::rounded<T>(0.041666668f, 0.041666666666666664);  // 1/24
 template <typename T>
-inline constexpr T k1_12 = nova::runtime::rounded<T>(0.083333336f, 0.08333333333333333);  // 1/12
+inline constexpr T k1_12 = nova::kernels::rounded<T>(0.083333336f, 0.08333333333333333);  // 1/12
 template <typename T>
-inline constexpr T k1_6 = nova::runtime::rounded<T>(0.16666667f, 0.16666666666666666);  // 1/6
+inline constexpr T k1_6 = nova::kernels::rounded<T>(0.16666667f, 0.16666666666666666);  // 1/6
 template <typename T>
-inline constexpr T k1_4 = nova::runtime::rounded<T>(0.25f, 0.25);  // 1/4
+inline constexpr T k1_4 = nova::kernels::rounded<T>(0.25f, 0.25);  // 1/4
 template <typename T>
-inline constexpr T k2 = nova::runtime::rounded<T>(2.0f, 2.0);  // 2
+inline constexpr T k2 = nova::kernels::rounded<T>(2.0f, 2.0);  // 2
 template <typename T>
-inline constexpr T k4 = nova::runtime::rounded<T>(4.0f, 4.0);  // 4
+inline constexpr T k4 = nova::kernels::rounded<T>(4.0f, 4.0);  // 4
 template <typename T>
-inline constexpr T k5 = nova::runtime::rounded<T>(5.0f, 5.0);  // 5
+inline constexpr T k5 = nova::kernels::rounded<T>(5.0f, 5.0);  // 5
 template <typename T>
-inline constexpr T k8 = nova::runtime::rounded<T>(8.0f, 8.0);  // 8
+inline constexpr T k8 = nova::kernels::rounded<T>(8.0f, 8.0);  // 8
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

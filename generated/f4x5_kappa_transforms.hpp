@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f4x5_kappa {
 
@@ -25,63 +25,63 @@ inline constexpr int kR = 5;  // filter taps per side
 inline constexpr int kN = 8;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k125_512 = nova::runtime::rounded<T>(0.24414062f, 0.244140625);  // 125/512
+inline constexpr T k125_512 = nova::kernels::rounded<T>(0.24414062f, 0.244140625);  // 125/512
 template <typename T>
-inline constexpr T k2400_7267 = nova::runtime::rounded<T>(0.33026007f, 0.3302600798128526);  // 2400/7267
+inline constexpr T k2400_7267 = nova::kernels::rounded<T>(0.33026007f, 0.3302600798128526);  // 2400/7267
 template <typename T>
-inline constexpr T k25_64 = nova::runtime::rounded<T>(0.390625f, 0.390625);  // 25/64
+inline constexpr T k25_64 = nova::kernels::rounded<T>(0.390625f, 0.390625);  // 25/64
 template <typename T>
-inline constexpr T k175_384 = nova::runtime::rounded<T>(0.45572916f, 0.4557291666666667);  // 175/384
+inline constexpr T k175_384 = nova::kernels::rounded<T>(0.45572916f, 0.4557291666666667);  // 175/384
 template <typename T>
-inline constexpr T k3840_7267 = nova::runtime::rounded<T>(0.52841616f, 0.5284161277005642);  // 3840/7267
+inline constexpr T k3840_7267 = nova::kernels::rounded<T>(0.52841616f, 0.5284161277005642);  // 3840/7267
 template <typename T>
-inline constexpr T k1225_2304 = nova::runtime::rounded<T>(0.53168404f, 0.5316840277777778);  // 1225/2304
+inline constexpr T k1225_2304 = nova::kernels::rounded<T>(0.53168404f, 0.5316840277777778);  // 1225/2304
 template <typename T>
-inline constexpr T k5_8 = nova::runtime::rounded<T>(0.625f, 0.625);  // 5/8
+inline constexpr T k5_8 = nova::kernels::rounded<T>(0.625f, 0.625);  // 5/8
 template <typename T>
-inline constexpr T k6144_7267 = nova::runtime::rounded<T>(0.8454658f, 0.8454658043209027);  // 6144/7267
+inline constexpr T k6144_7267 = nova::kernels::rounded<T>(0.8454658f, 0.8454658043209027);  // 6144/7267
 template <typename T>
-inline constexpr T k245_288 = nova::runtime::rounded<T>(0.8506944f, 0.8506944444444444);  // 245/288
+inline constexpr T k245_288 = nova::kernels::rounded<T>(0.8506944f, 0.8506944444444444);  // 245/288
 template <typename T>
-inline constexpr T k373248_356083 = nova::runtime::rounded<T>(1.048205f, 1.0482050533162213);  // 373248/356083
+inline constexpr T k373248_356083 = nova::kernels::rounded<T>(1.048205f, 1.0482050533162213);  // 373248/356083
 template <typename T>
-inline constexpr T k7_6 = nova::runtime::rounded<T>(1.1666666f, 1.1666666666666667);  // 7/6
+inline constexpr T k7_6 = nova::kernels::rounded<T>(1.1666666f, 1.1666666666666667);  // 7/6
 template <typename T>
-inline constexpr T k62208_50869 = nova::runtime::rounded<T>(1.2229059f, 1.2229058955355914);  // 62208/50869
+inline constexpr T k62208_50869 = nova::kernels::rounded<T>(1.2229059f, 1.2229058955355914);  // 62208/50869
 template <typename T>
-inline constexpr T k49152_36335 = nova::runtime::rounded<T>(1.3527453f, 1.3527452869134444);  // 49152/36335
+inline constexpr T k49152_36335 = nova::kernels::rounded<T>(1.3527453f, 1.3527452869134444);  // 49152/36335
 template <typename T>
-inline constexpr T k49_36 = nova::runtime::rounded<T>(1.3611112f, 1.3611111111111112);  // 49/36
+inline constexpr T k49_36 = nova::kernels::rounded<T>(1.3611112f, 1.3611111111111112);  // 49/36
 template <typename T>
-inline constexpr T k89_64 = nova::runtime::rounded<T>(1.390625f, 1.390625);  // 89/64
+inline constexpr T k89_64 = nova::kernels::rounded<T>(1.390625f, 1.390625);  // 89/64
 template <typename T>
-inline constexpr T k10368_7267 = nova::runtime::rounded<T>(1.4267236f, 1.4267235447915234);  // 10368/7267
+inline constexpr T k10368_7267 = nova::kernels::rounded<T>(1.4267236f, 1.4267235447915234);  // 10368/7267
 template <typename T>
-inline constexpr T k425_288 = nova::runtime::rounded<T>(1.4756944f, 1.4756944444444444);  // 425/288
+inline constexpr T k425_288 = nova::kernels::rounded<T>(1.4756944f, 1.4756944444444444);  // 425/288
 template <typename T>
-inline constexpr T k343_216 = nova::runtime::rounded<T>(1.587963f, 1.587962962962963);  // 343/216
+inline constexpr T k343_216 = nova::kernels::rounded<T>(1.587963f, 1.587962962962963);  // 343/216
 template <typename T>
-inline constexpr T k623_384 = nova::runtime::rounded<T>(1.6223959f, 1.6223958333333333);  // 623/384
+inline constexpr T k623_384 = nova::kernels::rounded<T>(1.6223959f, 1.6223958333333333);  // 623/384
 template <typename T>
-inline constexpr T k12096_7267 = nova::runtime::rounded<T>(1.6645108f, 1.6645108022567772);  // 12096/7267
+inline constexpr T k12096_7267 = nova::kernels::rounded<T>(1.6645108f, 1.6645108022567772);  // 12096/7267
 template <typename T>
-inline constexpr T k1009_576 = nova::runtime::rounded<T>(1.7517362f, 1.7517361111111112);  // 1009/576
+inline constexpr T k1009_576 = nova::kernels::rounded<T>(1.7517362f, 1.7517361111111112);  // 1009/576
 template <typename T>
-inline constexpr T k2304_1225 = nova::runtime::rounded<T>(1.8808163f, 1.8808163265306121);  // 2304/1225
+inline constexpr T k2304_1225 = nova::kernels::rounded<T>(1.8808163f, 1.8808163265306121);  // 2304/1225
 template <typename T>
-inline constexpr T k14112_7267 = nova::runtime::rounded<T>(1.9419292f, 1.9419292692995733);  // 14112/7267
+inline constexpr T k14112_7267 = nova::kernels::rounded<T>(1.9419292f, 1.9419292692995733);  // 14112/7267
 template <typename T>
-inline constexpr T k393216_181675 = nova::runtime::rounded<T>(2.1643925f, 2.164392459061511);  // 393216/181675
+inline constexpr T k393216_181675 = nova::kernels::rounded<T>(2.1643925f, 2.164392459061511);  // 393216/181675
 template <typename T>
-inline constexpr T k384_169 = nova::runtime::rounded<T>(2.2721894f, 2.272189349112426);  // 384/169
+inline constexpr T k384_169 = nova::kernels::rounded<T>(2.2721894f, 2.272189349112426);  // 384/169
 template <typename T>
-inline constexpr T k5261_2304 = nova::runtime::rounded<T>(2.28342f, 2.283420138888889);  // 5261/2304
+inline constexpr T k5261_2304 = nova::kernels::rounded<T>(2.28342f, 2.283420138888889);  // 5261/2304
 template <typename T>
-inline constexpr T k85_36 = nova::runtime::rounded<T>(2.3611112f, 2.361111111111111);  // 85/36
+inline constexpr T k85_36 = nova::kernels::rounded<T>(2.3611112f, 2.361111111111111);  // 85/36
 template <typename T>
-inline constexpr T k1585_576 = nova::runtime::rounded<T>(2.7517362f, 2.751736111111111);  // 1585/576
+inline constexpr T k1585_576 = nova::kernels::rounded<T>(2.7517362f, 2.751736111111111);  // 1585/576
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

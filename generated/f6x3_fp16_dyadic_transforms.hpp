@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f6x3_fp16_dyadic {
 
@@ -25,37 +25,37 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 8;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k1_16 = nova::runtime::rounded<T>(0.0625f, 0.0625);  // 1/16
+inline constexpr T k1_16 = nova::kernels::rounded<T>(0.0625f, 0.0625);  // 1/16
 template <typename T>
-inline constexpr T k1_8 = nova::runtime::rounded<T>(0.125f, 0.125);  // 1/8
+inline constexpr T k1_8 = nova::kernels::rounded<T>(0.125f, 0.125);  // 1/8
 template <typename T>
-inline constexpr T k8_45 = nova::runtime::rounded<T>(0.17777778f, 0.17777777777777778);  // 8/45
+inline constexpr T k8_45 = nova::kernels::rounded<T>(0.17777778f, 0.17777777777777778);  // 8/45
 template <typename T>
-inline constexpr T k1_4 = nova::runtime::rounded<T>(0.25f, 0.25);  // 1/4
+inline constexpr T k1_4 = nova::kernels::rounded<T>(0.25f, 0.25);  // 1/4
 template <typename T>
-inline constexpr T k5_16 = nova::runtime::rounded<T>(0.3125f, 0.3125);  // 5/16
+inline constexpr T k5_16 = nova::kernels::rounded<T>(0.3125f, 0.3125);  // 5/16
 template <typename T>
-inline constexpr T k16_45 = nova::runtime::rounded<T>(0.35555556f, 0.35555555555555557);  // 16/45
+inline constexpr T k16_45 = nova::kernels::rounded<T>(0.35555556f, 0.35555555555555557);  // 16/45
 template <typename T>
-inline constexpr T k4_9 = nova::runtime::rounded<T>(0.44444445f, 0.4444444444444444);  // 4/9
+inline constexpr T k4_9 = nova::kernels::rounded<T>(0.44444445f, 0.4444444444444444);  // 4/9
 template <typename T>
-inline constexpr T k1_2 = nova::runtime::rounded<T>(0.5f, 0.5);  // 1/2
+inline constexpr T k1_2 = nova::kernels::rounded<T>(0.5f, 0.5);  // 1/2
 template <typename T>
-inline constexpr T k17_32 = nova::runtime::rounded<T>(0.53125f, 0.53125);  // 17/32
+inline constexpr T k17_32 = nova::kernels::rounded<T>(0.53125f, 0.53125);  // 17/32
 template <typename T>
-inline constexpr T k5_8 = nova::runtime::rounded<T>(0.625f, 0.625);  // 5/8
+inline constexpr T k5_8 = nova::kernels::rounded<T>(0.625f, 0.625);  // 5/8
 template <typename T>
-inline constexpr T k21_32 = nova::runtime::rounded<T>(0.65625f, 0.65625);  // 21/32
+inline constexpr T k21_32 = nova::kernels::rounded<T>(0.65625f, 0.65625);  // 21/32
 template <typename T>
-inline constexpr T k32_45 = nova::runtime::rounded<T>(0.7111111f, 0.7111111111111111);  // 32/45
+inline constexpr T k32_45 = nova::kernels::rounded<T>(0.7111111f, 0.7111111111111111);  // 32/45
 template <typename T>
-inline constexpr T k2 = nova::runtime::rounded<T>(2.0f, 2.0);  // 2
+inline constexpr T k2 = nova::kernels::rounded<T>(2.0f, 2.0);  // 2
 template <typename T>
-inline constexpr T k4 = nova::runtime::rounded<T>(4.0f, 4.0);  // 4
+inline constexpr T k4 = nova::kernels::rounded<T>(4.0f, 4.0);  // 4
 template <typename T>
-inline constexpr T k8 = nova::runtime::rounded<T>(8.0f, 8.0);  // 8
+inline constexpr T k8 = nova::kernels::rounded<T>(8.0f, 8.0);  // 8
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f6x3_kappa_dyadic {
 
@@ -25,63 +25,63 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 8;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k3125_32768 = nova::runtime::rounded<T>(0.09536743f, 0.095367431640625);  // 3125/32768
+inline constexpr T k3125_32768 = nova::kernels::rounded<T>(0.09536743f, 0.095367431640625);  // 3125/32768
 template <typename T>
-inline constexpr T k625_4096 = nova::runtime::rounded<T>(0.15258789f, 0.152587890625);  // 625/4096
+inline constexpr T k625_4096 = nova::kernels::rounded<T>(0.15258789f, 0.152587890625);  // 625/4096
 template <typename T>
-inline constexpr T k125_512 = nova::runtime::rounded<T>(0.24414062f, 0.244140625);  // 125/512
+inline constexpr T k125_512 = nova::kernels::rounded<T>(0.24414062f, 0.244140625);  // 125/512
 template <typename T>
-inline constexpr T k25_64 = nova::runtime::rounded<T>(0.390625f, 0.390625);  // 25/64
+inline constexpr T k25_64 = nova::kernels::rounded<T>(0.390625f, 0.390625);  // 25/64
 template <typename T>
-inline constexpr T k225_512 = nova::runtime::rounded<T>(0.43945312f, 0.439453125);  // 225/512
+inline constexpr T k225_512 = nova::kernels::rounded<T>(0.43945312f, 0.439453125);  // 225/512
 template <typename T>
-inline constexpr T k2025_4096 = nova::runtime::rounded<T>(0.49438477f, 0.494384765625);  // 2025/4096
+inline constexpr T k2025_4096 = nova::kernels::rounded<T>(0.49438477f, 0.494384765625);  // 2025/4096
 template <typename T>
-inline constexpr T k5_8 = nova::runtime::rounded<T>(0.625f, 0.625);  // 5/8
+inline constexpr T k5_8 = nova::kernels::rounded<T>(0.625f, 0.625);  // 5/8
 template <typename T>
-inline constexpr T k405_512 = nova::runtime::rounded<T>(0.7910156f, 0.791015625);  // 405/512
+inline constexpr T k405_512 = nova::kernels::rounded<T>(0.7910156f, 0.791015625);  // 405/512
 template <typename T>
-inline constexpr T k256_273 = nova::runtime::rounded<T>(0.93772894f, 0.9377289377289377);  // 256/273
+inline constexpr T k256_273 = nova::kernels::rounded<T>(0.93772894f, 0.9377289377289377);  // 256/273
 template <typename T>
-inline constexpr T k9_8 = nova::runtime::rounded<T>(1.125f, 1.125);  // 9/8
+inline constexpr T k9_8 = nova::kernels::rounded<T>(1.125f, 1.125);  // 9/8
 template <typename T>
-inline constexpr T k81_64 = nova::runtime::rounded<T>(1.265625f, 1.265625);  // 81/64
+inline constexpr T k81_64 = nova::kernels::rounded<T>(1.265625f, 1.265625);  // 81/64
 template <typename T>
-inline constexpr T k89_64 = nova::runtime::rounded<T>(1.390625f, 1.390625);  // 89/64
+inline constexpr T k89_64 = nova::kernels::rounded<T>(1.390625f, 1.390625);  // 89/64
 template <typename T>
-inline constexpr T k725_512 = nova::runtime::rounded<T>(1.4160156f, 1.416015625);  // 725/512
+inline constexpr T k725_512 = nova::kernels::rounded<T>(1.4160156f, 1.416015625);  // 725/512
 template <typename T>
-inline constexpr T k729_512 = nova::runtime::rounded<T>(1.4238281f, 1.423828125);  // 729/512
+inline constexpr T k729_512 = nova::kernels::rounded<T>(1.4238281f, 1.423828125);  // 729/512
 template <typename T>
-inline constexpr T k2048_1365 = nova::runtime::rounded<T>(1.5003663f, 1.5003663003663004);  // 2048/1365
+inline constexpr T k2048_1365 = nova::kernels::rounded<T>(1.5003663f, 1.5003663003663004);  // 2048/1365
 template <typename T>
-inline constexpr T k801_512 = nova::runtime::rounded<T>(1.5644531f, 1.564453125);  // 801/512
+inline constexpr T k801_512 = nova::kernels::rounded<T>(1.5644531f, 1.564453125);  // 801/512
 template <typename T>
-inline constexpr T k6561_4096 = nova::runtime::rounded<T>(1.6018066f, 1.601806640625);  // 6561/4096
+inline constexpr T k6561_4096 = nova::kernels::rounded<T>(1.6018066f, 1.601806640625);  // 6561/4096
 template <typename T>
-inline constexpr T k53_32 = nova::runtime::rounded<T>(1.65625f, 1.65625);  // 53/32
+inline constexpr T k53_32 = nova::kernels::rounded<T>(1.65625f, 1.65625);  // 53/32
 template <typename T>
-inline constexpr T k16384_9639 = nova::runtime::rounded<T>(1.6997614f, 1.6997613860358958);  // 16384/9639
+inline constexpr T k16384_9639 = nova::kernels::rounded<T>(1.6997614f, 1.6997613860358958);  // 16384/9639
 template <typename T>
-inline constexpr T k59049_32768 = nova::runtime::rounded<T>(1.8020325f, 1.802032470703125);  // 59049/32768
+inline constexpr T k59049_32768 = nova::kernels::rounded<T>(1.8020325f, 1.802032470703125);  // 59049/32768
 template <typename T>
-inline constexpr T k2048_1071 = nova::runtime::rounded<T>(1.9122316f, 1.912231559290383);  // 2048/1071
+inline constexpr T k2048_1071 = nova::kernels::rounded<T>(1.9122316f, 1.912231559290383);  // 2048/1071
 template <typename T>
-inline constexpr T k4096_2025 = nova::runtime::rounded<T>(2.022716f, 2.022716049382716);  // 4096/2025
+inline constexpr T k4096_2025 = nova::kernels::rounded<T>(2.022716f, 2.022716049382716);  // 4096/2025
 template <typename T>
-inline constexpr T k8809_4096 = nova::runtime::rounded<T>(2.1506348f, 2.150634765625);  // 8809/4096
+inline constexpr T k8809_4096 = nova::kernels::rounded<T>(2.1506348f, 2.150634765625);  // 8809/4096
 template <typename T>
-inline constexpr T k256_119 = nova::runtime::rounded<T>(2.1512606f, 2.1512605042016806);  // 256/119
+inline constexpr T k256_119 = nova::kernels::rounded<T>(2.1512606f, 2.1512605042016806);  // 256/119
 template <typename T>
-inline constexpr T k145_64 = nova::runtime::rounded<T>(2.265625f, 2.265625);  // 145/64
+inline constexpr T k145_64 = nova::kernels::rounded<T>(2.265625f, 2.265625);  // 145/64
 template <typename T>
-inline constexpr T k16384_6825 = nova::runtime::rounded<T>(2.4005861f, 2.4005860805860806);  // 16384/6825
+inline constexpr T k16384_6825 = nova::kernels::rounded<T>(2.4005861f, 2.4005860805860806);  // 16384/6825
 template <typename T>
-inline constexpr T k85_32 = nova::runtime::rounded<T>(2.65625f, 2.65625);  // 85/32
+inline constexpr T k85_32 = nova::kernels::rounded<T>(2.65625f, 2.65625);  // 85/32
 template <typename T>
-inline constexpr T k2048_663 = nova::runtime::rounded<T>(3.0889895f, 3.0889894419306185);  // 2048/663
+inline constexpr T k2048_663 = nova::kernels::rounded<T>(3.0889895f, 3.0889894419306185);  // 2048/663
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

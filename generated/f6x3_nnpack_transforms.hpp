@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f6x3_nnpack {
 
@@ -25,51 +25,51 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 8;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k1_90 = nova::runtime::rounded<T>(0.011111111f, 0.011111111111111112);  // 1/90
+inline constexpr T k1_90 = nova::kernels::rounded<T>(0.011111111f, 0.011111111111111112);  // 1/90
 template <typename T>
-inline constexpr T k1_45 = nova::runtime::rounded<T>(0.022222223f, 0.022222222222222223);  // 1/45
+inline constexpr T k1_45 = nova::kernels::rounded<T>(0.022222223f, 0.022222222222222223);  // 1/45
 template <typename T>
-inline constexpr T k1_32 = nova::runtime::rounded<T>(0.03125f, 0.03125);  // 1/32
+inline constexpr T k1_32 = nova::kernels::rounded<T>(0.03125f, 0.03125);  // 1/32
 template <typename T>
-inline constexpr T k2_45 = nova::runtime::rounded<T>(0.044444446f, 0.044444444444444446);  // 2/45
+inline constexpr T k2_45 = nova::kernels::rounded<T>(0.044444446f, 0.044444444444444446);  // 2/45
 template <typename T>
-inline constexpr T k1_16 = nova::runtime::rounded<T>(0.0625f, 0.0625);  // 1/16
+inline constexpr T k1_16 = nova::kernels::rounded<T>(0.0625f, 0.0625);  // 1/16
 template <typename T>
-inline constexpr T k1_8 = nova::runtime::rounded<T>(0.125f, 0.125);  // 1/8
+inline constexpr T k1_8 = nova::kernels::rounded<T>(0.125f, 0.125);  // 1/8
 template <typename T>
-inline constexpr T k8_45 = nova::runtime::rounded<T>(0.17777778f, 0.17777777777777778);  // 8/45
+inline constexpr T k8_45 = nova::kernels::rounded<T>(0.17777778f, 0.17777777777777778);  // 8/45
 template <typename T>
-inline constexpr T k2_9 = nova::runtime::rounded<T>(0.22222222f, 0.2222222222222222);  // 2/9
+inline constexpr T k2_9 = nova::kernels::rounded<T>(0.22222222f, 0.2222222222222222);  // 2/9
 template <typename T>
-inline constexpr T k1_4 = nova::runtime::rounded<T>(0.25f, 0.25);  // 1/4
+inline constexpr T k1_4 = nova::kernels::rounded<T>(0.25f, 0.25);  // 1/4
 template <typename T>
-inline constexpr T k16_45 = nova::runtime::rounded<T>(0.35555556f, 0.35555555555555557);  // 16/45
+inline constexpr T k16_45 = nova::kernels::rounded<T>(0.35555556f, 0.35555555555555557);  // 16/45
 template <typename T>
-inline constexpr T k1_2 = nova::runtime::rounded<T>(0.5f, 0.5);  // 1/2
+inline constexpr T k1_2 = nova::kernels::rounded<T>(0.5f, 0.5);  // 1/2
 template <typename T>
-inline constexpr T k32_45 = nova::runtime::rounded<T>(0.7111111f, 0.7111111111111111);  // 32/45
+inline constexpr T k32_45 = nova::kernels::rounded<T>(0.7111111f, 0.7111111111111111);  // 32/45
 template <typename T>
-inline constexpr T k5_4 = nova::runtime::rounded<T>(1.25f, 1.25);  // 5/4
+inline constexpr T k5_4 = nova::kernels::rounded<T>(1.25f, 1.25);  // 5/4
 template <typename T>
-inline constexpr T k2 = nova::runtime::rounded<T>(2.0f, 2.0);  // 2
+inline constexpr T k2 = nova::kernels::rounded<T>(2.0f, 2.0);  // 2
 template <typename T>
-inline constexpr T k5_2 = nova::runtime::rounded<T>(2.5f, 2.5);  // 5/2
+inline constexpr T k5_2 = nova::kernels::rounded<T>(2.5f, 2.5);  // 5/2
 template <typename T>
-inline constexpr T k4 = nova::runtime::rounded<T>(4.0f, 4.0);  // 4
+inline constexpr T k4 = nova::kernels::rounded<T>(4.0f, 4.0);  // 4
 template <typename T>
-inline constexpr T k17_4 = nova::runtime::rounded<T>(4.25f, 4.25);  // 17/4
+inline constexpr T k17_4 = nova::kernels::rounded<T>(4.25f, 4.25);  // 17/4
 template <typename T>
-inline constexpr T k5 = nova::runtime::rounded<T>(5.0f, 5.0);  // 5
+inline constexpr T k5 = nova::kernels::rounded<T>(5.0f, 5.0);  // 5
 template <typename T>
-inline constexpr T k21_4 = nova::runtime::rounded<T>(5.25f, 5.25);  // 21/4
+inline constexpr T k21_4 = nova::kernels::rounded<T>(5.25f, 5.25);  // 21/4
 template <typename T>
-inline constexpr T k8 = nova::runtime::rounded<T>(8.0f, 8.0);  // 8
+inline constexpr T k8 = nova::kernels::rounded<T>(8.0f, 8.0);  // 8
 template <typename T>
-inline constexpr T k16 = nova::runtime::rounded<T>(16.0f, 16.0);  // 16
+inline constexpr T k16 = nova::kernels::rounded<T>(16.0f, 16.0);  // 16
 template <typename T>
-inline constexpr T k32 = nova::runtime::rounded<T>(32.0f, 32.0);  // 32
+inline constexpr T k32 = nova::kernels::rounded<T>(32.0f, 32.0);  // 32
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

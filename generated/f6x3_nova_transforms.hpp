@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f6x3_nova {
 
@@ -25,63 +25,63 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 8;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k243_3125 = nova::runtime::rounded<T>(0.07776f, 0.07776);  // 243/3125
+inline constexpr T k243_3125 = nova::kernels::rounded<T>(0.07776f, 0.07776);  // 243/3125
 template <typename T>
-inline constexpr T k81_625 = nova::runtime::rounded<T>(0.1296f, 0.1296);  // 81/625
+inline constexpr T k81_625 = nova::kernels::rounded<T>(0.1296f, 0.1296);  // 81/625
 template <typename T>
-inline constexpr T k27_125 = nova::runtime::rounded<T>(0.216f, 0.216);  // 27/125
+inline constexpr T k27_125 = nova::kernels::rounded<T>(0.216f, 0.216);  // 27/125
 template <typename T>
-inline constexpr T k9_25 = nova::runtime::rounded<T>(0.36f, 0.36);  // 9/25
+inline constexpr T k9_25 = nova::kernels::rounded<T>(0.36f, 0.36);  // 9/25
 template <typename T>
-inline constexpr T k21_50 = nova::runtime::rounded<T>(0.42f, 0.42);  // 21/50
+inline constexpr T k21_50 = nova::kernels::rounded<T>(0.42f, 0.42);  // 21/50
 template <typename T>
-inline constexpr T k49_100 = nova::runtime::rounded<T>(0.49f, 0.49);  // 49/100
+inline constexpr T k49_100 = nova::kernels::rounded<T>(0.49f, 0.49);  // 49/100
 template <typename T>
-inline constexpr T k3_5 = nova::runtime::rounded<T>(0.6f, 0.6);  // 3/5
+inline constexpr T k3_5 = nova::kernels::rounded<T>(0.6f, 0.6);  // 3/5
 template <typename T>
-inline constexpr T k5625_7208 = nova::runtime::rounded<T>(0.78038293f, 0.7803829078801332);  // 5625/7208
+inline constexpr T k5625_7208 = nova::kernels::rounded<T>(0.78038293f, 0.7803829078801332);  // 5625/7208
 template <typename T>
-inline constexpr T k49_60 = nova::runtime::rounded<T>(0.81666666f, 0.8166666666666667);  // 49/60
+inline constexpr T k49_60 = nova::kernels::rounded<T>(0.81666666f, 0.8166666666666667);  // 49/60
 template <typename T>
-inline constexpr T k583200_573937 = nova::runtime::rounded<T>(1.0161394f, 1.016139402059808);  // 583200/573937
+inline constexpr T k583200_573937 = nova::kernels::rounded<T>(1.0161394f, 1.016139402059808);  // 583200/573937
 template <typename T>
-inline constexpr T k7_6 = nova::runtime::rounded<T>(1.1666666f, 1.1666666666666667);  // 7/6
+inline constexpr T k7_6 = nova::kernels::rounded<T>(1.1666666f, 1.1666666666666667);  // 7/6
 template <typename T>
-inline constexpr T k97200_81991 = nova::runtime::rounded<T>(1.185496f, 1.185495969069776);  // 97200/81991
+inline constexpr T k97200_81991 = nova::kernels::rounded<T>(1.185496f, 1.185495969069776);  // 97200/81991
 template <typename T>
-inline constexpr T k9375_7208 = nova::runtime::rounded<T>(1.3006382f, 1.300638179800222);  // 9375/7208
+inline constexpr T k9375_7208 = nova::kernels::rounded<T>(1.3006382f, 1.300638179800222);  // 9375/7208
 template <typename T>
-inline constexpr T k34_25 = nova::runtime::rounded<T>(1.36f, 1.36);  // 34/25
+inline constexpr T k34_25 = nova::kernels::rounded<T>(1.36f, 1.36);  // 34/25
 template <typename T>
-inline constexpr T k49_36 = nova::runtime::rounded<T>(1.3611112f, 1.3611111111111112);  // 49/36
+inline constexpr T k49_36 = nova::kernels::rounded<T>(1.3611112f, 1.3611111111111112);  // 49/36
 template <typename T>
-inline constexpr T k16200_11713 = nova::runtime::rounded<T>(1.3830786f, 1.3830786305814053);  // 16200/11713
+inline constexpr T k16200_11713 = nova::kernels::rounded<T>(1.3830786f, 1.3830786305814053);  // 16200/11713
 template <typename T>
-inline constexpr T k17_12 = nova::runtime::rounded<T>(1.4166666f, 1.4166666666666667);  // 17/12
+inline constexpr T k17_12 = nova::kernels::rounded<T>(1.4166666f, 1.4166666666666667);  // 17/12
 template <typename T>
-inline constexpr T k119_75 = nova::runtime::rounded<T>(1.5866667f, 1.5866666666666667);  // 119/75
+inline constexpr T k119_75 = nova::kernels::rounded<T>(1.5866667f, 1.5866666666666667);  // 119/75
 template <typename T>
-inline constexpr T k343_216 = nova::runtime::rounded<T>(1.587963f, 1.587962962962963);  // 343/216
+inline constexpr T k343_216 = nova::kernels::rounded<T>(1.587963f, 1.587962962962963);  // 343/216
 template <typename T>
-inline constexpr T k1549_900 = nova::runtime::rounded<T>(1.721111f, 1.721111111111111);  // 1549/900
+inline constexpr T k1549_900 = nova::kernels::rounded<T>(1.721111f, 1.721111111111111);  // 1549/900
 template <typename T>
-inline constexpr T k2401_1296 = nova::runtime::rounded<T>(1.8526235f, 1.8526234567901234);  // 2401/1296
+inline constexpr T k2401_1296 = nova::kernels::rounded<T>(1.8526235f, 1.8526234567901234);  // 2401/1296
 template <typename T>
-inline constexpr T k100_49 = nova::runtime::rounded<T>(2.0408163f, 2.0408163265306123);  // 100/49
+inline constexpr T k100_49 = nova::kernels::rounded<T>(2.0408163f, 2.0408163265306123);  // 100/49
 template <typename T>
-inline constexpr T k16807_7776 = nova::runtime::rounded<T>(2.1613941f, 2.1613940329218106);  // 16807/7776
+inline constexpr T k16807_7776 = nova::kernels::rounded<T>(2.1613941f, 2.1613940329218106);  // 16807/7776
 template <typename T>
-inline constexpr T k225_104 = nova::runtime::rounded<T>(2.1634614f, 2.1634615384615383);  // 225/104
+inline constexpr T k225_104 = nova::kernels::rounded<T>(2.1634614f, 2.1634615384615383);  // 225/104
 template <typename T>
-inline constexpr T k15625_7208 = nova::runtime::rounded<T>(2.1677303f, 2.1677302996670367);  // 15625/7208
+inline constexpr T k15625_7208 = nova::kernels::rounded<T>(2.1677303f, 2.1677302996670367);  // 15625/7208
 template <typename T>
-inline constexpr T k199_90 = nova::runtime::rounded<T>(2.211111f, 2.2111111111111112);  // 199/90
+inline constexpr T k199_90 = nova::kernels::rounded<T>(2.211111f, 2.2111111111111112);  // 199/90
 template <typename T>
-inline constexpr T k85_36 = nova::runtime::rounded<T>(2.3611112f, 2.361111111111111);  // 85/36
+inline constexpr T k85_36 = nova::kernels::rounded<T>(2.3611112f, 2.361111111111111);  // 85/36
 template <typename T>
-inline constexpr T k2449_900 = nova::runtime::rounded<T>(2.721111f, 2.721111111111111);  // 2449/900
+inline constexpr T k2449_900 = nova::kernels::rounded<T>(2.721111f, 2.721111111111111);  // 2449/900
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f6x3_standard {
 
@@ -25,63 +25,63 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 8;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k1_720 = nova::runtime::rounded<T>(0.0013888889f, 0.001388888888888889);  // 1/720
+inline constexpr T k1_720 = nova::kernels::rounded<T>(0.0013888889f, 0.001388888888888889);  // 1/720
 template <typename T>
-inline constexpr T k1_240 = nova::runtime::rounded<T>(0.004166667f, 0.004166666666666667);  // 1/240
+inline constexpr T k1_240 = nova::kernels::rounded<T>(0.004166667f, 0.004166666666666667);  // 1/240
 template <typename T>
-inline constexpr T k1_120 = nova::runtime::rounded<T>(0.008333334f, 0.008333333333333333);  // 1/120
+inline constexpr T k1_120 = nova::kernels::rounded<T>(0.008333334f, 0.008333333333333333);  // 1/120
 template <typename T>
-inline constexpr T k1_80 = nova::runtime::rounded<T>(0.0125f, 0.0125);  // 1/80
+inline constexpr T k1_80 = nova::kernels::rounded<T>(0.0125f, 0.0125);  // 1/80
 template <typename T>
-inline constexpr T k1_60 = nova::runtime::rounded<T>(0.016666668f, 0.016666666666666666);  // 1/60
+inline constexpr T k1_60 = nova::kernels::rounded<T>(0.016666668f, 0.016666666666666666);  // 1/60
 template <typename T>
-inline constexpr T k1_48 = nova::runtime::rounded<T>(0.020833334f, 0.020833333333333332);  // 1/48
+inline constexpr T k1_48 = nova::kernels::rounded<T>(0.020833334f, 0.020833333333333332);  // 1/48
 template <typename T>
-inline constexpr T k1_36 = nova::runtime::rounded<T>(0.027777778f, 0.027777777777777776);  // 1/36
+inline constexpr T k1_36 = nova::kernels::rounded<T>(0.027777778f, 0.027777777777777776);  // 1/36
 template <typename T>
-inline constexpr T k1_30 = nova::runtime::rounded<T>(0.033333335f, 0.03333333333333333);  // 1/30
+inline constexpr T k1_30 = nova::kernels::rounded<T>(0.033333335f, 0.03333333333333333);  // 1/30
 template <typename T>
-inline constexpr T k2 = nova::runtime::rounded<T>(2.0f, 2.0);  // 2
+inline constexpr T k2 = nova::kernels::rounded<T>(2.0f, 2.0);  // 2
 template <typename T>
-inline constexpr T k3 = nova::runtime::rounded<T>(3.0f, 3.0);  // 3
+inline constexpr T k3 = nova::kernels::rounded<T>(3.0f, 3.0);  // 3
 template <typename T>
-inline constexpr T k4 = nova::runtime::rounded<T>(4.0f, 4.0);  // 4
+inline constexpr T k4 = nova::kernels::rounded<T>(4.0f, 4.0);  // 4
 template <typename T>
-inline constexpr T k5 = nova::runtime::rounded<T>(5.0f, 5.0);  // 5
+inline constexpr T k5 = nova::kernels::rounded<T>(5.0f, 5.0);  // 5
 template <typename T>
-inline constexpr T k8 = nova::runtime::rounded<T>(8.0f, 8.0);  // 8
+inline constexpr T k8 = nova::kernels::rounded<T>(8.0f, 8.0);  // 8
 template <typename T>
-inline constexpr T k9 = nova::runtime::rounded<T>(9.0f, 9.0);  // 9
+inline constexpr T k9 = nova::kernels::rounded<T>(9.0f, 9.0);  // 9
 template <typename T>
-inline constexpr T k10 = nova::runtime::rounded<T>(10.0f, 10.0);  // 10
+inline constexpr T k10 = nova::kernels::rounded<T>(10.0f, 10.0);  // 10
 template <typename T>
-inline constexpr T k12 = nova::runtime::rounded<T>(12.0f, 12.0);  // 12
+inline constexpr T k12 = nova::kernels::rounded<T>(12.0f, 12.0);  // 12
 template <typename T>
-inline constexpr T k13 = nova::runtime::rounded<T>(13.0f, 13.0);  // 13
+inline constexpr T k13 = nova::kernels::rounded<T>(13.0f, 13.0);  // 13
 template <typename T>
-inline constexpr T k14 = nova::runtime::rounded<T>(14.0f, 14.0);  // 14
+inline constexpr T k14 = nova::kernels::rounded<T>(14.0f, 14.0);  // 14
 template <typename T>
-inline constexpr T k15 = nova::runtime::rounded<T>(15.0f, 15.0);  // 15
+inline constexpr T k15 = nova::kernels::rounded<T>(15.0f, 15.0);  // 15
 template <typename T>
-inline constexpr T k16 = nova::runtime::rounded<T>(16.0f, 16.0);  // 16
+inline constexpr T k16 = nova::kernels::rounded<T>(16.0f, 16.0);  // 16
 template <typename T>
-inline constexpr T k18 = nova::runtime::rounded<T>(18.0f, 18.0);  // 18
+inline constexpr T k18 = nova::kernels::rounded<T>(18.0f, 18.0);  // 18
 template <typename T>
-inline constexpr T k20 = nova::runtime::rounded<T>(20.0f, 20.0);  // 20
+inline constexpr T k20 = nova::kernels::rounded<T>(20.0f, 20.0);  // 20
 template <typename T>
-inline constexpr T k27 = nova::runtime::rounded<T>(27.0f, 27.0);  // 27
+inline constexpr T k27 = nova::kernels::rounded<T>(27.0f, 27.0);  // 27
 template <typename T>
-inline constexpr T k32 = nova::runtime::rounded<T>(32.0f, 32.0);  // 32
+inline constexpr T k32 = nova::kernels::rounded<T>(32.0f, 32.0);  // 32
 template <typename T>
-inline constexpr T k36 = nova::runtime::rounded<T>(36.0f, 36.0);  // 36
+inline constexpr T k36 = nova::kernels::rounded<T>(36.0f, 36.0);  // 36
 template <typename T>
-inline constexpr T k49 = nova::runtime::rounded<T>(49.0f, 49.0);  // 49
+inline constexpr T k49 = nova::kernels::rounded<T>(49.0f, 49.0);  // 49
 template <typename T>
-inline constexpr T k81 = nova::runtime::rounded<T>(81.0f, 81.0);  // 81
+inline constexpr T k81 = nova::kernels::rounded<T>(81.0f, 81.0);  // 81
 template <typename T>
-inline constexpr T k243 = nova::runtime::rounded<T>(243.0f, 243.0);  // 243
+inline constexpr T k243 = nova::kernels::rounded<T>(243.0f, 243.0);  // 243
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f6x5_kappa {
 
@@ -25,119 +25,119 @@ inline constexpr int kR = 5;  // filter taps per side
 inline constexpr int kN = 10;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k1024_59049 = nova::runtime::rounded<T>(0.01734153f, 0.017341529915832612);  // 1024/59049
+inline constexpr T k1024_59049 = nova::kernels::rounded<T>(0.01734153f, 0.017341529915832612);  // 1024/59049
 template <typename T>
-inline constexpr T k256_6561 = nova::runtime::rounded<T>(0.03901844f, 0.03901844231062338);  // 256/6561
+inline constexpr T k256_6561 = nova::kernels::rounded<T>(0.03901844f, 0.03901844231062338);  // 256/6561
 template <typename T>
-inline constexpr T k64_729 = nova::runtime::rounded<T>(0.087791495f, 0.0877914951989026);  // 64/729
+inline constexpr T k64_729 = nova::kernels::rounded<T>(0.087791495f, 0.0877914951989026);  // 64/729
 template <typename T>
-inline constexpr T k256_2025 = nova::runtime::rounded<T>(0.12641975f, 0.12641975308641976);  // 256/2025
+inline constexpr T k256_2025 = nova::kernels::rounded<T>(0.12641975f, 0.12641975308641976);  // 256/2025
 template <typename T>
-inline constexpr T k512_3645 = nova::runtime::rounded<T>(0.14046639f, 0.14046639231824418);  // 512/3645
+inline constexpr T k512_3645 = nova::kernels::rounded<T>(0.14046639f, 0.14046639231824418);  // 512/3645
 template <typename T>
-inline constexpr T k1024_6561 = nova::runtime::rounded<T>(0.15607376f, 0.15607376924249353);  // 1024/6561
+inline constexpr T k1024_6561 = nova::kernels::rounded<T>(0.15607376f, 0.15607376924249353);  // 1024/6561
 template <typename T>
-inline constexpr T k1280_6561 = nova::runtime::rounded<T>(0.19509222f, 0.1950922115531169);  // 1280/6561
+inline constexpr T k1280_6561 = nova::kernels::rounded<T>(0.19509222f, 0.1950922115531169);  // 1280/6561
 template <typename T>
-inline constexpr T k16_81 = nova::runtime::rounded<T>(0.19753087f, 0.19753086419753085);  // 16/81
+inline constexpr T k16_81 = nova::kernels::rounded<T>(0.19753087f, 0.19753086419753085);  // 16/81
 template <typename T>
-inline constexpr T k1600_6561 = nova::runtime::rounded<T>(0.24386527f, 0.24386526444139614);  // 1600/6561
+inline constexpr T k1600_6561 = nova::kernels::rounded<T>(0.24386527f, 0.24386526444139614);  // 1600/6561
 template <typename T>
-inline constexpr T k10935_40768 = nova::runtime::rounded<T>(0.26822507f, 0.26822507849293564);  // 10935/40768
+inline constexpr T k10935_40768 = nova::kernels::rounded<T>(0.26822507f, 0.26822507849293564);  // 10935/40768
 template <typename T>
-inline constexpr T k1024_3125 = nova::runtime::rounded<T>(0.32768f, 0.32768);  // 1024/3125
+inline constexpr T k1024_3125 = nova::kernels::rounded<T>(0.32768f, 0.32768);  // 1024/3125
 template <typename T>
-inline constexpr T k256_729 = nova::runtime::rounded<T>(0.35116598f, 0.3511659807956104);  // 256/729
+inline constexpr T k256_729 = nova::kernels::rounded<T>(0.35116598f, 0.3511659807956104);  // 256/729
 template <typename T>
-inline constexpr T k256_625 = nova::runtime::rounded<T>(0.4096f, 0.4096);  // 256/625
+inline constexpr T k256_625 = nova::kernels::rounded<T>(0.4096f, 0.4096);  // 256/625
 template <typename T>
-inline constexpr T k4_9 = nova::runtime::rounded<T>(0.44444445f, 0.4444444444444444);  // 4/9
+inline constexpr T k4_9 = nova::kernels::rounded<T>(0.44444445f, 0.4444444444444444);  // 4/9
 template <typename T>
-inline constexpr T k64_125 = nova::runtime::rounded<T>(0.512f, 0.512);  // 64/125
+inline constexpr T k64_125 = nova::kernels::rounded<T>(0.512f, 0.512);  // 64/125
 template <typename T>
-inline constexpr T k98415_163072 = nova::runtime::rounded<T>(0.60350645f, 0.6035064266091051);  // 98415/163072
+inline constexpr T k98415_163072 = nova::kernels::rounded<T>(0.60350645f, 0.6035064266091051);  // 98415/163072
 template <typename T>
-inline constexpr T k16_25 = nova::runtime::rounded<T>(0.64f, 0.64);  // 16/25
+inline constexpr T k16_25 = nova::kernels::rounded<T>(0.64f, 0.64);  // 16/25
 template <typename T>
-inline constexpr T k64_81 = nova::runtime::rounded<T>(0.79012346f, 0.7901234567901234);  // 64/81
+inline constexpr T k64_81 = nova::kernels::rounded<T>(0.79012346f, 0.7901234567901234);  // 64/81
 template <typename T>
-inline constexpr T k4_5 = nova::runtime::rounded<T>(0.8f, 0.8);  // 4/5
+inline constexpr T k4_5 = nova::kernels::rounded<T>(0.8f, 0.8);  // 4/5
 template <typename T>
-inline constexpr T k1952_2025 = nova::runtime::rounded<T>(0.96395063f, 0.9639506172839506);  // 1952/2025
+inline constexpr T k1952_2025 = nova::kernels::rounded<T>(0.96395063f, 0.9639506172839506);  // 1952/2025
 template <typename T>
-inline constexpr T k3904_3645 = nova::runtime::rounded<T>(1.0710562f, 1.0710562414266118);  // 3904/3645
+inline constexpr T k3904_3645 = nova::kernels::rounded<T>(1.0710562f, 1.0710562414266118);  // 3904/3645
 template <typename T>
-inline constexpr T k10_9 = nova::runtime::rounded<T>(1.1111112f, 1.1111111111111112);  // 10/9
+inline constexpr T k10_9 = nova::kernels::rounded<T>(1.1111112f, 1.1111111111111112);  // 10/9
 template <typename T>
-inline constexpr T k190336_164025 = nova::runtime::rounded<T>(1.1604085f, 1.1604084743179393);  // 190336/164025
+inline constexpr T k190336_164025 = nova::kernels::rounded<T>(1.1604085f, 1.1604084743179393);  // 190336/164025
 template <typename T>
-inline constexpr T k21584_18225 = nova::runtime::rounded<T>(1.1843072f, 1.1843072702331963);  // 21584/18225
+inline constexpr T k21584_18225 = nova::kernels::rounded<T>(1.1843072f, 1.1843072702331963);  // 21584/18225
 template <typename T>
-inline constexpr T k100_81 = nova::runtime::rounded<T>(1.2345679f, 1.2345679012345678);  // 100/81
+inline constexpr T k100_81 = nova::kernels::rounded<T>(1.2345679f, 1.2345679012345678);  // 100/81
 template <typename T>
-inline constexpr T k23284_18225 = nova::runtime::rounded<T>(1.2775857f, 1.2775857338820302);  // 23284/18225
+inline constexpr T k23284_18225 = nova::kernels::rounded<T>(1.2775857f, 1.2775857338820302);  // 23284/18225
 template <typename T>
-inline constexpr T k215936_164025 = nova::runtime::rounded<T>(1.3164822f, 1.3164822435604329);  // 215936/164025
+inline constexpr T k215936_164025 = nova::kernels::rounded<T>(1.3164822f, 1.3164822435604329);  // 215936/164025
 template <typename T>
-inline constexpr T k43984_32805 = nova::runtime::rounded<T>(1.3407712f, 1.3407712238987959);  // 43984/32805
+inline constexpr T k43984_32805 = nova::kernels::rounded<T>(1.3407712f, 1.3407712238987959);  // 43984/32805
 template <typename T>
-inline constexpr T k885735_652288 = nova::runtime::rounded<T>(1.3578894f, 1.3578894598704867);  // 885735/652288
+inline constexpr T k885735_652288 = nova::kernels::rounded<T>(1.3578894f, 1.3578894598704867);  // 885735/652288
 template <typename T>
-inline constexpr T k1000_729 = nova::runtime::rounded<T>(1.3717421f, 1.3717421124828533);  // 1000/729
+inline constexpr T k1000_729 = nova::kernels::rounded<T>(1.3717421f, 1.3717421124828533);  // 1000/729
 template <typename T>
-inline constexpr T k10000_6561 = nova::runtime::rounded<T>(1.5241579f, 1.5241579027587258);  // 10000/6561
+inline constexpr T k10000_6561 = nova::kernels::rounded<T>(1.5241579f, 1.5241579027587258);  // 10000/6561
 template <typename T>
-inline constexpr T k10996_6561 = nova::runtime::rounded<T>(1.675964f, 1.6759640298734948);  // 10996/6561
+inline constexpr T k10996_6561 = nova::kernels::rounded<T>(1.675964f, 1.6759640298734948);  // 10996/6561
 template <typename T>
-inline constexpr T k100000_59049 = nova::runtime::rounded<T>(1.6935087f, 1.6935087808430287);  // 100000/59049
+inline constexpr T k100000_59049 = nova::kernels::rounded<T>(1.6935087f, 1.6935087808430287);  // 100000/59049
 template <typename T>
-inline constexpr T k3721_2025 = nova::runtime::rounded<T>(1.8375309f, 1.8375308641975308);  // 3721/2025
+inline constexpr T k3721_2025 = nova::kernels::rounded<T>(1.8375309f, 1.8375308641975308);  // 3721/2025
 template <typename T>
-inline constexpr T k788_405 = nova::runtime::rounded<T>(1.9456791f, 1.945679012345679);  // 788/405
+inline constexpr T k788_405 = nova::kernels::rounded<T>(1.9456791f, 1.945679012345679);  // 788/405
 template <typename T>
-inline constexpr T k7442_3645 = nova::runtime::rounded<T>(2.041701f, 2.0417009602194787);  // 7442/3645
+inline constexpr T k7442_3645 = nova::kernels::rounded<T>(2.041701f, 2.0417009602194787);  // 7442/3645
 template <typename T>
-inline constexpr T k4196_2025 = nova::runtime::rounded<T>(2.0720987f, 2.0720987654320986);  // 4196/2025
+inline constexpr T k4196_2025 = nova::kernels::rounded<T>(2.0720987f, 2.0720987654320986);  // 4196/2025
 template <typename T>
-inline constexpr T k197_81 = nova::runtime::rounded<T>(2.4320989f, 2.432098765432099);  // 197/81
+inline constexpr T k197_81 = nova::kernels::rounded<T>(2.4320989f, 2.432098765432099);  // 197/81
 template <typename T>
-inline constexpr T k5396_2025 = nova::runtime::rounded<T>(2.6646914f, 2.664691358024691);  // 5396/2025
+inline constexpr T k5396_2025 = nova::kernels::rounded<T>(2.6646914f, 2.664691358024691);  // 5396/2025
 template <typename T>
-inline constexpr T k14348907_5124224 = nova::runtime::rounded<T>(2.8002107f, 2.8002107245897134);  // 14348907/5124224
+inline constexpr T k14348907_5124224 = nova::kernels::rounded<T>(2.8002107f, 2.8002107245897134);  // 14348907/5124224
 template <typename T>
-inline constexpr T k5821_2025 = nova::runtime::rounded<T>(2.874568f, 2.8745679012345677);  // 5821/2025
+inline constexpr T k5821_2025 = nova::kernels::rounded<T>(2.874568f, 2.8745679012345677);  // 5821/2025
 template <typename T>
-inline constexpr T k7971615_2609152 = nova::runtime::rounded<T>(3.0552514f, 3.055251284708595);  // 7971615/2609152
+inline constexpr T k7971615_2609152 = nova::kernels::rounded<T>(3.0552514f, 3.055251284708595);  // 7971615/2609152
 template <typename T>
-inline constexpr T k6221_2025 = nova::runtime::rounded<T>(3.0720987f, 3.0720987654320986);  // 6221/2025
+inline constexpr T k6221_2025 = nova::kernels::rounded<T>(3.0720987f, 3.0720987654320986);  // 6221/2025
 template <typename T>
-inline constexpr T k7971615_2562112 = nova::runtime::rounded<T>(3.1113453f, 3.1113452495441263);  // 7971615/2562112
+inline constexpr T k7971615_2562112 = nova::kernels::rounded<T>(3.1113453f, 3.1113452495441263);  // 7971615/2562112
 template <typename T>
-inline constexpr T k530212_164025 = nova::runtime::rounded<T>(3.2325072f, 3.232507239750038);  // 530212/164025
+inline constexpr T k530212_164025 = nova::kernels::rounded<T>(3.2325072f, 3.232507239750038);  // 530212/164025
 template <typename T>
-inline constexpr T k455625_134848 = nova::runtime::rounded<T>(3.3788042f, 3.3788042833412435);  // 455625/134848
+inline constexpr T k455625_134848 = nova::kernels::rounded<T>(3.3788042f, 3.3788042833412435);  // 455625/134848
 template <typename T>
-inline constexpr T k4428675_1281056 = nova::runtime::rounded<T>(3.4570503f, 3.457050277271251);  // 4428675/1281056
+inline constexpr T k4428675_1281056 = nova::kernels::rounded<T>(3.4570503f, 3.457050277271251);  // 4428675/1281056
 template <typename T>
-inline constexpr T k2460375_640528 = nova::runtime::rounded<T>(3.841167f, 3.8411669747458346);  // 2460375/640528
+inline constexpr T k2460375_640528 = nova::kernels::rounded<T>(3.841167f, 3.8411669747458346);  // 2460375/640528
 template <typename T>
-inline constexpr T k2278125_539392 = nova::runtime::rounded<T>(4.2235055f, 4.223505354176554);  // 2278125/539392
+inline constexpr T k2278125_539392 = nova::kernels::rounded<T>(4.2235055f, 4.223505354176554);  // 2278125/539392
 template <typename T>
-inline constexpr T k1366875_320264 = nova::runtime::rounded<T>(4.2679634f, 4.26796330527315);  // 1366875/320264
+inline constexpr T k1366875_320264 = nova::kernels::rounded<T>(4.2679634f, 4.26796330527315);  // 1366875/320264
 template <typename T>
-inline constexpr T k11390625_2157568 = nova::runtime::rounded<T>(5.2793818f, 5.279381692720693);  // 11390625/2157568
+inline constexpr T k11390625_2157568 = nova::kernels::rounded<T>(5.2793818f, 5.279381692720693);  // 11390625/2157568
 template <typename T>
-inline constexpr T k6561_1024 = nova::runtime::rounded<T>(6.4072266f, 6.4072265625);  // 6561/1024
+inline constexpr T k6561_1024 = nova::kernels::rounded<T>(6.4072266f, 6.4072265625);  // 6561/1024
 template <typename T>
-inline constexpr T k56953125_8630272 = nova::runtime::rounded<T>(6.599227f, 6.599227115900866);  // 56953125/8630272
+inline constexpr T k56953125_8630272 = nova::kernels::rounded<T>(6.599227f, 6.599227115900866);  // 56953125/8630272
 template <typename T>
-inline constexpr T k71744535_10436608 = nova::runtime::rounded<T>(6.8743153f, 6.874315390594338);  // 71744535/10436608
+inline constexpr T k71744535_10436608 = nova::kernels::rounded<T>(6.8743153f, 6.874315390594338);  // 71744535/10436608
 template <typename T>
-inline constexpr T k3645_494 = nova::runtime::rounded<T>(7.3785424f, 7.3785425101214575);  // 3645/494
+inline constexpr T k3645_494 = nova::kernels::rounded<T>(7.3785424f, 7.3785425101214575);  // 3645/494
 template <typename T>
-inline constexpr T k284765625_34521088 = nova::runtime::rounded<T>(8.249034f, 8.249033894876083);  // 284765625/34521088
+inline constexpr T k284765625_34521088 = nova::kernels::rounded<T>(8.249034f, 8.249033894876083);  // 284765625/34521088
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f8x3_fp16 {
 
@@ -25,165 +25,165 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 10;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k9_392 = nova::runtime::rounded<T>(0.022959184f, 0.02295918367346939);  // 9/392
+inline constexpr T k9_392 = nova::kernels::rounded<T>(0.022959184f, 0.02295918367346939);  // 9/392
 template <typename T>
-inline constexpr T k3_112 = nova::runtime::rounded<T>(0.026785715f, 0.026785714285714284);  // 3/112
+inline constexpr T k3_112 = nova::kernels::rounded<T>(0.026785715f, 0.026785714285714284);  // 3/112
 template <typename T>
-inline constexpr T k1_32 = nova::runtime::rounded<T>(0.03125f, 0.03125);  // 1/32
+inline constexpr T k1_32 = nova::kernels::rounded<T>(0.03125f, 0.03125);  // 1/32
 template <typename T>
-inline constexpr T k3249_78400 = nova::runtime::rounded<T>(0.041441325f, 0.04144132653061224);  // 3249/78400
+inline constexpr T k3249_78400 = nova::kernels::rounded<T>(0.041441325f, 0.04144132653061224);  // 3249/78400
 template <typename T>
-inline constexpr T k34992_823543 = nova::runtime::rounded<T>(0.042489585f, 0.042489584636139215);  // 34992/823543
+inline constexpr T k34992_823543 = nova::kernels::rounded<T>(0.042489585f, 0.042489584636139215);  // 34992/823543
 template <typename T>
-inline constexpr T k1_20 = nova::runtime::rounded<T>(0.05f, 0.05);  // 1/20
+inline constexpr T k1_20 = nova::kernels::rounded<T>(0.05f, 0.05);  // 1/20
 template <typename T>
-inline constexpr T k3249_62720 = nova::runtime::rounded<T>(0.05180166f, 0.051801658163265304);  // 3249/62720
+inline constexpr T k3249_62720 = nova::kernels::rounded<T>(0.05180166f, 0.051801658163265304);  // 3249/62720
 template <typename T>
-inline constexpr T k171_3136 = nova::runtime::rounded<T>(0.05452806f, 0.0545280612244898);  // 171/3136
+inline constexpr T k171_3136 = nova::kernels::rounded<T>(0.05452806f, 0.0545280612244898);  // 171/3136
 template <typename T>
-inline constexpr T k1_16 = nova::runtime::rounded<T>(0.0625f, 0.0625);  // 1/16
+inline constexpr T k1_16 = nova::kernels::rounded<T>(0.0625f, 0.0625);  // 1/16
 template <typename T>
-inline constexpr T k3249_50176 = nova::runtime::rounded<T>(0.06475207f, 0.06475207270408163);  // 3249/50176
+inline constexpr T k3249_50176 = nova::kernels::rounded<T>(0.06475207f, 0.06475207270408163);  // 3249/50176
 template <typename T>
-inline constexpr T k19_256 = nova::runtime::rounded<T>(0.07421875f, 0.07421875);  // 19/256
+inline constexpr T k19_256 = nova::kernels::rounded<T>(0.07421875f, 0.07421875);  // 19/256
 template <typename T>
-inline constexpr T k5_64 = nova::runtime::rounded<T>(0.078125f, 0.078125);  // 5/64
+inline constexpr T k5_64 = nova::kernels::rounded<T>(0.078125f, 0.078125);  // 5/64
 template <typename T>
-inline constexpr T k16245_200704 = nova::runtime::rounded<T>(0.08094009f, 0.08094009088010204);  // 16245/200704
+inline constexpr T k16245_200704 = nova::kernels::rounded<T>(0.08094009f, 0.08094009088010204);  // 16245/200704
 template <typename T>
-inline constexpr T k11664_117649 = nova::runtime::rounded<T>(0.099142365f, 0.09914236415099151);  // 11664/117649
+inline constexpr T k11664_117649 = nova::kernels::rounded<T>(0.099142365f, 0.09914236415099151);  // 11664/117649
 template <typename T>
-inline constexpr T k81225_802816 = nova::runtime::rounded<T>(0.101175115f, 0.10117511360012756);  // 81225/802816
+inline constexpr T k81225_802816 = nova::kernels::rounded<T>(0.101175115f, 0.10117511360012756);  // 81225/802816
 template <typename T>
-inline constexpr T k1_8 = nova::runtime::rounded<T>(0.125f, 0.125);  // 1/8
+inline constexpr T k1_8 = nova::kernels::rounded<T>(0.125f, 0.125);  // 1/8
 template <typename T>
-inline constexpr T k1505907200_10341026527 = nova::runtime::rounded<T>(0.14562453f, 0.1456245369904175);  // 1505907200/10341026527
+inline constexpr T k1505907200_10341026527 = nova::kernels::rounded<T>(0.14562453f, 0.1456245369904175);  // 1505907200/10341026527
 template <typename T>
-inline constexpr T k1083_7168 = nova::runtime::rounded<T>(0.15108816f, 0.15108816964285715);  // 1083/7168
+inline constexpr T k1083_7168 = nova::kernels::rounded<T>(0.15108816f, 0.15108816964285715);  // 1083/7168
 template <typename T>
-inline constexpr T k27529_156800 = nova::runtime::rounded<T>(0.1755676f, 0.17556760204081634);  // 27529/156800
+inline constexpr T k27529_156800 = nova::kernels::rounded<T>(0.1755676f, 0.17556760204081634);  // 27529/156800
 template <typename T>
-inline constexpr T k361_2048 = nova::runtime::rounded<T>(0.17626953f, 0.17626953125);  // 361/2048
+inline constexpr T k361_2048 = nova::kernels::rounded<T>(0.17626953f, 0.17626953125);  // 361/2048
 template <typename T>
-inline constexpr T k375809638400_1842977741139 = nova::runtime::rounded<T>(0.20391436f, 0.20391436641429078);  // 375809638400/1842977741139
+inline constexpr T k375809638400_1842977741139 = nova::kernels::rounded<T>(0.20391436f, 0.20391436641429078);  // 375809638400/1842977741139
 template <typename T>
-inline constexpr T k37647_179200 = nova::runtime::rounded<T>(0.21008371f, 0.21008370535714285);  // 37647/179200
+inline constexpr T k37647_179200 = nova::kernels::rounded<T>(0.21008371f, 0.21008370535714285);  // 37647/179200
 template <typename T>
-inline constexpr T k3888_16807 = nova::runtime::rounded<T>(0.23133218f, 0.23133218301898018);  // 3888/16807
+inline constexpr T k3888_16807 = nova::kernels::rounded<T>(0.23133218f, 0.23133218301898018);  // 3888/16807
 template <typename T>
-inline constexpr T k19_64 = nova::runtime::rounded<T>(0.296875f, 0.296875);  // 19/64
+inline constexpr T k19_64 = nova::kernels::rounded<T>(0.296875f, 0.296875);  // 19/64
 template <typename T>
-inline constexpr T k74693_250880 = nova::runtime::rounded<T>(0.297724f, 0.2977240114795918);  // 74693/250880
+inline constexpr T k74693_250880 = nova::kernels::rounded<T>(0.297724f, 0.2977240114795918);  // 74693/250880
 template <typename T>
-inline constexpr T k46769_156800 = nova::runtime::rounded<T>(0.2982717f, 0.2982716836734694);  // 46769/156800
+inline constexpr T k46769_156800 = nova::kernels::rounded<T>(0.2982717f, 0.2982716836734694);  // 46769/156800
 template <typename T>
-inline constexpr T k10541350400_31023079581 = nova::runtime::rounded<T>(0.33979058f, 0.33979058631097414);  // 10541350400/31023079581
+inline constexpr T k10541350400_31023079581 = nova::kernels::rounded<T>(0.33979058f, 0.33979058631097414);  // 10541350400/31023079581
 template <typename T>
-inline constexpr T k361_1024 = nova::runtime::rounded<T>(0.35253906f, 0.3525390625);  // 361/1024
+inline constexpr T k361_1024 = nova::kernels::rounded<T>(0.35253906f, 0.3525390625);  // 361/1024
 template <typename T>
-inline constexpr T k1030923_2867200 = nova::runtime::rounded<T>(0.35955742f, 0.3595574079241071);  // 1030923/2867200
+inline constexpr T k1030923_2867200 = nova::kernels::rounded<T>(0.35955742f, 0.3595574079241071);  // 1030923/2867200
 template <typename T>
-inline constexpr T k4633_12544 = nova::runtime::rounded<T>(0.3693399f, 0.36933992346938777);  // 4633/12544
+inline constexpr T k4633_12544 = nova::kernels::rounded<T>(0.3693399f, 0.36933992346938777);  // 4633/12544
 template <typename T>
-inline constexpr T k74693_200704 = nova::runtime::rounded<T>(0.372155f, 0.3721550143494898);  // 74693/200704
+inline constexpr T k74693_200704 = nova::kernels::rounded<T>(0.372155f, 0.3721550143494898);  // 74693/200704
 template <typename T>
-inline constexpr T k506801_1254400 = nova::runtime::rounded<T>(0.40401864f, 0.4040186543367347);  // 506801/1254400
+inline constexpr T k506801_1254400 = nova::kernels::rounded<T>(0.40401864f, 0.4040186543367347);  // 506801/1254400
 template <typename T>
-inline constexpr T k523051_1254400 = nova::runtime::rounded<T>(0.41697305f, 0.41697305484693875);  // 523051/1254400
+inline constexpr T k523051_1254400 = nova::kernels::rounded<T>(0.41697305f, 0.41697305484693875);  // 523051/1254400
 template <typename T>
-inline constexpr T k6859_16384 = nova::runtime::rounded<T>(0.41864014f, 0.41864013671875);  // 6859/16384
+inline constexpr T k6859_16384 = nova::kernels::rounded<T>(0.41864014f, 0.41864013671875);  // 6859/16384
 template <typename T>
-inline constexpr T k23165_50176 = nova::runtime::rounded<T>(0.4616749f, 0.4616749043367347);  // 23165/50176
+inline constexpr T k23165_50176 = nova::kernels::rounded<T>(0.4616749f, 0.4616749043367347);  // 23165/50176
 template <typename T>
-inline constexpr T k112000000_235767753 = nova::runtime::rounded<T>(0.47504377f, 0.4750437605434531);  // 112000000/235767753
+inline constexpr T k112000000_235767753 = nova::kernels::rounded<T>(0.47504377f, 0.4750437605434531);  // 112000000/235767753
 template <typename T>
-inline constexpr T k46976204800_96998828481 = nova::runtime::rounded<T>(0.48429662f, 0.4842966202339406);  // 46976204800/96998828481
+inline constexpr T k46976204800_96998828481 = nova::kernels::rounded<T>(0.48429662f, 0.4842966202339406);  // 46976204800/96998828481
 template <typename T>
-inline constexpr T k12549_25600 = nova::runtime::rounded<T>(0.4901953f, 0.4901953125);  // 12549/25600
+inline constexpr T k12549_25600 = nova::kernels::rounded<T>(0.4901953f, 0.4901953125);  // 12549/25600
 template <typename T>
-inline constexpr T k51380224_104110029 = nova::runtime::rounded<T>(0.4935185f, 0.4935184870614146);  // 51380224/104110029
+inline constexpr T k51380224_104110029 = nova::kernels::rounded<T>(0.4935185f, 0.4935184870614146);  // 51380224/104110029
 template <typename T>
-inline constexpr T k629301_1254400 = nova::runtime::rounded<T>(0.5016749f, 0.5016749043367347);  // 629301/1254400
+inline constexpr T k629301_1254400 = nova::kernels::rounded<T>(0.5016749f, 0.5016749043367347);  // 629301/1254400
 template <typename T>
-inline constexpr T k506801_1003520 = nova::runtime::rounded<T>(0.5050233f, 0.5050233179209184);  // 506801/1003520
+inline constexpr T k506801_1003520 = nova::kernels::rounded<T>(0.5050233f, 0.5050233179209184);  // 506801/1003520
 template <typename T>
-inline constexpr T k10168369_20070400 = nova::runtime::rounded<T>(0.50663507f, 0.5066350944674745);  // 10168369/20070400
+inline constexpr T k10168369_20070400 = nova::kernels::rounded<T>(0.50663507f, 0.5066350944674745);  // 10168369/20070400
 template <typename T>
-inline constexpr T k508609_1003520 = nova::runtime::rounded<T>(0.506825f, 0.5068249760841836);  // 508609/1003520
+inline constexpr T k508609_1003520 = nova::kernels::rounded<T>(0.506825f, 0.5068249760841836);  // 508609/1003520
 template <typename T>
-inline constexpr T k1296_2401 = nova::runtime::rounded<T>(0.5397751f, 0.5397750937109538);  // 1296/2401
+inline constexpr T k1296_2401 = nova::kernels::rounded<T>(0.5397751f, 0.5397750937109538);  // 1296/2401
 template <typename T>
-inline constexpr T k140000000_235767753 = nova::runtime::rounded<T>(0.5938047f, 0.5938047006793163);  // 140000000/235767753
+inline constexpr T k140000000_235767753 = nova::kernels::rounded<T>(0.5938047f, 0.5938047006793163);  // 140000000/235767753
 template <typename T>
-inline constexpr T k64225280_104110029 = nova::runtime::rounded<T>(0.6168981f, 0.6168981088267682);  // 64225280/104110029
+inline constexpr T k64225280_104110029 = nova::kernels::rounded<T>(0.6168981f, 0.6168981088267682);  // 64225280/104110029
 template <typename T>
-inline constexpr T k508609_802816 = nova::runtime::rounded<T>(0.6335312f, 0.6335312201052296);  // 508609/802816
+inline constexpr T k508609_802816 = nova::kernels::rounded<T>(0.6335312f, 0.6335312201052296);  // 508609/802816
 template <typename T>
-inline constexpr T k888611_1254400 = nova::runtime::rounded<T>(0.70839524f, 0.7083952487244898);  // 888611/1254400
+inline constexpr T k888611_1254400 = nova::kernels::rounded<T>(0.70839524f, 0.7083952487244898);  // 888611/1254400
 template <typename T>
-inline constexpr T k175000000_235767753 = nova::runtime::rounded<T>(0.74225587f, 0.7422558758491455);  // 175000000/235767753
+inline constexpr T k175000000_235767753 = nova::kernels::rounded<T>(0.74225587f, 0.7422558758491455);  // 175000000/235767753
 template <typename T>
-inline constexpr T k80281600_104110029 = nova::runtime::rounded<T>(0.77112263f, 0.7711226360334603);  // 80281600/104110029
+inline constexpr T k80281600_104110029 = nova::kernels::rounded<T>(0.77112263f, 0.7711226360334603);  // 80281600/104110029
 template <typename T>
-inline constexpr T k73789452800_93069238743 = nova::runtime::rounded<T>(0.7928447f, 0.792844701392273);  // 73789452800/93069238743
+inline constexpr T k73789452800_93069238743 = nova::kernels::rounded<T>(0.7928447f, 0.792844701392273);  // 73789452800/93069238743
 template <typename T>
-inline constexpr T k343641_409600 = nova::runtime::rounded<T>(0.83896726f, 0.83896728515625);  // 343641/409600
+inline constexpr T k343641_409600 = nova::kernels::rounded<T>(0.83896726f, 0.83896728515625);  // 343641/409600
 template <typename T>
-inline constexpr T k3729093_4014080 = nova::runtime::rounded<T>(0.9290032f, 0.9290031588807398);  // 3729093/4014080
+inline constexpr T k3729093_4014080 = nova::kernels::rounded<T>(0.9290032f, 0.9290031588807398);  // 3729093/4014080
 template <typename T>
-inline constexpr T k3136_3249 = nova::runtime::rounded<T>(0.9652201f, 0.9652200677131425);  // 3136/3249
+inline constexpr T k3136_3249 = nova::kernels::rounded<T>(0.9652201f, 0.9652200677131425);  // 3136/3249
 template <typename T>
-inline constexpr T k130321_131072 = nova::runtime::rounded<T>(0.9942703f, 0.9942703247070312);  // 130321/131072
+inline constexpr T k130321_131072 = nova::kernels::rounded<T>(0.9942703f, 0.9942703247070312);  // 130321/131072
 template <typename T>
-inline constexpr T k5872025600_5105201499 = nova::runtime::rounded<T>(1.1502044f, 1.150204473055609);  // 5872025600/5105201499
+inline constexpr T k5872025600_5105201499 = nova::kernels::rounded<T>(1.1502044f, 1.150204473055609);  // 5872025600/5105201499
 template <typename T>
-inline constexpr T k432_343 = nova::runtime::rounded<T>(1.2594752f, 1.2594752186588922);  // 432/343
+inline constexpr T k432_343 = nova::kernels::rounded<T>(1.2594752f, 1.2594752186588922);  // 432/343
 template <typename T>
-inline constexpr T k131072_78125 = nova::runtime::rounded<T>(1.6777216f, 1.6777216);  // 131072/78125
+inline constexpr T k131072_78125 = nova::kernels::rounded<T>(1.6777216f, 1.6777216);  // 131072/78125
 template <typename T>
-inline constexpr T k2 = nova::runtime::rounded<T>(2.0f, 2.0);  // 2
+inline constexpr T k2 = nova::kernels::rounded<T>(2.0f, 2.0);  // 2
 template <typename T>
-inline constexpr T k32768_15625 = nova::runtime::rounded<T>(2.097152f, 2.097152);  // 32768/15625
+inline constexpr T k32768_15625 = nova::kernels::rounded<T>(2.097152f, 2.097152);  // 32768/15625
 template <typename T>
-inline constexpr T k2476099_1048576 = nova::runtime::rounded<T>(2.361392f, 2.361392021179199);  // 2476099/1048576
+inline constexpr T k2476099_1048576 = nova::kernels::rounded<T>(2.361392f, 2.361392021179199);  // 2476099/1048576
 template <typename T>
-inline constexpr T k5_2 = nova::runtime::rounded<T>(2.5f, 2.5);  // 5/2
+inline constexpr T k5_2 = nova::kernels::rounded<T>(2.5f, 2.5);  // 5/2
 template <typename T>
-inline constexpr T k8192_3125 = nova::runtime::rounded<T>(2.62144f, 2.62144);  // 8192/3125
+inline constexpr T k8192_3125 = nova::kernels::rounded<T>(2.62144f, 2.62144);  // 8192/3125
 template <typename T>
-inline constexpr T k144_49 = nova::runtime::rounded<T>(2.9387755f, 2.938775510204082);  // 144/49
+inline constexpr T k144_49 = nova::kernels::rounded<T>(2.9387755f, 2.938775510204082);  // 144/49
 template <typename T>
-inline constexpr T k25_8 = nova::runtime::rounded<T>(3.125f, 3.125);  // 25/8
+inline constexpr T k25_8 = nova::kernels::rounded<T>(3.125f, 3.125);  // 25/8
 template <typename T>
-inline constexpr T k2048_625 = nova::runtime::rounded<T>(3.2768f, 3.2768);  // 2048/625
+inline constexpr T k2048_625 = nova::kernels::rounded<T>(3.2768f, 3.2768);  // 2048/625
 template <typename T>
-inline constexpr T k125_32 = nova::runtime::rounded<T>(3.90625f, 3.90625);  // 125/32
+inline constexpr T k125_32 = nova::kernels::rounded<T>(3.90625f, 3.90625);  // 125/32
 template <typename T>
-inline constexpr T k512_125 = nova::runtime::rounded<T>(4.096f, 4.096);  // 512/125
+inline constexpr T k512_125 = nova::kernels::rounded<T>(4.096f, 4.096);  // 512/125
 template <typename T>
-inline constexpr T k625_128 = nova::runtime::rounded<T>(4.8828125f, 4.8828125);  // 625/128
+inline constexpr T k625_128 = nova::kernels::rounded<T>(4.8828125f, 4.8828125);  // 625/128
 template <typename T>
-inline constexpr T k128_25 = nova::runtime::rounded<T>(5.12f, 5.12);  // 128/25
+inline constexpr T k128_25 = nova::kernels::rounded<T>(5.12f, 5.12);  // 128/25
 template <typename T>
-inline constexpr T k47045881_8388608 = nova::runtime::rounded<T>(5.608306f, 5.608306050300598);  // 47045881/8388608
+inline constexpr T k47045881_8388608 = nova::kernels::rounded<T>(5.608306f, 5.608306050300598);  // 47045881/8388608
 template <typename T>
-inline constexpr T k3125_512 = nova::runtime::rounded<T>(6.1035156f, 6.103515625);  // 3125/512
+inline constexpr T k3125_512 = nova::kernels::rounded<T>(6.1035156f, 6.103515625);  // 3125/512
 template <typename T>
-inline constexpr T k32_5 = nova::runtime::rounded<T>(6.4f, 6.4);  // 32/5
+inline constexpr T k32_5 = nova::kernels::rounded<T>(6.4f, 6.4);  // 32/5
 template <typename T>
-inline constexpr T k48_7 = nova::runtime::rounded<T>(6.857143f, 6.857142857142857);  // 48/7
+inline constexpr T k48_7 = nova::kernels::rounded<T>(6.857143f, 6.857142857142857);  // 48/7
 template <typename T>
-inline constexpr T k15625_2048 = nova::runtime::rounded<T>(7.6293945f, 7.62939453125);  // 15625/2048
+inline constexpr T k15625_2048 = nova::kernels::rounded<T>(7.6293945f, 7.62939453125);  // 15625/2048
 template <typename T>
-inline constexpr T k8 = nova::runtime::rounded<T>(8.0f, 8.0);  // 8
+inline constexpr T k8 = nova::kernels::rounded<T>(8.0f, 8.0);  // 8
 template <typename T>
-inline constexpr T k78125_8192 = nova::runtime::rounded<T>(9.536743f, 9.5367431640625);  // 78125/8192
+inline constexpr T k78125_8192 = nova::kernels::rounded<T>(9.536743f, 9.5367431640625);  // 78125/8192
 template <typename T>
-inline constexpr T k893871739_67108864 = nova::runtime::rounded<T>(13.319727f, 13.31972686946392);  // 893871739/67108864
+inline constexpr T k893871739_67108864 = nova::kernels::rounded<T>(13.319727f, 13.31972686946392);  // 893871739/67108864
 template <typename T>
-inline constexpr T k16 = nova::runtime::rounded<T>(16.0f, 16.0);  // 16
+inline constexpr T k16 = nova::kernels::rounded<T>(16.0f, 16.0);  // 16
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

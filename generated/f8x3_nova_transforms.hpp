@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f8x3_nova {
 
@@ -25,119 +25,119 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 10;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k128_78125 = nova::runtime::rounded<T>(0.0016384f, 0.0016384);  // 128/78125
+inline constexpr T k128_78125 = nova::kernels::rounded<T>(0.0016384f, 0.0016384);  // 128/78125
 template <typename T>
-inline constexpr T k64_15625 = nova::runtime::rounded<T>(0.004096f, 0.004096);  // 64/15625
+inline constexpr T k64_15625 = nova::kernels::rounded<T>(0.004096f, 0.004096);  // 64/15625
 template <typename T>
-inline constexpr T k32_3125 = nova::runtime::rounded<T>(0.01024f, 0.01024);  // 32/3125
+inline constexpr T k32_3125 = nova::kernels::rounded<T>(0.01024f, 0.01024);  // 32/3125
 template <typename T>
-inline constexpr T k16_625 = nova::runtime::rounded<T>(0.0256f, 0.0256);  // 16/625
+inline constexpr T k16_625 = nova::kernels::rounded<T>(0.0256f, 0.0256);  // 16/625
 template <typename T>
-inline constexpr T k8_125 = nova::runtime::rounded<T>(0.064f, 0.064);  // 8/125
+inline constexpr T k8_125 = nova::kernels::rounded<T>(0.064f, 0.064);  // 8/125
 template <typename T>
-inline constexpr T k1_9 = nova::runtime::rounded<T>(0.11111111f, 0.1111111111111111);  // 1/9
+inline constexpr T k1_9 = nova::kernels::rounded<T>(0.11111111f, 0.1111111111111111);  // 1/9
 template <typename T>
-inline constexpr T k7_54 = nova::runtime::rounded<T>(0.12962963f, 0.12962962962962962);  // 7/54
+inline constexpr T k7_54 = nova::kernels::rounded<T>(0.12962963f, 0.12962962962962962);  // 7/54
 template <typename T>
-inline constexpr T k49_324 = nova::runtime::rounded<T>(0.15123457f, 0.15123456790123457);  // 49/324
+inline constexpr T k49_324 = nova::kernels::rounded<T>(0.15123457f, 0.15123456790123457);  // 49/324
 template <typename T>
-inline constexpr T k4_25 = nova::runtime::rounded<T>(0.16f, 0.16);  // 4/25
+inline constexpr T k4_25 = nova::kernels::rounded<T>(0.16f, 0.16);  // 4/25
 template <typename T>
-inline constexpr T k49_270 = nova::runtime::rounded<T>(0.18148148f, 0.1814814814814815);  // 49/270
+inline constexpr T k49_270 = nova::kernels::rounded<T>(0.18148148f, 0.1814814814814815);  // 49/270
 template <typename T>
-inline constexpr T k49_225 = nova::runtime::rounded<T>(0.21777777f, 0.21777777777777776);  // 49/225
+inline constexpr T k49_225 = nova::kernels::rounded<T>(0.21777777f, 0.21777777777777776);  // 49/225
 template <typename T>
-inline constexpr T k78125_279936 = nova::runtime::rounded<T>(0.27908164f, 0.2790816472336534);  // 78125/279936
+inline constexpr T k78125_279936 = nova::kernels::rounded<T>(0.27908164f, 0.2790816472336534);  // 78125/279936
 template <typename T>
-inline constexpr T k15625_46656 = nova::runtime::rounded<T>(0.33489797f, 0.33489797668038407);  // 15625/46656
+inline constexpr T k15625_46656 = nova::kernels::rounded<T>(0.33489797f, 0.33489797668038407);  // 15625/46656
 template <typename T>
-inline constexpr T k245_648 = nova::runtime::rounded<T>(0.37808642f, 0.37808641975308643);  // 245/648
+inline constexpr T k245_648 = nova::kernels::rounded<T>(0.37808642f, 0.37808641975308643);  // 245/648
 template <typename T>
-inline constexpr T k2_5 = nova::runtime::rounded<T>(0.4f, 0.4);  // 2/5
+inline constexpr T k2_5 = nova::kernels::rounded<T>(0.4f, 0.4);  // 2/5
 template <typename T>
-inline constexpr T k3125_7776 = nova::runtime::rounded<T>(0.40187758f, 0.4018775720164609);  // 3125/7776
+inline constexpr T k3125_7776 = nova::kernels::rounded<T>(0.40187758f, 0.4018775720164609);  // 3125/7776
 template <typename T>
-inline constexpr T k625_1296 = nova::runtime::rounded<T>(0.48225307f, 0.48225308641975306);  // 625/1296
+inline constexpr T k625_1296 = nova::kernels::rounded<T>(0.48225307f, 0.48225308641975306);  // 625/1296
 template <typename T>
-inline constexpr T k125_216 = nova::runtime::rounded<T>(0.5787037f, 0.5787037037037037);  // 125/216
+inline constexpr T k125_216 = nova::kernels::rounded<T>(0.5787037f, 0.5787037037037037);  // 125/216
 template <typename T>
-inline constexpr T k25_36 = nova::runtime::rounded<T>(0.6944444f, 0.6944444444444444);  // 25/36
+inline constexpr T k25_36 = nova::kernels::rounded<T>(0.6944444f, 0.6944444444444444);  // 25/36
 template <typename T>
-inline constexpr T k5_6 = nova::runtime::rounded<T>(0.8333333f, 0.8333333333333334);  // 5/6
+inline constexpr T k5_6 = nova::kernels::rounded<T>(0.8333333f, 0.8333333333333334);  // 5/6
 template <typename T>
-inline constexpr T k3375000_3639727 = nova::runtime::rounded<T>(0.9272674f, 0.9272673472488459);  // 3375000/3639727
+inline constexpr T k3375000_3639727 = nova::kernels::rounded<T>(0.9272674f, 0.9272673472488459);  // 3375000/3639727
 template <typename T>
-inline constexpr T k1225_1296 = nova::runtime::rounded<T>(0.94521606f, 0.9452160493827161);  // 1225/1296
+inline constexpr T k1225_1296 = nova::kernels::rounded<T>(0.94521606f, 0.9452160493827161);  // 1225/1296
 template <typename T>
-inline constexpr T k869_900 = nova::runtime::rounded<T>(0.96555555f, 0.9655555555555555);  // 869/900
+inline constexpr T k869_900 = nova::kernels::rounded<T>(0.96555555f, 0.9655555555555555);  // 869/900
 template <typename T>
-inline constexpr T k6083_5400 = nova::runtime::rounded<T>(1.1264815f, 1.1264814814814814);  // 6083/5400
+inline constexpr T k6083_5400 = nova::kernels::rounded<T>(1.1264815f, 1.1264814814814814);  // 6083/5400
 template <typename T>
-inline constexpr T k7_6 = nova::runtime::rounded<T>(1.1666666f, 1.1666666666666667);  // 7/6
+inline constexpr T k7_6 = nova::kernels::rounded<T>(1.1666666f, 1.1666666666666667);  // 7/6
 template <typename T>
-inline constexpr T k3889_3240 = nova::runtime::rounded<T>(1.2003087f, 1.2003086419753086);  // 3889/3240
+inline constexpr T k3889_3240 = nova::kernels::rounded<T>(1.2003087f, 1.2003086419753086);  // 3889/3240
 template <typename T>
-inline constexpr T k11_9 = nova::runtime::rounded<T>(1.2222222f, 1.2222222222222223);  // 11/9
+inline constexpr T k11_9 = nova::kernels::rounded<T>(1.2222222f, 1.2222222222222223);  // 11/9
 template <typename T>
-inline constexpr T k874800_688597 = nova::runtime::rounded<T>(1.2704092f, 1.2704092524364758);  // 874800/688597
+inline constexpr T k874800_688597 = nova::kernels::rounded<T>(1.2704092f, 1.2704092524364758);  // 874800/688597
 template <typename T>
-inline constexpr T k41281_32400 = nova::runtime::rounded<T>(1.274105f, 1.274104938271605);  // 41281/32400
+inline constexpr T k41281_32400 = nova::kernels::rounded<T>(1.274105f, 1.274104938271605);  // 41281/32400
 template <typename T>
-inline constexpr T k49_36 = nova::runtime::rounded<T>(1.3611112f, 1.3611111111111112);  // 49/36
+inline constexpr T k49_36 = nova::kernels::rounded<T>(1.3611112f, 1.3611111111111112);  // 49/36
 template <typename T>
-inline constexpr T k46181_32400 = nova::runtime::rounded<T>(1.4253395f, 1.4253395061728396);  // 46181/32400
+inline constexpr T k46181_32400 = nova::kernels::rounded<T>(1.4253395f, 1.4253395061728396);  // 46181/32400
 template <typename T>
-inline constexpr T k313_216 = nova::runtime::rounded<T>(1.449074f, 1.4490740740740742);  // 313/216
+inline constexpr T k313_216 = nova::kernels::rounded<T>(1.449074f, 1.4490740740740742);  // 313/216
 template <typename T>
-inline constexpr T k145800_98371 = nova::runtime::rounded<T>(1.4821441f, 1.4821441278425551);  // 145800/98371
+inline constexpr T k145800_98371 = nova::kernels::rounded<T>(1.4821441f, 1.4821441278425551);  // 145800/98371
 template <typename T>
-inline constexpr T k343_216 = nova::runtime::rounded<T>(1.587963f, 1.587962962962963);  // 343/216
+inline constexpr T k343_216 = nova::kernels::rounded<T>(1.587963f, 1.587962962962963);  // 343/216
 template <typename T>
-inline constexpr T k24300_14053 = nova::runtime::rounded<T>(1.7291682f, 1.7291681491496478);  // 24300/14053
+inline constexpr T k24300_14053 = nova::kernels::rounded<T>(1.7291682f, 1.7291681491496478);  // 24300/14053
 template <typename T>
-inline constexpr T k313_180 = nova::runtime::rounded<T>(1.7388889f, 1.738888888888889);  // 313/180
+inline constexpr T k313_180 = nova::kernels::rounded<T>(1.7388889f, 1.738888888888889);  // 313/180
 template <typename T>
-inline constexpr T k2401_1296 = nova::runtime::rounded<T>(1.8526235f, 1.8526234567901234);  // 2401/1296
+inline constexpr T k2401_1296 = nova::kernels::rounded<T>(1.8526235f, 1.8526234567901234);  // 2401/1296
 template <typename T>
-inline constexpr T k1669_900 = nova::runtime::rounded<T>(1.8544445f, 1.8544444444444443);  // 1669/900
+inline constexpr T k1669_900 = nova::kernels::rounded<T>(1.8544445f, 1.8544444444444443);  // 1669/900
 template <typename T>
-inline constexpr T k2269_1080 = nova::runtime::rounded<T>(2.100926f, 2.100925925925926);  // 2269/1080
+inline constexpr T k2269_1080 = nova::kernels::rounded<T>(2.100926f, 2.100925925925926);  // 2269/1080
 template <typename T>
-inline constexpr T k16807_7776 = nova::runtime::rounded<T>(2.1613941f, 2.1613940329218106);  // 16807/7776
+inline constexpr T k16807_7776 = nova::kernels::rounded<T>(2.1613941f, 2.1613940329218106);  // 16807/7776
 template <typename T>
-inline constexpr T k11683_5400 = nova::runtime::rounded<T>(2.1635184f, 2.1635185185185186);  // 11683/5400
+inline constexpr T k11683_5400 = nova::kernels::rounded<T>(2.1635184f, 2.1635185185185186);  // 11683/5400
 template <typename T>
-inline constexpr T k997_450 = nova::runtime::rounded<T>(2.2155557f, 2.2155555555555555);  // 997/450
+inline constexpr T k997_450 = nova::kernels::rounded<T>(2.2155557f, 2.2155555555555555);  // 997/450
 template <typename T>
-inline constexpr T k8437500_3639727 = nova::runtime::rounded<T>(2.3181684f, 2.3181683681221146);  // 8437500/3639727
+inline constexpr T k8437500_3639727 = nova::kernels::rounded<T>(2.3181684f, 2.3181683681221146);  // 8437500/3639727
 template <typename T>
-inline constexpr T k2269_900 = nova::runtime::rounded<T>(2.521111f, 2.5211111111111113);  // 2269/900
+inline constexpr T k2269_900 = nova::kernels::rounded<T>(2.521111f, 2.5211111111111113);  // 2269/900
 template <typename T>
-inline constexpr T k117649_46656 = nova::runtime::rounded<T>(2.5216265f, 2.5216263717421126);  // 117649/46656
+inline constexpr T k117649_46656 = nova::kernels::rounded<T>(2.5216265f, 2.5216263717421126);  // 117649/46656
 template <typename T>
-inline constexpr T k823543_279936 = nova::runtime::rounded<T>(2.9418974f, 2.9418974336991313);  // 823543/279936
+inline constexpr T k823543_279936 = nova::kernels::rounded<T>(2.9418974f, 2.9418974336991313);  // 823543/279936
 template <typename T>
-inline constexpr T k3889_1296 = nova::runtime::rounded<T>(3.0007715f, 3.0007716049382718);  // 3889/1296
+inline constexpr T k3889_1296 = nova::kernels::rounded<T>(3.0007715f, 3.0007716049382718);  // 3889/1296
 template <typename T>
-inline constexpr T k55_18 = nova::runtime::rounded<T>(3.0555556f, 3.0555555555555554);  // 55/18
+inline constexpr T k55_18 = nova::kernels::rounded<T>(3.0555556f, 3.0555555555555554);  // 55/18
 template <typename T>
-inline constexpr T k1447_450 = nova::runtime::rounded<T>(3.2155557f, 3.2155555555555555);  // 1447/450
+inline constexpr T k1447_450 = nova::kernels::rounded<T>(3.2155557f, 3.2155555555555555);  // 1447/450
 template <typename T>
-inline constexpr T k22613_6480 = nova::runtime::rounded<T>(3.4896605f, 3.4896604938271607);  // 22613/6480
+inline constexpr T k22613_6480 = nova::kernels::rounded<T>(3.4896605f, 3.4896604938271607);  // 22613/6480
 template <typename T>
-inline constexpr T k24300_5291 = nova::runtime::rounded<T>(4.592705f, 4.592704592704592);  // 24300/5291
+inline constexpr T k24300_5291 = nova::kernels::rounded<T>(4.592705f, 4.592704592704592);  // 24300/5291
 template <typename T>
-inline constexpr T k5400_1001 = nova::runtime::rounded<T>(5.394605f, 5.394605394605395);  // 5400/1001
+inline constexpr T k5400_1001 = nova::kernels::rounded<T>(5.394605f, 5.394605394605395);  // 5400/1001
 template <typename T>
-inline constexpr T k29160_5291 = nova::runtime::rounded<T>(5.5112457f, 5.511245511245511);  // 29160/5291
+inline constexpr T k29160_5291 = nova::kernels::rounded<T>(5.5112457f, 5.511245511245511);  // 29160/5291
 template <typename T>
-inline constexpr T k21093750_3639727 = nova::runtime::rounded<T>(5.795421f, 5.795420920305286);  // 21093750/3639727
+inline constexpr T k21093750_3639727 = nova::kernels::rounded<T>(5.795421f, 5.795420920305286);  // 21093750/3639727
 template <typename T>
-inline constexpr T k324_49 = nova::runtime::rounded<T>(6.612245f, 6.612244897959184);  // 324/49
+inline constexpr T k324_49 = nova::kernels::rounded<T>(6.612245f, 6.612244897959184);  // 324/49
 template <typename T>
-inline constexpr T k34992_5291 = nova::runtime::rounded<T>(6.6134944f, 6.6134946134946135);  // 34992/5291
+inline constexpr T k34992_5291 = nova::kernels::rounded<T>(6.6134944f, 6.6134946134946135);  // 34992/5291
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -16,7 +16,7 @@
 
 #pragma once
 
-#include "nova/runtime/hd.hpp"
+#include "nova/kernels/hd.hpp"
 
 namespace nova::generated::f8x3_standard {
 
@@ -25,107 +25,107 @@ inline constexpr int kR = 3;  // filter taps per side
 inline constexpr int kN = 10;  // input tile side, kM + kR - 1
 
 // Constants: each exact value (in the comment) correctly rounded to float and to double;
-// nova::runtime::rounded picks the compute type's. Signs live in the expressions.
+// nova::kernels::rounded picks the compute type's. Signs live in the expressions.
 template <typename T>
-inline constexpr T k1_40320 = nova::runtime::rounded<T>(2.4801588e-05f, 2.48015873015873e-05);  // 1/40320
+inline constexpr T k1_40320 = nova::kernels::rounded<T>(2.4801588e-05f, 2.48015873015873e-05);  // 1/40320
 template <typename T>
-inline constexpr T k1_10080 = nova::runtime::rounded<T>(9.920635e-05f, 9.92063492063492e-05);  // 1/10080
+inline constexpr T k1_10080 = nova::kernels::rounded<T>(9.920635e-05f, 9.92063492063492e-05);  // 1/10080
 template <typename T>
-inline constexpr T k1_5040 = nova::runtime::rounded<T>(0.0001984127f, 0.0001984126984126984);  // 1/5040
+inline constexpr T k1_5040 = nova::kernels::rounded<T>(0.0001984127f, 0.0001984126984126984);  // 1/5040
 template <typename T>
-inline constexpr T k1_2520 = nova::runtime::rounded<T>(0.0003968254f, 0.0003968253968253968);  // 1/2520
+inline constexpr T k1_2520 = nova::kernels::rounded<T>(0.0003968254f, 0.0003968253968253968);  // 1/2520
 template <typename T>
-inline constexpr T k1_1680 = nova::runtime::rounded<T>(0.0005952381f, 0.0005952380952380953);  // 1/1680
+inline constexpr T k1_1680 = nova::kernels::rounded<T>(0.0005952381f, 0.0005952380952380953);  // 1/1680
 template <typename T>
-inline constexpr T k1_1440 = nova::runtime::rounded<T>(0.00069444446f, 0.0006944444444444445);  // 1/1440
+inline constexpr T k1_1440 = nova::kernels::rounded<T>(0.00069444446f, 0.0006944444444444445);  // 1/1440
 template <typename T>
-inline constexpr T k1_720 = nova::runtime::rounded<T>(0.0013888889f, 0.001388888888888889);  // 1/720
+inline constexpr T k1_720 = nova::kernels::rounded<T>(0.0013888889f, 0.001388888888888889);  // 1/720
 template <typename T>
-inline constexpr T k1_576 = nova::runtime::rounded<T>(0.0017361111f, 0.001736111111111111);  // 1/576
+inline constexpr T k1_576 = nova::kernels::rounded<T>(0.0017361111f, 0.001736111111111111);  // 1/576
 template <typename T>
-inline constexpr T k1_560 = nova::runtime::rounded<T>(0.0017857143f, 0.0017857142857142857);  // 1/560
+inline constexpr T k1_560 = nova::kernels::rounded<T>(0.0017857143f, 0.0017857142857142857);  // 1/560
 template <typename T>
-inline constexpr T k1_360 = nova::runtime::rounded<T>(0.0027777778f, 0.002777777777777778);  // 1/360
+inline constexpr T k1_360 = nova::kernels::rounded<T>(0.0027777778f, 0.002777777777777778);  // 1/360
 template <typename T>
-inline constexpr T k2 = nova::runtime::rounded<T>(2.0f, 2.0);  // 2
+inline constexpr T k2 = nova::kernels::rounded<T>(2.0f, 2.0);  // 2
 template <typename T>
-inline constexpr T k3 = nova::runtime::rounded<T>(3.0f, 3.0);  // 3
+inline constexpr T k3 = nova::kernels::rounded<T>(3.0f, 3.0);  // 3
 template <typename T>
-inline constexpr T k4 = nova::runtime::rounded<T>(4.0f, 4.0);  // 4
+inline constexpr T k4 = nova::kernels::rounded<T>(4.0f, 4.0);  // 4
 template <typename T>
-inline constexpr T k8 = nova::runtime::rounded<T>(8.0f, 8.0);  // 8
+inline constexpr T k8 = nova::kernels::rounded<T>(8.0f, 8.0);  // 8
 template <typename T>
-inline constexpr T k9 = nova::runtime::rounded<T>(9.0f, 9.0);  // 9
+inline constexpr T k9 = nova::kernels::rounded<T>(9.0f, 9.0);  // 9
 template <typename T>
-inline constexpr T k14 = nova::runtime::rounded<T>(14.0f, 14.0);  // 14
+inline constexpr T k14 = nova::kernels::rounded<T>(14.0f, 14.0);  // 14
 template <typename T>
-inline constexpr T k16 = nova::runtime::rounded<T>(16.0f, 16.0);  // 16
+inline constexpr T k16 = nova::kernels::rounded<T>(16.0f, 16.0);  // 16
 template <typename T>
-inline constexpr T k21 = nova::runtime::rounded<T>(21.0f, 21.0);  // 21
+inline constexpr T k21 = nova::kernels::rounded<T>(21.0f, 21.0);  // 21
 template <typename T>
-inline constexpr T k26 = nova::runtime::rounded<T>(26.0f, 26.0);  // 26
+inline constexpr T k26 = nova::kernels::rounded<T>(26.0f, 26.0);  // 26
 template <typename T>
-inline constexpr T k27 = nova::runtime::rounded<T>(27.0f, 27.0);  // 27
+inline constexpr T k27 = nova::kernels::rounded<T>(27.0f, 27.0);  // 27
 template <typename T>
-inline constexpr T k29 = nova::runtime::rounded<T>(29.0f, 29.0);  // 29
+inline constexpr T k29 = nova::kernels::rounded<T>(29.0f, 29.0);  // 29
 template <typename T>
-inline constexpr T k30 = nova::runtime::rounded<T>(30.0f, 30.0);  // 30
+inline constexpr T k30 = nova::kernels::rounded<T>(30.0f, 30.0);  // 30
 template <typename T>
-inline constexpr T k32 = nova::runtime::rounded<T>(32.0f, 32.0);  // 32
+inline constexpr T k32 = nova::kernels::rounded<T>(32.0f, 32.0);  // 32
 template <typename T>
-inline constexpr T k36 = nova::runtime::rounded<T>(36.0f, 36.0);  // 36
+inline constexpr T k36 = nova::kernels::rounded<T>(36.0f, 36.0);  // 36
 template <typename T>
-inline constexpr T k49 = nova::runtime::rounded<T>(49.0f, 49.0);  // 49
+inline constexpr T k49 = nova::kernels::rounded<T>(49.0f, 49.0);  // 49
 template <typename T>
-inline constexpr T k52 = nova::runtime::rounded<T>(52.0f, 52.0);  // 52
+inline constexpr T k52 = nova::kernels::rounded<T>(52.0f, 52.0);  // 52
 template <typename T>
-inline constexpr T k56 = nova::runtime::rounded<T>(56.0f, 56.0);  // 56
+inline constexpr T k56 = nova::kernels::rounded<T>(56.0f, 56.0);  // 56
 template <typename T>
-inline constexpr T k63 = nova::runtime::rounded<T>(63.0f, 63.0);  // 63
+inline constexpr T k63 = nova::kernels::rounded<T>(63.0f, 63.0);  // 63
 template <typename T>
-inline constexpr T k64 = nova::runtime::rounded<T>(64.0f, 64.0);  // 64
+inline constexpr T k64 = nova::kernels::rounded<T>(64.0f, 64.0);  // 64
 template <typename T>
-inline constexpr T k81 = nova::runtime::rounded<T>(81.0f, 81.0);  // 81
+inline constexpr T k81 = nova::kernels::rounded<T>(81.0f, 81.0);  // 81
 template <typename T>
-inline constexpr T k84 = nova::runtime::rounded<T>(84.0f, 84.0);  // 84
+inline constexpr T k84 = nova::kernels::rounded<T>(84.0f, 84.0);  // 84
 template <typename T>
-inline constexpr T k128 = nova::runtime::rounded<T>(128.0f, 128.0);  // 128
+inline constexpr T k128 = nova::kernels::rounded<T>(128.0f, 128.0);  // 128
 template <typename T>
-inline constexpr T k144 = nova::runtime::rounded<T>(144.0f, 144.0);  // 144
+inline constexpr T k144 = nova::kernels::rounded<T>(144.0f, 144.0);  // 144
 template <typename T>
-inline constexpr T k169 = nova::runtime::rounded<T>(169.0f, 169.0);  // 169
+inline constexpr T k169 = nova::kernels::rounded<T>(169.0f, 169.0);  // 169
 template <typename T>
-inline constexpr T k192 = nova::runtime::rounded<T>(192.0f, 192.0);  // 192
+inline constexpr T k192 = nova::kernels::rounded<T>(192.0f, 192.0);  // 192
 template <typename T>
-inline constexpr T k196 = nova::runtime::rounded<T>(196.0f, 196.0);  // 196
+inline constexpr T k196 = nova::kernels::rounded<T>(196.0f, 196.0);  // 196
 template <typename T>
-inline constexpr T k243 = nova::runtime::rounded<T>(243.0f, 243.0);  // 243
+inline constexpr T k243 = nova::kernels::rounded<T>(243.0f, 243.0);  // 243
 template <typename T>
-inline constexpr T k244 = nova::runtime::rounded<T>(244.0f, 244.0);  // 244
+inline constexpr T k244 = nova::kernels::rounded<T>(244.0f, 244.0);  // 244
 template <typename T>
-inline constexpr T k252 = nova::runtime::rounded<T>(252.0f, 252.0);  // 252
+inline constexpr T k252 = nova::kernels::rounded<T>(252.0f, 252.0);  // 252
 template <typename T>
-inline constexpr T k256 = nova::runtime::rounded<T>(256.0f, 256.0);  // 256
+inline constexpr T k256 = nova::kernels::rounded<T>(256.0f, 256.0);  // 256
 template <typename T>
-inline constexpr T k273 = nova::runtime::rounded<T>(273.0f, 273.0);  // 273
+inline constexpr T k273 = nova::kernels::rounded<T>(273.0f, 273.0);  // 273
 template <typename T>
-inline constexpr T k288 = nova::runtime::rounded<T>(288.0f, 288.0);  // 288
+inline constexpr T k288 = nova::kernels::rounded<T>(288.0f, 288.0);  // 288
 template <typename T>
-inline constexpr T k338 = nova::runtime::rounded<T>(338.0f, 338.0);  // 338
+inline constexpr T k338 = nova::kernels::rounded<T>(338.0f, 338.0);  // 338
 template <typename T>
-inline constexpr T k576 = nova::runtime::rounded<T>(576.0f, 576.0);  // 576
+inline constexpr T k576 = nova::kernels::rounded<T>(576.0f, 576.0);  // 576
 template <typename T>
-inline constexpr T k729 = nova::runtime::rounded<T>(729.0f, 729.0);  // 729
+inline constexpr T k729 = nova::kernels::rounded<T>(729.0f, 729.0);  // 729
 template <typename T>
-inline constexpr T k820 = nova::runtime::rounded<T>(820.0f, 820.0);  // 820
+inline constexpr T k820 = nova::kernels::rounded<T>(820.0f, 820.0);  // 820
 template <typename T>
-inline constexpr T k1024 = nova::runtime::rounded<T>(1024.0f, 1024.0);  // 1024
+inline constexpr T k1024 = nova::kernels::rounded<T>(1024.0f, 1024.0);  // 1024
 template <typename T>
-inline constexpr T k2187 = nova::runtime::rounded<T>(2187.0f, 2187.0);  // 2187
+inline constexpr T k2187 = nova::kernels::rounded<T>(2187.0f, 2187.0);  // 2187
 template <typename T>
-inline constexpr T k4096 = nova::runtime::rounded<T>(4096.0f, 4096.0);  // 4096
+inline constexpr T k4096 = nova::kernels::rounded<T>(4096.0f, 4096.0);  // 4096
 template <typename T>
-inline constexpr T k16384 = nova::runtime::rounded<T>(16384.0f, 16384.0);  // 16384
+inline constexpr T k16384 = nova::kernels::rounded<T>(16384.0f, 16384.0);  // 16384
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>

@@ -46,11 +46,40 @@
 // Source: configs/f8x3_standard.json
 //   SHA-256 aa731c83500c507351c105d0e649da2d15c7cc5ef3caafa3b961686181d41bbc
 
-#include "nova/runtime/transform_registry.hpp"
+#include "nova/kernels/transform_registry.hpp"
 
 #include "all_transforms.hpp"
 
-namespace nova::runtime {
+// GPU builds compile this file with NOVA_GPU_KERNELS=1 beside every <name>_kernels.hip, each of
+// which defines its transform's kGpuEntry; CPU builds leave every entry's `gpu` null.
+#if NOVA_GPU_KERNELS
+namespace nova::generated::f2x3_standard { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f4x3_fp16 { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f4x3_fp16_dyadic { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f4x3_kappa { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f4x3_kappa_dyadic { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f4x3_nova { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f4x3_nova_dyadic { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f4x3_standard { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f4x5_kappa { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f6x3_fp16 { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f6x3_fp16_dyadic { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f6x3_kappa { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f6x3_kappa_dyadic { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f6x3_nnpack { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f6x3_nova { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f6x3_standard { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f6x5_kappa { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f8x3_fp16 { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f8x3_kappa { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f8x3_nova { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f8x3_standard { extern const kernels::GpuTransformEntry kGpuEntry; }
+#define NOVA_GPU_ENTRY(name) (&::nova::generated::name::kGpuEntry)
+#else
+#define NOVA_GPU_ENTRY(name) nullptr
+#endif
+
+namespace nova::kernels {
 namespace {
 
 // The matrices of each JSON, every entry correctly rounded to double, row-major.
@@ -699,6 +728,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 24,
         .amp2d = 1.66667,
         .predicted_error_fp16 = 0.000569661,
+        .gpu = NOVA_GPU_ENTRY(f2x3_standard),
     },
     {
         .name = "f4x3_fp16",
@@ -720,6 +750,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 320,
         .amp2d = 4.75268,
         .predicted_error_fp16 = 0.00162445,
+        .gpu = NOVA_GPU_ENTRY(f4x3_fp16),
     },
     {
         .name = "f4x3_fp16_dyadic",
@@ -741,6 +772,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 200,
         .amp2d = 4.77981,
         .predicted_error_fp16 = 0.00163372,
+        .gpu = NOVA_GPU_ENTRY(f4x3_fp16_dyadic),
     },
     {
         .name = "f4x3_kappa",
@@ -762,6 +794,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 160,
         .amp2d = 12.4506,
         .predicted_error_fp16 = 0.00425557,
+        .gpu = NOVA_GPU_ENTRY(f4x3_kappa),
     },
     {
         .name = "f4x3_kappa_dyadic",
@@ -783,6 +816,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 160,
         .amp2d = 10.4118,
         .predicted_error_fp16 = 0.00355873,
+        .gpu = NOVA_GPU_ENTRY(f4x3_kappa_dyadic),
     },
     {
         .name = "f4x3_nova",
@@ -804,6 +838,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 160,
         .amp2d = 11.244,
         .predicted_error_fp16 = 0.00384317,
+        .gpu = NOVA_GPU_ENTRY(f4x3_nova),
     },
     {
         .name = "f4x3_nova_dyadic",
@@ -825,6 +860,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 160,
         .amp2d = 6.47943,
         .predicted_error_fp16 = 0.00221465,
+        .gpu = NOVA_GPU_ENTRY(f4x3_nova_dyadic),
     },
     {
         .name = "f4x3_standard",
@@ -846,6 +882,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 130,
         .amp2d = 10.7726,
         .predicted_error_fp16 = 0.00368203,
+        .gpu = NOVA_GPU_ENTRY(f4x3_standard),
     },
     {
         .name = "f4x5_kappa",
@@ -867,6 +904,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 264,
         .amp2d = 162.194,
         .predicted_error_fp16 = 0.0554373,
+        .gpu = NOVA_GPU_ENTRY(f4x5_kappa),
     },
     {
         .name = "f6x3_fp16",
@@ -888,6 +926,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 532,
         .amp2d = 20.6319,
         .predicted_error_fp16 = 0.00705193,
+        .gpu = NOVA_GPU_ENTRY(f6x3_fp16),
     },
     {
         .name = "f6x3_fp16_dyadic",
@@ -909,6 +948,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 532,
         .amp2d = 20.6319,
         .predicted_error_fp16 = 0.00705193,
+        .gpu = NOVA_GPU_ENTRY(f6x3_fp16_dyadic),
     },
     {
         .name = "f6x3_kappa",
@@ -930,6 +970,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 420,
         .amp2d = 164.428,
         .predicted_error_fp16 = 0.0562011,
+        .gpu = NOVA_GPU_ENTRY(f6x3_kappa),
     },
     {
         .name = "f6x3_kappa_dyadic",
@@ -951,6 +992,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 420,
         .amp2d = 274.874,
         .predicted_error_fp16 = 0.0939512,
+        .gpu = NOVA_GPU_ENTRY(f6x3_kappa_dyadic),
     },
     {
         .name = "f6x3_nnpack",
@@ -972,6 +1014,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 420,
         .amp2d = 20.6319,
         .predicted_error_fp16 = 0.00705193,
+        .gpu = NOVA_GPU_ENTRY(f6x3_nnpack),
     },
     {
         .name = "f6x3_nova",
@@ -993,6 +1036,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 420,
         .amp2d = 146.919,
         .predicted_error_fp16 = 0.0502166,
+        .gpu = NOVA_GPU_ENTRY(f6x3_nova),
     },
     {
         .name = "f6x3_standard",
@@ -1014,6 +1058,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 420,
         .amp2d = 964.506,
         .predicted_error_fp16 = 0.329665,
+        .gpu = NOVA_GPU_ENTRY(f6x3_standard),
     },
     {
         .name = "f6x5_kappa",
@@ -1035,6 +1080,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 688,
         .amp2d = 2585.63,
         .predicted_error_fp16 = 0.883762,
+        .gpu = NOVA_GPU_ENTRY(f6x5_kappa),
     },
     {
         .name = "f8x3_fp16",
@@ -1056,6 +1102,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 1224,
         .amp2d = 112.966,
         .predicted_error_fp16 = 0.0386113,
+        .gpu = NOVA_GPU_ENTRY(f8x3_fp16),
     },
     {
         .name = "f8x3_kappa",
@@ -1077,6 +1124,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 990,
         .amp2d = 2665.32,
         .predicted_error_fp16 = 0.910997,
+        .gpu = NOVA_GPU_ENTRY(f8x3_kappa),
     },
     {
         .name = "f8x3_nova",
@@ -1098,6 +1146,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 990,
         .amp2d = 1668.82,
         .predicted_error_fp16 = 0.570396,
+        .gpu = NOVA_GPU_ENTRY(f8x3_nova),
     },
     {
         .name = "f8x3_standard",
@@ -1119,6 +1168,7 @@ constexpr TransformEntry kTransforms[] = {
         .output_ops = 990,
         .amp2d = 501086.0,
         .predicted_error_fp16 = 171.27,
+        .gpu = NOVA_GPU_ENTRY(f8x3_standard),
     },
 };
 
@@ -1132,4 +1182,4 @@ const TransformEntry* find_transform(std::string_view name) {
   return nullptr;
 }
 
-}  // namespace nova::runtime
+}  // namespace nova::kernels

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile-checks one generated kernel file without a GPU (a ctest test; exit 77 = skipped).
-#   nvcc-sm90    nvcc for sm_90 through nova/runtime/hip_compat.h, device and host code
+#   nvcc-sm90    nvcc for sm_90 through nova/kernels/hip_compat.h, device and host code
 #   hip-gfx940   clang-16 -x hip, device code for CDNA3 (MI300's ISA), wave64
 #   hip-gfx1100  clang-16 -x hip, device code for RDNA3, wave32
 #   hip-host     clang-16 -x hip, the host launchers against Debian's HIP headers
@@ -13,7 +13,7 @@ if [ -z "$compiler" ] || ! command -v "$compiler" >/dev/null; then
   exit 77
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
-includes=(-I"$root/runtime/include" -I"$(dirname "$file")")
+includes=(-I"$root/runtime/kernels/include" -I"$root/runtime/include" -I"$(dirname "$file")")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 echo "| config | kernel | registers | spill stores (B) | spill loads (B) | stack (B) | shared (B) |"
 echo "|---|---|---|---|---|---|---|"
 for file in "${files[@]}"; do
-  "$nvcc" -std=c++20 -O3 -arch=sm_90 -x cu -Iruntime/include -Igenerated --resource-usage \
+  "$nvcc" -std=c++20 -O3 -arch=sm_90 -x cu -Iruntime/kernels/include -Igenerated --resource-usage \
     -c "$file" -o "$work/kernels.o" 2>&1 |
     awk '
       /Function properties for/ { name = $NF; stack = 0; stores = 0; loads = 0 }

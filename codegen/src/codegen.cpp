@@ -10,7 +10,7 @@
 
 namespace nova::codegen {
 
-using discover::InputError;
+using exact::InputError;
 
 Source load_source(const std::filesystem::path& path) {
   const std::string shown = path.lexically_normal().generic_string();
@@ -18,8 +18,8 @@ Source load_source(const std::filesystem::path& path) {
   if (!in) throw InputError(shown + ": cannot open file");
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  Source source{shown, sha256_hex(bytes.str()), discover::read_config(path)};
-  if (const discover::Verification v = discover::verify_config(source.config); !v.ok)
+  Source source{shown, sha256_hex(bytes.str()), exact::read_config(path)};
+  if (const exact::Verification v = exact::verify_config(source.config); !v.ok)
     throw VerificationError(shown + ": exact verification failed: " + v.message);
   return source;
 }
@@ -35,14 +35,14 @@ std::vector<Source> load_sources(const std::vector<std::filesystem::path>& paths
   return sources;
 }
 
-TransformPrograms build_programs(const discover::Transform& t) {
+TransformPrograms build_programs(const exact::Transform& t) {
   std::vector<std::string> points;
-  for (const auto& p : t.points()) points.push_back(discover::to_string(p));
+  for (const auto& p : t.points()) points.push_back(exact::to_string(p));
   return {build_linear_program(t.BT, points, {}), build_linear_program(t.G, points, {}),
           build_linear_program(t.AT, {}, points)};
 }
 
-std::vector<TransformStats> transform_stats(const discover::Config& config, const TransformPrograms& p) {
+std::vector<TransformStats> transform_stats(const exact::Config& config, const TransformPrograms& p) {
   const auto m = static_cast<std::size_t>(config.transform.tile.m), r = static_cast<std::size_t>(config.transform.tile.r);
   const auto n = static_cast<std::size_t>(config.transform.tile.n());
   const int in = static_cast<int>(n), im = static_cast<int>(m), ir = static_cast<int>(r);
@@ -102,7 +102,7 @@ std::vector<std::string> output_names(const std::vector<Source>& sources) {
   }
   names.push_back("all_transforms.hpp");
   names.push_back("registry.cpp");
-  names.push_back("registry_gpu.cpp");
+  names.push_back("CMakeLists.txt");
   return names;
 }
 
@@ -116,12 +116,12 @@ std::vector<GeneratedFile> generate(const std::vector<Source>& sources) {
   }
   files.push_back({"all_transforms.hpp", detail::emit_all_transforms(sources)});
   files.push_back({"registry.cpp", detail::emit_registry(sources)});
-  files.push_back({"registry_gpu.cpp", detail::emit_registry_gpu(sources)});
+  files.push_back({"CMakeLists.txt", detail::emit_cmake(sources)});
   return files;
 }
 
 void write_files(const std::filesystem::path& out_dir, const std::vector<GeneratedFile>& files) {
-  for (const GeneratedFile& f : files) discover::write_text_atomic(out_dir / f.name, f.text);
+  for (const GeneratedFile& f : files) exact::write_text_atomic(out_dir / f.name, f.text);
 }
 
 }  // namespace nova::codegen

@@ -18,27 +18,22 @@ std::string emit_transforms_header(const Source& source, const TransformPrograms
 std::string emit_kernels(const Source& source);
 std::string emit_all_transforms(const std::vector<Source>& sources);
 std::string emit_registry(const std::vector<Source>& sources);
-std::string emit_registry_gpu(const std::vector<Source>& sources);
-
-// The closing part of a registry file: the list and find-by-name functions over `table` of
-// `entry_type`, and the end of namespace nova::runtime.
-std::string registry_accessors(const std::string& entry_type, const std::string& table, const std::string& list_function,
-                               const std::string& find_function);
+std::string emit_cmake(const std::vector<Source>& sources);  // CMakeLists.txt
 
 // One GPU entry point: the __global__ kernel and its host launcher, described once so that the
-// kernel file (definitions) and registry_gpu.cpp (declarations, table) cannot disagree.
+// kernel file and its GpuTransformEntry cannot disagree.
 struct Launcher {
   std::string kernel;           // input_transform_nchw_f16
   std::string launcher;         // launch_input_transform_nchw_f16
   std::string summary;          // one-line comment
   std::string kernel_params;    // the kernel's parameter list
-  std::string device_call;      // body of the kernel, a call into nova/runtime/transform_kernels.hpp
+  std::string device_call;      // body of the kernel, a call into nova/kernels/transform_kernels.hpp
   std::string launcher_params;  // the launcher's parameters before the stream
   std::string launch_call;      // body of the launcher, without the trailing stream argument
 };
 std::vector<Launcher> launchers();
 
-// The fused NHWC fp16 convolution (nova/runtime/fused_kernels.hpp) is emitted for tiles up to this
+// The fused NHWC fp16 convolution (nova/kernels/fused_kernels.hpp) is emitted for tiles up to this
 // side; larger ones get a null registry entry.
 bool emits_fused(const Source& source);
 inline constexpr const char* kFusedLauncherParams =

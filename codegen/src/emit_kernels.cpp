@@ -58,10 +58,10 @@ std::vector<Launcher> launchers() {
                      "Input transform V = B^T d B: x " + layout_upper + " " + type + " -> V " +
                          (std::string(layout) == "nchw" ? "[kN*kN][C][P] " : "[kN*kN][P][C] ") + type +
                          "; pixels outside the image are zero.",
-                     "const " + type + "* __restrict__ x, " + type + "* __restrict__ V, nova::runtime::TileGrid grid",
-                     "input_transform_tiles<Transform, nova::runtime::Layout::" + std::string(layout) + ">(x, V, grid)",
+                     "const " + type + "* __restrict__ x, " + type + "* __restrict__ V, nova::kernels::TileGrid grid",
+                     "input_transform_tiles<Transform, nova::kernels::Layout::" + std::string(layout) + ">(x, V, grid)",
                      "const " + type + "* x, " + type + "* V, int N, int C, int H, int W, int pad",
-                     "launch_input_transform<Transform, nova::runtime::Layout::" + std::string(layout) +
+                     "launch_input_transform<Transform, nova::kernels::Layout::" + std::string(layout) +
                          ">(input_transform_" + suffix + ", x, V, N, C, H, W, pad"});
     }
   }
@@ -75,11 +75,11 @@ std::vector<Launcher> launchers() {
                          (std::string(layout) == "nchw" ? "[kN*kN][K][P]" : "[kN*kN][P][K]") + " fp32 -> y " +
                          layout_upper + " " + type + ", border tiles clipped.",
                      "const float* __restrict__ M, " + type +
-                         "* __restrict__ y, const float* __restrict__ bias, int relu, nova::runtime::TileGrid grid",
-                     "output_transform_tiles<Transform, nova::runtime::Layout::" + std::string(layout) +
+                         "* __restrict__ y, const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid",
+                     "output_transform_tiles<Transform, nova::kernels::Layout::" + std::string(layout) +
                          ">(M, y, bias, relu, grid)",
                      "const float* M, " + type + "* y, const float* bias, int relu, int N, int K, int H, int W, int pad",
-                     "launch_output_transform<Transform, nova::runtime::Layout::" + std::string(layout) +
+                     "launch_output_transform<Transform, nova::kernels::Layout::" + std::string(layout) +
                          ">(output_transform_" + suffix +
                          ", M, y, bias, relu, N, K, H, W, pad"});
     }
@@ -87,7 +87,7 @@ std::vector<Launcher> launchers() {
   return out;
 }
 
-// The conditions of nova/runtime/fused_kernels.hpp: n <= kFusedMaxTileSide (6), and a tile group's
+// The conditions of nova/kernels/fused_kernels.hpp: n <= kFusedMaxTileSide (6), and a tile group's
 // outputs fit in a warp's U buffer for the restaged epilogue (m * m < 3 n).
 bool emits_fused(const Source& source) {
   const auto& tile = source.config.transform.tile;
@@ -103,14 +103,14 @@ std::string emit_fused() {
       << "// stay on chip. 16 x kTileGroups tiles per block, kKBlocks blocks of 8 output channels per warp;\n"
       << "// the launcher picks them by shared memory.\n"
       << "template <int kTileGroups, int kKBlocks>\n"
-      << "__global__ void __launch_bounds__(nova::runtime::kFusedThreads, nova::runtime::fused_blocks_per_sm(kKBlocks))\n"
-      << "fused_conv_nhwc_f16(nova::runtime::FusedConvArgs args) {\n"
-      << "  nova::runtime::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args);\n"
+      << "__global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(kKBlocks))\n"
+      << "fused_conv_nhwc_f16(nova::kernels::FusedConvArgs args) {\n"
+      << "  nova::kernels::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args);\n"
       << "}\n\n"
       << signature("hipError_t launch_fused_conv_nhwc_f16", kFusedLauncherParams, " {") << "\n"
-      << "  static void (*const kernels[4])(nova::runtime::FusedConvArgs) = {\n"
+      << "  static void (*const kernels[4])(nova::kernels::FusedConvArgs) = {\n"
       << "      fused_conv_nhwc_f16<1, 1>, fused_conv_nhwc_f16<2, 1>, fused_conv_nhwc_f16<4, 1>, fused_conv_nhwc_f16<1, 2>};\n"
-      << "  return nova::runtime::launch_fused_conv<Transform>(kernels, x, U, y, bias, relu, N, C, H, W, K, pad,\n"
+      << "  return nova::kernels::launch_fused_conv<Transform>(kernels, x, U, y, bias, relu, N, C, H, W, K, pad,\n"
       << "                                                     shared_limit, stream);\n"
       << "}\n";
   return out.str();
@@ -123,57 +123,34 @@ std::string emit_kernels(const Source& source) {
   std::ostringstream out;
   out << banner(name + ": GPU filter, input and output transform kernels and their host launchers.", {source},
                 "//\n"
-                "// HIP source. nvcc compiles it as CUDA (-x cu) through nova/runtime/hip_compat.h. The tile\n"
-                "// loops live once in nova/runtime/transform_kernels.hpp (launch: transform_launch.hpp); this\n"
-                "// file binds them to this transform. Layouts: nova/runtime/transform_registry_gpu.hpp.\n")
-      << "#include \"nova/runtime/hip_compat.h\"\n"
-      << "#include \"nova/runtime/fused_kernels.hpp\"\n"
-      << "#include \"nova/runtime/transform_launch.hpp\"\n\n"
+                "// HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The tile\n"
+                "// loops live once in nova/kernels/transform_kernels.hpp (launch: transform_launch.hpp); this\n"
+                "// file binds them to this transform and defines its GpuTransformEntry. Layouts:\n"
+                "// nova/kernels/transform_registry_gpu.hpp.\n")
+      << "#include \"nova/kernels/hip_compat.h\"\n"
+      << "#include \"nova/kernels/fused_kernels.hpp\"\n"
+      << "#include \"nova/kernels/transform_launch.hpp\"\n"
+      << "#include \"nova/kernels/transform_registry_gpu.hpp\"\n\n"
       << "#include \"" << transforms_file_name(name) << "\"\n\n"
       << "namespace nova::generated::" << name << " {\n";
   for (const Launcher& l : launchers()) {
     out << "\n// " << l.summary << "\n"
-        << "__global__ void __launch_bounds__(nova::runtime::kBlockThreads)\n"
+        << "__global__ void __launch_bounds__(nova::kernels::kBlockThreads)\n"
         << signature(l.kernel, l.kernel_params, " {") << "\n"
-        << "  nova::runtime::" << l.device_call << ";\n"
+        << "  nova::kernels::" << l.device_call << ";\n"
         << "}\n\n"
         << launcher_signature(l) << " {\n"
-        << "  return nova::runtime::" << l.launch_call << ", stream);\n"
+        << "  return nova::kernels::" << l.launch_call << ", stream);\n"
         << "}\n";
   }
   if (emits_fused(source)) out << emit_fused();
+  out << "\n// What the transform's registry entry (registry.cpp) points at in GPU builds.\n"
+      << "extern const nova::kernels::GpuTransformEntry kGpuEntry;\n"
+      << "const nova::kernels::GpuTransformEntry kGpuEntry = {\n";
+  for (const Launcher& l : launchers()) out << "    ." << l.launcher << " = &" << l.launcher << ",\n";
+  out << "    .launch_fused_conv_nhwc_f16 = " << (emits_fused(source) ? "&launch_fused_conv_nhwc_f16" : "nullptr")
+      << ",\n};\n";
   out << "\n}  // namespace nova::generated::" << name << "\n";
-  return out.str();
-}
-
-std::string emit_registry_gpu(const std::vector<Source>& sources) {
-  std::ostringstream out;
-  out << banner("Registry of every generated transform's GPU launchers (the kernels are in <name>_kernels.hip).",
-                sources)
-      << "#include \"nova/runtime/transform_registry_gpu.hpp\"\n";
-  for (const Source& s : sources) {
-    out << "\nnamespace nova::generated::" << s.config.name << " {\n";
-    for (const Launcher& l : launchers())
-      out << launcher_signature(l) << ";\n";
-    if (emits_fused(s)) out << signature("hipError_t launch_fused_conv_nhwc_f16", kFusedLauncherParams, ";") << "\n";
-    out << "}  // namespace nova::generated::" << s.config.name << "\n";
-  }
-  out << "\nnamespace nova::runtime {\nnamespace {\n\nconstexpr GpuTransformEntry kGpuTransforms[] = {\n";
-  for (const Source& s : sources) {
-    const auto& t = s.config.transform.tile;
-    out << "    {\n"
-        << "        .name = \"" << s.config.name << "\",\n"
-        << "        .m = " << t.m << ",\n"
-        << "        .r = " << t.r << ",\n"
-        << "        .n = " << t.n() << ",\n";
-    for (const Launcher& l : launchers())
-      out << "        ." << l.launcher << " = &generated::" << s.config.name << "::" << l.launcher << ",\n";
-    out << "        .launch_fused_conv_nhwc_f16 = "
-        << (emits_fused(s) ? "&generated::" + s.config.name + "::launch_fused_conv_nhwc_f16" : std::string("nullptr"))
-        << ",\n";
-    out << "    },\n";
-  }
-  out << "};\n\n}  // namespace\n\n" << registry_accessors("GpuTransformEntry", "kGpuTransforms", "gpu_transform_registry", "find_gpu_transform");
   return out.str();
 }
 

@@ -1,6 +1,6 @@
 #include "emit.hpp"
 #include "nova/codegen/float_literal.hpp"
-#include "nova/discover/report.hpp"
+#include "nova/exact/report.hpp"
 
 #include <sstream>
 
@@ -38,19 +38,28 @@ std::string emit_all_transforms(const std::vector<Source>& sources) {
 std::string emit_registry(const std::vector<Source>& sources) {
   std::ostringstream out;
   out << banner("Registry of every generated transform: host functions, matrices and metrics.", sources)
-      << "#include \"nova/runtime/transform_registry.hpp\"\n\n"
-      << "#include \"all_transforms.hpp\"\n";
-  out << "\nnamespace nova::runtime {\nnamespace {\n\n"
+      << "#include \"nova/kernels/transform_registry.hpp\"\n\n"
+      << "#include \"all_transforms.hpp\"\n\n"
+      << "// GPU builds compile this file with NOVA_GPU_KERNELS=1 beside every <name>_kernels.hip, each of\n"
+      << "// which defines its transform's kGpuEntry; CPU builds leave every entry's `gpu` null.\n"
+      << "#if NOVA_GPU_KERNELS\n";
+  for (const Source& s : sources)
+    out << "namespace nova::generated::" << s.config.name << " { extern const kernels::GpuTransformEntry kGpuEntry; }\n";
+  out << "#define NOVA_GPU_ENTRY(name) (&::nova::generated::name::kGpuEntry)\n"
+      << "#else\n"
+      << "#define NOVA_GPU_ENTRY(name) nullptr\n"
+      << "#endif\n";
+  out << "\nnamespace nova::kernels {\nnamespace {\n\n"
       << "// The matrices of each JSON, every entry correctly rounded to double, row-major.\n";
   for (const Source& s : sources) {
-    const discover::Transform& t = s.config.transform;
+    const exact::Transform& t = s.config.transform;
     out << "\nnamespace " << s.config.name << " {\n"
         << double_table("kAT", t.AT) << double_table("kG", t.G) << double_table("kBT", t.BT) << "}  // namespace "
         << s.config.name << "\n";
   }
   out << "\nconstexpr TransformEntry kTransforms[] = {\n";
   for (const Source& s : sources) {
-    const discover::Config& c = s.config;
+    const exact::Config& c = s.config;
     const std::string fn = "&generated::" + c.name + "::";
     const std::vector<TransformStats> stats = transform_stats(c, build_programs(c.transform));  // input, filter, output
     const int input_ops = stats[0].ops_2d.total(), output_ops = stats[2].ops_2d.total();
@@ -59,8 +68,8 @@ std::string emit_registry(const std::vector<Source>& sources) {
         << "        .m = " << c.transform.tile.m << ",\n"
         << "        .r = " << c.transform.tile.r << ",\n"
         << "        .n = " << c.transform.tile.n() << ",\n"
-        << "        .points = \"" << discover::format_points(c.transform.points()) << "\",\n"
-        << "        .scaling = \"" << discover::scaling_name(c.transform.scaling) << "\",\n";
+        << "        .points = \"" << exact::format_points(c.transform.points()) << "\",\n"
+        << "        .scaling = \"" << exact::scaling_name(c.transform.scaling) << "\",\n";
     for (const char* type : {"f64", "f32"}) {
       const std::string cpp_type = std::string(type) == "f64" ? "double" : "float";
       for (const char* stage : {"input", "filter", "output"})
@@ -73,18 +82,18 @@ std::string emit_registry(const std::vector<Source>& sources) {
         << "        .output_ops = " << output_ops << ",\n"
         << "        .amp2d = " << double_literal(c.metrics.amp2d) << ",\n"
         << "        .predicted_error_fp16 = " << double_literal(c.metrics.predicted_error_fp16) << ",\n"
+        << "        .gpu = NOVA_GPU_ENTRY(" << c.name << "),\n"
         << "    },\n";
   }
-  out << "};\n\n}  // namespace\n\n" << registry_accessors("TransformEntry", "kTransforms", "transform_registry", "find_transform");
+  out << "};\n\n}  // namespace\n\n"
+      << "std::span<const TransformEntry> transform_registry() { return kTransforms; }\n\n"
+      << "const TransformEntry* find_transform(std::string_view name) {\n"
+      << "  for (const TransformEntry& entry : kTransforms)\n"
+      << "    if (name == entry.name) return &entry;\n"
+      << "  return nullptr;\n"
+      << "}\n\n"
+      << "}  // namespace nova::kernels\n";
   return out.str();
-}
-
-std::string registry_accessors(const std::string& entry_type, const std::string& table, const std::string& list_function,
-                               const std::string& find_function) {
-  return "std::span<const " + entry_type + "> " + list_function + "() { return " + table + "; }\n\n" + "const " +
-         entry_type + "* " + find_function + "(std::string_view name) {\n" + "  for (const " + entry_type +
-         "& entry : " + table + ")\n" + "    if (name == entry.name) return &entry;\n" + "  return nullptr;\n" +
-         "}\n\n" + "}  // namespace nova::runtime\n";
 }
 
 }  // namespace nova::codegen::detail

@@ -1,6 +1,6 @@
 #include "emit.hpp"
 #include "nova/codegen/float_literal.hpp"
-#include "nova/discover/report.hpp"
+#include "nova/exact/report.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -29,11 +29,11 @@ std::string constants_block(const TransformPrograms& p) {
   std::sort(values.begin(), values.end());
   std::ostringstream out;
   out << "// Constants: each exact value (in the comment) correctly rounded to float and to double;\n"
-         "// nova::runtime::rounded picks the compute type's. Signs live in the expressions.\n";
+         "// nova::kernels::rounded picks the compute type's. Signs live in the expressions.\n";
   for (const Rational& c : values)
-    out << "template <typename T>\ninline constexpr T " << constant_name(c) << " = nova::runtime::rounded<T>("
+    out << "template <typename T>\ninline constexpr T " << constant_name(c) << " = nova::kernels::rounded<T>("
         << float_literal(round_to_float(c)) << ", " << double_literal(round_to_double(c)) << ");  // "
-        << discover::to_string(c) << "\n";
+        << exact::to_string(c) << "\n";
   return out.str();
 }
 
@@ -66,11 +66,11 @@ std::string calls(const char* fn, int count, const char* args) {
 std::string transforms_file_name(const std::string& name) { return name + "_transforms.hpp"; }
 
 std::string emit_transforms_header(const Source& source, const TransformPrograms& programs) {
-  const discover::Config& c = source.config;
-  const discover::TileSize tile = c.transform.tile;
+  const exact::Config& c = source.config;
+  const exact::TileSize tile = c.transform.tile;
   std::ostringstream extra;
-  extra << "//\n// Points " << discover::format_points(c.transform.points()) << ", scaling "
-        << discover::scaling_name(c.transform.scaling) << ".\n// amp2D " << c.metrics.amp2d
+  extra << "//\n// Points " << exact::format_points(c.transform.points()) << ", scaling "
+        << exact::scaling_name(c.transform.scaling) << ".\n// amp2D " << c.metrics.amp2d
         << " (DESIGN.md section 6): predicted relative error with fp16 storage " << c.metrics.predicted_error_fp16
         << ".\n"
         << op_count_comment(transform_stats(c, programs));
@@ -80,7 +80,7 @@ std::string emit_transforms_header(const Source& source, const TransformPrograms
                     ") input, filter and output transforms, fully unrolled, host and device.",
                 {source}, extra.str())
       << "#pragma once\n\n"
-      << "#include \"nova/runtime/hd.hpp\"\n\n"
+      << "#include \"nova/kernels/hd.hpp\"\n\n"
       << "namespace nova::generated::" << c.name << " {\n\n"
       << "inline constexpr int kM = " << tile.m << ";  // outputs per tile side\n"
       << "inline constexpr int kR = " << tile.r << ";  // filter taps per side\n"

@@ -8,8 +8,8 @@
 namespace nova::codegen {
 namespace {
 
-using discover::InputError;
-using discover::Rational;
+using exact::InputError;
+using exact::Rational;
 using Integer = boost::multiprecision::mpz_int;
 
 // Rounds |value| to `Float` with exact integer arithmetic: find e with 2^e <= |value| < 2^(e+1),
@@ -36,7 +36,7 @@ Float round_exact(const Rational& value) {
     ++exponent;
   }
   if (exponent < std::numeric_limits<Float>::min_exponent - 1 || exponent > std::numeric_limits<Float>::max_exponent - 1)
-    throw InputError("constant " + discover::to_string(value) + " is outside the normal range of " +
+    throw InputError("constant " + exact::to_string(value) + " is outside the normal range of " +
                      (digits == 24 ? "float" : "double"));
   // mantissa < 2^digits, so both conversions below are exact.
   const Float magnitude = std::ldexp(static_cast<Float>(mantissa.convert_to<unsigned long long>()),

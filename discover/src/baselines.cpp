@@ -7,6 +7,9 @@
 #include <numbers>
 
 namespace nova::discover {
+
+using namespace exact;  // the search works in the exact core's vocabulary
+
 namespace {
 
 std::string fixed(double x, int decimals) {

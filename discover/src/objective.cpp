@@ -1,13 +1,16 @@
 #include "nova/discover/objective.hpp"
-#include "nova/discover/enum_names.hpp"
+#include "nova/exact/enum_names.hpp"
 
-#include "nova/discover/fast_metrics.hpp"
-#include "nova/discover/rational.hpp"
+#include "nova/exact/fast_metrics.hpp"
+#include "nova/exact/rational.hpp"
 
 #include <cmath>
 #include <limits>
 
 namespace nova::discover {
+
+using namespace exact;  // the search works in the exact core's vocabulary
+
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();

@@ -1,6 +1,6 @@
 #include "nova/discover/search.hpp"
 
-#include "nova/discover/fast_metrics.hpp"
+#include "nova/exact/fast_metrics.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -9,6 +9,9 @@
 #include <limits>
 
 namespace nova::discover {
+
+using namespace exact;  // the search works in the exact core's vocabulary
+
 namespace {
 
 // Random stream ids of the two ES stages (see stream_seed).

@@ -1,5 +1,5 @@
 #include "nova/discover/snap.hpp"
-#include "nova/discover/enum_names.hpp"
+#include "nova/exact/enum_names.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +10,9 @@
 #include <tuple>
 
 namespace nova::discover {
+
+using namespace exact;  // the search works in the exact core's vocabulary
+
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();

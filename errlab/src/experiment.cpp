@@ -4,8 +4,8 @@
 #include "vector_clones.hpp"
 #include "nova/errlab/tensor_storage.hpp"
 
-#include "nova/discover/rational.hpp"
-#include "nova/discover/enum_names.hpp"
+#include "nova/exact/rational.hpp"
+#include "nova/exact/enum_names.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -19,7 +19,7 @@
 namespace nova::errlab {
 namespace {
 
-using discover::InputError;
+using exact::InputError;
 
 // A transform matrix rounded to its storage type, kept as the list of non-zero entries of each
 // row: zero terms are skipped, as in the generated kernels (adding an exact zero never rounds).
@@ -31,11 +31,11 @@ struct CoefficientMatrix {
 
 // Exact rational -> double -> storage format: the double step could only change the result for an
 // entry within 2^-53 (relative) of a tie of the narrower format.
-CoefficientMatrix round_matrix(const discover::RationalMatrix& exact, StorageType type) {
+CoefficientMatrix round_matrix(const exact::RationalMatrix& exact, StorageType type) {
   CoefficientMatrix out{static_cast<int>(exact.rows()), static_cast<int>(exact.cols()), {}};
   std::vector<double> values(exact.rows() * exact.cols());
   for (std::size_t i = 0; i < exact.rows(); ++i)
-    for (std::size_t j = 0; j < exact.cols(); ++j) values[i * exact.cols() + j] = discover::to_double(exact(i, j));
+    for (std::size_t j = 0; j < exact.cols(); ++j) values[i * exact.cols() + j] = exact::to_double(exact(i, j));
   store(type, TensorView{values.data(), 1, out.rows, out.cols});  // int8 "channel" = matrix row
   out.nonzeros.resize(exact.rows());
   for (int i = 0; i < out.rows; ++i)
@@ -156,7 +156,7 @@ void fill(Random& random, Distribution distribution, double scale, std::vector<d
 struct LayerSizes {
   std::size_t filters, transformed_filters, inputs, products, outputs, scratch;
 
-  LayerSizes(const discover::TileSize& tile, const ExperimentSpec& spec, int positions) {
+  LayerSizes(const exact::TileSize& tile, const ExperimentSpec& spec, int positions) {
     const auto K = static_cast<std::size_t>(spec.filters), C = static_cast<std::size_t>(spec.channels),
                P = static_cast<std::size_t>(positions), m = static_cast<std::size_t>(tile.m),
                r = static_cast<std::size_t>(tile.r), n = static_cast<std::size_t>(tile.n());
@@ -179,7 +179,7 @@ constexpr double kMaxWorkspaceBytes = 2.0 * (1 << 30);
 // Everything one thread needs for one layer instance, allocated once (no allocation per layer).
 class LayerEmulator {
  public:
-  LayerEmulator(const discover::Transform& transform, const PrecisionModel& model, const ExperimentSpec& spec,
+  LayerEmulator(const exact::Transform& transform, const PrecisionModel& model, const ExperimentSpec& spec,
                 int positions)
       : model_(model),
         spec_(spec),
@@ -271,18 +271,18 @@ class LayerEmulator {
 }  // namespace
 
 namespace {
-constexpr discover::EnumName<Distribution> kDistributionNames[] = {{Distribution::gaussian, "gaussian"},
+constexpr exact::EnumName<Distribution> kDistributionNames[] = {{Distribution::gaussian, "gaussian"},
                                                                    {Distribution::uniform, "uniform"},
                                                                    {Distribution::relu, "relu"},
                                                                    {Distribution::he, "he"}};
 }  // namespace
 
 Distribution parse_distribution(std::string_view text) {
-  return discover::parse_enum<Distribution>(kDistributionNames, text, "distribution");
+  return exact::parse_enum<Distribution>(kDistributionNames, text, "distribution");
 }
 
 std::string_view to_string(Distribution distribution) {
-  return discover::enum_name<Distribution>(kDistributionNames, distribution);
+  return exact::enum_name<Distribution>(kDistributionNames, distribution);
 }
 
 void validate(const ExperimentSpec& spec) {
@@ -328,7 +328,7 @@ void ErrorStats::merge(const ErrorStats& o) {
   max_abs_reference = std::max(max_abs_reference, o.max_abs_reference);
 }
 
-ErrorStats measure_error(const discover::Transform& transform, const PrecisionModel& model, const ExperimentSpec& spec) {
+ErrorStats measure_error(const exact::Transform& transform, const PrecisionModel& model, const ExperimentSpec& spec) {
   validate(model);
   validate(spec);
   const LayerShape shape = layer_shape(spec);

@@ -1,6 +1,6 @@
 #include "nova/errlab/precision_model.hpp"
 
-#include "nova/discover/rational.hpp"
+#include "nova/exact/rational.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +10,7 @@
 namespace nova::errlab {
 namespace {
 
-using discover::InputError;
+using exact::InputError;
 
 constexpr std::array<std::pair<std::string_view, StorageType>, 7> kStorageNames{{
     {"fp64", {Format::fp64, Granularity::tensor}},

@@ -18,12 +18,12 @@ std::string number(double x) {
   return buf;
 }
 
-std::string scaling_label(discover::Scaling s) {
+std::string scaling_label(exact::Scaling s) {
   switch (s) {
-    case discover::Scaling::DenominatorsInG: return "G";
-    case discover::Scaling::DenominatorsInA: return "A";
-    case discover::Scaling::DenominatorsInB: return "B";
-    case discover::Scaling::Balanced: return "balanced";
+    case exact::Scaling::DenominatorsInG: return "G";
+    case exact::Scaling::DenominatorsInA: return "A";
+    case exact::Scaling::DenominatorsInB: return "B";
+    case exact::Scaling::Balanced: return "balanced";
   }
   return "?";
 }
@@ -61,20 +61,20 @@ std::string render(const std::vector<std::vector<std::string>>& cells) {
 
 }  // namespace
 
-Measurement measure_config(const discover::Config& config, std::optional<discover::Scaling> rescale,
+Measurement measure_config(const exact::Config& config, std::optional<exact::Scaling> rescale,
                            const PrecisionModel& model, const ExperimentSpec& spec) {
-  const discover::Transform& stored = config.transform;
-  const discover::Transform transform =
-      rescale ? discover::build_transform(stored.tile, stored.finite_points, *rescale) : stored;
+  const exact::Transform& stored = config.transform;
+  const exact::Transform transform =
+      rescale ? exact::build_transform(stored.tile, stored.finite_points, *rescale) : stored;
   Measurement row;
   row.config = config.name;
   row.tile = transform.tile;
-  for (const auto& p : transform.points()) row.points += (row.points.empty() ? "" : " ") + discover::to_string(p);
+  for (const auto& p : transform.points()) row.points += (row.points.empty() ? "" : " ") + exact::to_string(p);
   row.scaling = transform.scaling;
   // Both are invariant under the row scalings, so the stored metrics hold for a rescaled transform.
   row.kappa2_V = config.metrics.kappa2_V;
   row.amp2d = config.metrics.amp2d;
-  row.predicted_error = discover::kErrorModelConstant * prediction_unit_roundoff(model) * row.amp2d;
+  row.predicted_error = exact::kErrorModelConstant * prediction_unit_roundoff(model) * row.amp2d;
   row.stats = measure_error(transform, model, spec);
   return row;
 }
@@ -163,7 +163,7 @@ std::string format_json(const RunSettings& run, const std::vector<Measurement>& 
     results.push_back({{"config", r.config},
                        {"tile", {{"m", r.tile.m}, {"r", r.tile.r}}},
                        {"points", r.points},
-                       {"scaling", discover::scaling_name(r.scaling)},
+                       {"scaling", exact::scaling_name(r.scaling)},
                        {"kappa2_V", r.kappa2_V},
                        {"amp2D", r.amp2d},
                        {"tiles", r.stats.tiles},

@@ -9,10 +9,10 @@
 #include <climits>
 #include <cstdint>
 
-#include "nova/runtime/fused_kernels.hpp"
-#include "nova/runtime/hip_compat.h"
-#include "nova/runtime/layout_kernels.hpp"
-#include "nova/runtime/transform_registry_gpu.hpp"
+#include "nova/kernels/fused_kernels.hpp"
+#include "nova/kernels/hip_compat.h"
+#include "nova/kernels/layout_kernels.hpp"
+#include "nova/kernels/transform_registry_gpu.hpp"
 
 #if defined(__HIP__) || defined(__HIPCC__)
 #if NOVA_ENABLE_HIPBLAS
@@ -24,6 +24,8 @@
 
 namespace nova::runtime {
 namespace {
+
+using namespace kernels;  // the launchers and kernels this backend drives
 
 #if defined(__HIP__) || defined(__HIPCC__)
 #if NOVA_ENABLE_HIPBLAS
@@ -131,8 +133,7 @@ class GpuBackend final : public Backend {
 
   bool can_fuse(const ConvShape& s, const TransformEntry& t) const override {
     if (s.dtype != NOVA_DTYPE_FP16 || s.c > INT_MAX || s.k > INT_MAX) return false;
-    const GpuTransformEntry* g = find_gpu_transform(t.name);
-    return g && g->launch_fused_conv_nhwc_f16 &&
+    return t.gpu && t.gpu->launch_fused_conv_nhwc_f16 &&
            fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0;
   }
 
@@ -160,7 +161,7 @@ class GpuBackend final : public Backend {
   }
 
   nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, Buffer& filter) override {
-    const GpuTransformEntry* g = find_gpu_transform(t.name);
+    const GpuTransformEntry* g = t.gpu;
     if (!g) return NOVA_STATUS_UNKNOWN_TRANSFORM;
     const Tiling tiling = tile_shape(s, t);
     const size_t bytes = static_cast<size_t>(tiling.transformed_filter_elements()) * transformed_element_bytes(s.dtype);
@@ -180,7 +181,7 @@ class GpuBackend final : public Backend {
 
   nova_status_t forward(const ConvShape& s, const TransformEntry& t, const void* x, const void* filter, const float* bias,
                         int relu, void* y, void* workspace, nova_stage_profile_t* profile) override {
-    const GpuTransformEntry* g = find_gpu_transform(t.name);
+    const GpuTransformEntry* g = t.gpu;
     if (!g) return NOVA_STATUS_UNKNOWN_TRANSFORM;
     const Tiling tiling = tile_shape(s, t);
     const int N = static_cast<int>(s.n), C = static_cast<int>(s.c), K = static_cast<int>(s.k), H = static_cast<int>(s.h),

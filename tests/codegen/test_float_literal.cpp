@@ -12,7 +12,7 @@ using nova::codegen::double_literal;
 using nova::codegen::float_literal;
 using nova::codegen::round_to_double;
 using nova::codegen::round_to_float;
-using nova::discover::Rational;
+using nova::exact::Rational;
 
 namespace {
 Rational ratio(std::int64_t p, std::int64_t q) { return Rational(p) / Rational(q); }
@@ -48,11 +48,11 @@ TEST_CASE("ties round to even, carries reach the next power of two") {
 }
 
 TEST_CASE("constants outside the normal range are refused") {
-  CHECK_THROWS_AS(round_to_float(power_of_two(200)), nova::discover::InputError);
-  CHECK_THROWS_AS(round_to_float(power_of_two(-130)), nova::discover::InputError);
+  CHECK_THROWS_AS(round_to_float(power_of_two(200)), nova::exact::InputError);
+  CHECK_THROWS_AS(round_to_float(power_of_two(-130)), nova::exact::InputError);
   CHECK(round_to_float(power_of_two(-126)) == 1.17549435e-38f);  // smallest normal float
   CHECK(round_to_double(power_of_two(200)) == 1.6069380442589903e60);
-  CHECK_THROWS_AS(round_to_double(power_of_two(-1075)), nova::discover::InputError);
+  CHECK_THROWS_AS(round_to_double(power_of_two(-1075)), nova::exact::InputError);
 }
 
 TEST_CASE("literals are the shortest text that reads back exactly") {

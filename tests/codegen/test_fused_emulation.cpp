@@ -1,4 +1,4 @@
-// The fused NHWC fp16 convolution (nova/runtime/fused_kernels.hpp): its tile loops, the filter
+// The fused NHWC fp16 convolution (nova/kernels/fused_kernels.hpp): its tile loops, the filter
 // reorder into its layout and every tile-group count, emulated on the CPU through the portable
 // product (the mma path has the same fragment ownership; the GPU bench checks it against FP64).
 // The reference repeats the kernel's storage roundings (V and U to fp16 from fp32 transforms),
@@ -7,7 +7,7 @@
 #include "support/kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
 
 #include "all_transforms.hpp"
-#include "nova/runtime/fused_kernels.hpp"
+#include "nova/kernels/fused_kernels.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -18,8 +18,8 @@
 
 namespace {
 
-using nova::runtime::FusedConvArgs;
-using nova::runtime::TileGrid;
+using nova::kernels::FusedConvArgs;
+using nova::kernels::TileGrid;
 
 constexpr std::size_t kGuard = 64;  // NaN-filled elements past y's end: a write there is a bug
 
@@ -41,7 +41,7 @@ class FusedCase {
   static constexpr int m = Transform::m, r = Transform::r, n = Transform::n, nn = n * n;
 
   FusedCase(const Shape& s, unsigned seed) : s_(s) {
-    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, grid_));
+    REQUIRE(nova::kernels::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, grid_));
     std::mt19937 rng(seed);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     x_.resize(static_cast<std::size_t>(s.N) * s.H * s.W * s.C);
@@ -59,12 +59,12 @@ class FusedCase {
     std::vector<__half> y(count + kGuard);
     std::memset(static_cast<void*>(y.data()), 0xff, y.size() * sizeof(__half));  // NaN everywhere
     const FusedConvArgs args{x_.data(), fused_u_.data(), y.data(), bias_.data(), relu, s_.K, grid_};
-    const int block_tiles = nova::runtime::fused_block_tiles(kTileGroups);
+    const int block_tiles = nova::kernels::fused_block_tiles(kTileGroups);
     const auto blocks = static_cast<unsigned>((grid_.tiles + block_tiles - 1) / block_tiles);
     nova::emulation::dynamic_shared.assign(
-        static_cast<std::size_t>(nova::runtime::fused_shared_bytes(n, s_.C, kTileGroups, kKBlocks)), '\0');
-    nova::emulation::launch(blocks, static_cast<unsigned>(nova::runtime::kFusedThreads),
-                            [&] { nova::runtime::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args); });
+        static_cast<std::size_t>(nova::kernels::fused_shared_bytes(n, s_.C, kTileGroups, kKBlocks)), '\0');
+    nova::emulation::launch(blocks, static_cast<unsigned>(nova::kernels::kFusedThreads),
+                            [&] { nova::kernels::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args); });
     return compare(y, relu);
   }
 
@@ -74,10 +74,10 @@ class FusedCase {
     const long long filters = static_cast<long long>(s_.K) * s_.C;
     std::vector<__half> plain(static_cast<std::size_t>(nn * filters));
     fused_u_.assign(plain.size(), static_cast<__half>(0.0f));
-    nova::emulation::launch(nova::runtime::filter_blocks(filters), nova::runtime::kBlockThreads,
-                            [&] { nova::runtime::filter_transform_tiles<Transform>(w_.data(), plain.data(), s_.K, s_.C); });
-    nova::emulation::launch(nova::runtime::filter_blocks(nn * filters), nova::runtime::kBlockThreads, [&] {
-      nova::runtime::fused_filter_order<__half>(plain.data(), fused_u_.data(), nn, s_.K, s_.C);
+    nova::emulation::launch(nova::kernels::filter_blocks(filters), nova::kernels::kBlockThreads,
+                            [&] { nova::kernels::filter_transform_tiles<Transform>(w_.data(), plain.data(), s_.K, s_.C); });
+    nova::emulation::launch(nova::kernels::filter_blocks(nn * filters), nova::kernels::kBlockThreads, [&] {
+      nova::kernels::fused_filter_order<__half>(plain.data(), fused_u_.data(), nn, s_.K, s_.C);
     });
     plain_u_ = plain;
   }
@@ -164,7 +164,7 @@ class FusedCase {
 
 template <class Transform>
 void check_fused() {
-  if constexpr (Transform::n <= nova::runtime::kFusedMaxTileSide) {
+  if constexpr (Transform::n <= nova::kernels::kFusedMaxTileSide) {
     // Partial tile blocks, clipped border tiles, pad 0 to 2, warps with a second block of K,
     // several blocks and several tile groups in a block.
     const std::vector<Shape> shapes = {
@@ -207,8 +207,8 @@ TEST_CASE("fused NHWC fp16 kernel, emulated on the CPU, matches the reference wi
 }
 
 TEST_CASE("fused kernel eligibility: tile side, channel multiples and shared memory") {
-  using nova::runtime::fused_launch;
-  const auto is = [](nova::runtime::FusedLaunch l, int tile_groups, int k_blocks) {
+  using nova::kernels::fused_launch;
+  const auto is = [](nova::kernels::FusedLaunch l, int tile_groups, int k_blocks) {
     return l.tile_groups == tile_groups && l.k_blocks == k_blocks;
   };
   CHECK(is(fused_launch(6, 16, 64, 227 * 1024), 4, 1));     // two blocks of 64 tiles share an SM
@@ -229,6 +229,6 @@ TEST_CASE("fused filter layout: every U element has its own slot") {
   std::vector<int> seen(static_cast<std::size_t>(nn) * K * C, 0);
   for (int xi = 0; xi < nn; ++xi)
     for (int k = 0; k < K; ++k)
-      for (int c = 0; c < C; ++c) ++seen[static_cast<std::size_t>(nova::runtime::fused_filter_index(xi, k, c, K, C))];
+      for (int c = 0; c < C; ++c) ++seen[static_cast<std::size_t>(nova::kernels::fused_filter_index(xi, k, c, K, C))];
   CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
 }

@@ -1,8 +1,8 @@
 // The generated host transforms (the code the kernels run), through the registry, against the
 // exact matrices of each JSON applied in FP64, and a CPU Winograd convolution built from them
 // against FP64 direct convolution. The registry is iterated, so every new config is covered.
-#include "nova/discover/config_json.hpp"
-#include "nova/runtime/transform_registry.hpp"
+#include "nova/exact/config_json.hpp"
+#include "nova/kernels/transform_registry.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-using nova::runtime::TransformEntry;
+using nova::kernels::TransformEntry;
 
 namespace {
 
@@ -26,10 +26,10 @@ struct Matrix {
   double operator()(std::size_t i, std::size_t j) const { return a[i * cols + j]; }
 };
 
-Matrix to_double(const nova::discover::RationalMatrix& m) {
+Matrix to_double(const nova::exact::RationalMatrix& m) {
   Matrix out{m.rows(), m.cols(), {}};
   for (std::size_t i = 0; i < m.rows(); ++i)
-    for (std::size_t j = 0; j < m.cols(); ++j) out.a.push_back(nova::discover::to_double(m(i, j)));
+    for (std::size_t j = 0; j < m.cols(); ++j) out.a.push_back(nova::exact::to_double(m(i, j)));
   return out;
 }
 
@@ -71,8 +71,8 @@ std::vector<T> apply(Fn fn, const std::vector<double>& in, std::size_t out_size)
   return y;
 }
 
-nova::discover::Config config_of(const TransformEntry& e) {
-  return nova::discover::read_config(kConfigs / (std::string(e.name) + ".json"));
+nova::exact::Config config_of(const TransformEntry& e) {
+  return nova::exact::read_config(kConfigs / (std::string(e.name) + ".json"));
 }
 
 }  // namespace
@@ -80,26 +80,26 @@ nova::discover::Config config_of(const TransformEntry& e) {
 TEST_CASE("the registry lists exactly the configs in configs/, with their sizes and points") {
   std::set<std::string> files, registered;
   for (const auto& f : fs::directory_iterator(kConfigs))
-    if (f.path().extension() == ".json") files.insert(nova::discover::read_config(f.path()).name);
-  for (const TransformEntry& e : nova::runtime::transform_registry()) {
+    if (f.path().extension() == ".json") files.insert(nova::exact::read_config(f.path()).name);
+  for (const TransformEntry& e : nova::kernels::transform_registry()) {
     registered.insert(e.name);
     const auto c = config_of(e);
     CHECK(e.m == c.transform.tile.m);
     CHECK(e.r == c.transform.tile.r);
     CHECK(e.n == c.transform.tile.n());
-    CHECK(std::string(e.scaling) == std::string(nova::discover::scaling_name(c.transform.scaling)));
+    CHECK(std::string(e.scaling) == std::string(nova::exact::scaling_name(c.transform.scaling)));
     CHECK(e.amp2d == c.metrics.amp2d);
-    CHECK(nova::runtime::find_transform(e.name) == &e);
+    CHECK(nova::kernels::find_transform(e.name) == &e);
     // The double tables are the exact matrices, rounded once.
     for (const auto& [table, exact] : {std::pair{e.AT, &c.transform.AT}, {e.G, &c.transform.G}, {e.BT, &c.transform.BT}})
       CHECK(std::vector<double>(table, table + exact->rows() * exact->cols()) == to_double(*exact).a);
   }
   CHECK(registered == files);  // a config without generated code (or the reverse) fails here
-  CHECK(nova::runtime::find_transform("f6x3_nonexistent") == nullptr);
+  CHECK(nova::kernels::find_transform("f6x3_nonexistent") == nullptr);
 }
 
 TEST_CASE("generated host transforms match the exact matrices applied in FP64") {
-  for (const TransformEntry& e : nova::runtime::transform_registry()) {
+  for (const TransformEntry& e : nova::kernels::transform_registry()) {
     DYNAMIC_SECTION(e.name) {
       const auto c = config_of(e);
       const Matrix at = to_double(c.transform.AT), g = to_double(c.transform.G), bt = to_double(c.transform.BT);
@@ -191,7 +191,7 @@ std::vector<double> winograd_convolution(const TransformEntry& e, const ConvShap
 TEST_CASE("a CPU Winograd convolution from the generated transforms matches FP64 direct convolution") {
   // Odd sizes, so that border tiles are clipped; every padding the runtime accepts.
   const ConvShape shapes[] = {{2, 3, 4, 13, 11, 1}, {1, 5, 2, 9, 16, 0}, {3, 2, 3, 7, 5, 2}};
-  for (const TransformEntry& e : nova::runtime::transform_registry()) {
+  for (const TransformEntry& e : nova::kernels::transform_registry()) {
     DYNAMIC_SECTION(e.name) {
       std::mt19937_64 rng(5);
       for (const ConvShape& s : shapes) {

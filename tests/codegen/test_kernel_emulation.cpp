@@ -4,8 +4,8 @@
 #include "support/kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
 
 #include "all_transforms.hpp"
-#include "nova/runtime/transform_kernels.hpp"
-#include "nova/runtime/transform_registry.hpp"
+#include "nova/kernels/transform_kernels.hpp"
+#include "nova/kernels/transform_registry.hpp"
 #include "../gpu/transform_check.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,8 +14,8 @@
 
 namespace {
 
-using nova::runtime::Layout;
-using nova::runtime::TileGrid;
+using nova::kernels::Layout;
+using nova::kernels::TileGrid;
 using nova::test::ImageLayout;
 using nova::test::Storage;
 
@@ -62,29 +62,29 @@ class EmulatedRunner final : public nova::test::KernelRunner {
   std::vector<float> filter_as(const std::vector<float>& w, int K, int C) {
     const long long filters = static_cast<long long>(K) * C;
     std::vector<TU> U = nan_filled<TU>(static_cast<std::size_t>(nn * filters) + nova::test::kGuard);
-    nova::emulation::launch(nova::runtime::filter_blocks(filters), nova::runtime::kBlockThreads,
-                            [&] { nova::runtime::filter_transform_tiles<Transform>(w.data(), U.data(), K, C); });
+    nova::emulation::launch(nova::kernels::filter_blocks(filters), nova::kernels::kBlockThreads,
+                            [&] { nova::kernels::filter_transform_tiles<Transform>(w.data(), U.data(), K, C); });
     return as_float(U);
   }
 
   template <Layout layout, typename T>
   std::vector<float> input_as(const std::vector<float>& x, const nova::test::ConvShape& s) {
     TileGrid g{};
-    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, g));
+    REQUIRE(nova::kernels::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, g));
     const std::vector<T> image = converted<T>(x);
     std::vector<T> V = nan_filled<T>(static_cast<std::size_t>(nn * s.C * g.tiles) + nova::test::kGuard);
-    nova::emulation::launch(nova::runtime::tile_blocks<layout == Layout::nhwc>(g), nova::runtime::kBlockThreads,
-                            [&] { nova::runtime::input_transform_tiles<Transform, layout>(image.data(), V.data(), g); });
+    nova::emulation::launch(nova::kernels::tile_blocks<layout == Layout::nhwc>(g), nova::kernels::kBlockThreads,
+                            [&] { nova::kernels::input_transform_tiles<Transform, layout>(image.data(), V.data(), g); });
     return as_float(V);
   }
 
   template <Layout layout, typename T>
   std::vector<float> output_as(const std::vector<float>& M, const float* bias, int relu, const nova::test::ConvShape& s) {
     TileGrid g{};
-    REQUIRE(nova::runtime::make_tile_grid<Transform>(s.N, s.K, s.H, s.W, s.pad, g));
+    REQUIRE(nova::kernels::make_tile_grid<Transform>(s.N, s.K, s.H, s.W, s.pad, g));
     std::vector<T> y = nan_filled<T>(static_cast<std::size_t>(s.N) * s.K * g.out_height * g.out_width + nova::test::kGuard);
-    nova::emulation::launch(nova::runtime::tile_blocks<layout == Layout::nhwc>(g), nova::runtime::kBlockThreads, [&] {
-      nova::runtime::output_transform_tiles<Transform, layout>(M.data(), y.data(), bias, relu, g);
+    nova::emulation::launch(nova::kernels::tile_blocks<layout == Layout::nhwc>(g), nova::kernels::kBlockThreads, [&] {
+      nova::kernels::output_transform_tiles<Transform, layout>(M.data(), y.data(), bias, relu, g);
     });
     return as_float(y);
   }
@@ -92,7 +92,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
 
 template <class Transform>
 void check_emulated() {
-  const nova::runtime::TransformEntry* entry = nova::runtime::find_transform(Transform::name);
+  const nova::kernels::TransformEntry* entry = nova::kernels::find_transform(Transform::name);
   REQUIRE(entry != nullptr);
   // Odd sizes: several tile and channel blocks, partial blocks, clipped border tiles, pad 0 to 2;
   // the last two have channel counts that are multiples of 8 and of 4 only (vector-friendly NHWC).

@@ -9,8 +9,8 @@
 #include <random>
 
 using namespace nova::codegen;
-using nova::discover::Rational;
-using nova::discover::RationalMatrix;
+using nova::exact::Rational;
+using nova::exact::RationalMatrix;
 
 namespace {
 
@@ -67,7 +67,7 @@ std::vector<Source> shipped_sources() {
   return load_sources(paths);
 }
 
-bool symmetric(const nova::discover::Transform& t) {
+bool symmetric(const nova::exact::Transform& t) {
   for (const Rational& a : t.finite_points)
     if (std::find(t.finite_points.begin(), t.finite_points.end(), Rational(-a)) == t.finite_points.end()) return false;
   return true;

@@ -1,9 +1,10 @@
 #include "nova/discover/baselines.hpp"
-#include "nova/discover/fast_metrics.hpp"
+#include "nova/exact/fast_metrics.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace nova::discover;
+using namespace nova::exact;
 
 namespace {
 

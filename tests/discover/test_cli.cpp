@@ -1,6 +1,6 @@
 // Runs the real nova-discover binary: good runs write verified JSON, bad input fails cleanly
 // (message, non-zero exit, no file left behind, no existing file touched).
-#include "nova/discover/config_json.hpp"
+#include "nova/exact/config_json.hpp"
 
 #include "support/command.hpp"
 
@@ -32,8 +32,8 @@ TEST_CASE("evaluation prints the table and writes verified JSON") {
   const fs::path written = dir / "configs" / "f6x3_nova.json";
   REQUIRE(fs::exists(written));
   CHECK(slurp(written).find("\"points\": [\"0\",\"3/5\",\"-3/5\"") != std::string::npos);
-  const auto c = nova::discover::read_config(written);
-  CHECK(nova::discover::verify_config(c).ok);
+  const auto c = nova::exact::read_config(written);
+  CHECK(nova::exact::verify_config(c).ok);
   // Deterministic: up to the recorded command line, the bytes are those of the shipped config.
   const auto upto_provenance = [](const std::string& text) { return text.substr(0, text.find("\"provenance\"")); };
   CHECK(upto_provenance(slurp(written)) == upto_provenance(slurp(kConfigs / "f6x3_nova.json")));

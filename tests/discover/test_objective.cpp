@@ -1,4 +1,4 @@
-#include "nova/discover/fast_metrics.hpp"
+#include "nova/exact/fast_metrics.hpp"
 #include "nova/discover/evolution.hpp"
 #include "nova/discover/objective.hpp"
 
@@ -7,6 +7,7 @@
 #include <cmath>
 
 using namespace nova::discover;
+using namespace nova::exact;
 
 TEST_CASE("objective names parse and print", "[objective]") {
   CHECK(parse_objective("kappa") == Objective::Kappa);

@@ -1,4 +1,4 @@
-#include "nova/discover/config_json.hpp"
+#include "nova/exact/config_json.hpp"
 #include "nova/discover/search.hpp"
 
 #include <catch2/catch.hpp>
@@ -6,6 +6,7 @@
 #include <algorithm>
 
 using namespace nova::discover;
+using namespace nova::exact;
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Runs the real nova-discover binary for the search mode's user-facing behaviour.
-#include "nova/discover/config_json.hpp"
+#include "nova/exact/config_json.hpp"
 
 #include "support/command.hpp"
 
@@ -50,9 +50,9 @@ TEST_CASE("cli: a search prints the result beside the baselines and writes a ver
     CHECK_THAT(r.output, Catch::Contains(expected));
   const Run verified = run("verify " + file.string());
   CHECK(verified.exit_code == 0);
-  const auto config = nova::discover::read_config(file);
+  const auto config = nova::exact::read_config(file);
   CHECK(config.name == "f6x3_fp16");
-  CHECK(config.transform.scaling == nova::discover::Scaling::Balanced);
+  CHECK(config.transform.scaling == nova::exact::Scaling::Balanced);
   CHECK(config.provenance.at("objective") == "fp16");
   CHECK(config.provenance.at("seed") == 1);
   CHECK_THAT(config.provenance.at("command").get<std::string>(), Catch::Contains("--tile 6,3 --objective fp16"));

@@ -1,4 +1,4 @@
-#include "nova/discover/fast_metrics.hpp"
+#include "nova/exact/fast_metrics.hpp"
 #include "nova/discover/snap.hpp"
 
 #include <catch2/catch.hpp>
@@ -6,6 +6,7 @@
 #include <cmath>
 
 using namespace nova::discover;
+using namespace nova::exact;
 
 namespace {
 

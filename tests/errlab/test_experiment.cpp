@@ -1,6 +1,6 @@
 #include "nova/errlab/experiment.hpp"
 
-#include "nova/discover/config_json.hpp"
+#include "nova/exact/config_json.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -8,11 +8,11 @@
 #include <string>
 
 using namespace nova::errlab;
-using nova::discover::Config;
+using nova::exact::Config;
 
 namespace {
 
-Config config(const std::string& name) { return nova::discover::read_config(std::string(NOVA_SOURCE_DIR) + "/configs/" + name + ".json"); }
+Config config(const std::string& name) { return nova::exact::read_config(std::string(NOVA_SOURCE_DIR) + "/configs/" + name + ".json"); }
 
 // Small layers keep every test well under a second.
 ExperimentSpec small_spec(long long tiles = 4096) {

@@ -6,7 +6,7 @@
 // (tests/codegen/test_kernel_emulation.cpp) each supply a KernelRunner.
 #pragma once
 
-#include "nova/runtime/transform_registry.hpp"
+#include "nova/kernels/transform_registry.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -132,7 +132,7 @@ inline long long tile_count(const ConvShape& s, int m, int r) {
   return static_cast<long long>(s.N) * tiles_h * tiles_w;
 }
 
-inline Expected expected_filter(const runtime::TransformEntry& e, const std::vector<float>& w, int K, int C) {
+inline Expected expected_filter(const kernels::TransformEntry& e, const std::vector<float>& w, int K, int C) {
   const int r = e.r, nn = e.n * e.n;
   const long long filters = static_cast<long long>(K) * C;
   Expected want(static_cast<std::size_t>(nn * filters));
@@ -154,7 +154,7 @@ inline long long pixel(ImageLayout l, int channels, int height, int width, int i
                                 : ((static_cast<long long>(image) * height + h) * width + w) * channels + c;
 }
 
-inline Expected expected_input(const runtime::TransformEntry& e, ImageLayout l, const std::vector<float>& x,
+inline Expected expected_input(const kernels::TransformEntry& e, ImageLayout l, const std::vector<float>& x,
                                const ConvShape& s) {
   const int m = e.m, n = e.n, nn = n * n;
   const int tiles_w = (s.W + 2 * s.pad - e.r + 1 + m - 1) / m;
@@ -184,7 +184,7 @@ inline Expected expected_input(const runtime::TransformEntry& e, ImageLayout l, 
   return want;
 }
 
-inline Expected expected_output(const runtime::TransformEntry& e, ImageLayout l, const std::vector<float>& M,
+inline Expected expected_output(const kernels::TransformEntry& e, ImageLayout l, const std::vector<float>& M,
                                 const float* bias, int relu, const ConvShape& s) {
   const int m = e.m, n = e.n, nn = n * n;
   const int out_h = s.H + 2 * s.pad - e.r + 1, out_w = s.W + 2 * s.pad - e.r + 1;
@@ -217,7 +217,7 @@ inline Expected expected_output(const runtime::TransformEntry& e, ImageLayout l,
 }  // namespace detail
 
 // Every kernel of one transform on every shape; fresh data from `seed` for each case.
-inline std::vector<KernelResult> check_transform(const runtime::TransformEntry& e, KernelRunner& run,
+inline std::vector<KernelResult> check_transform(const kernels::TransformEntry& e, KernelRunner& run,
                                                  const std::vector<ConvShape>& shapes, std::uint64_t seed) {
   std::vector<KernelResult> results;
   const auto result = [&](const std::string& kernel) -> KernelResult& {

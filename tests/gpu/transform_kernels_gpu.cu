@@ -4,9 +4,9 @@
 // overflows the exact values call for), writes past the end. Exit 0 when every kernel passes,
 // 1 otherwise; prints SKIP and exits 0 without a GPU.
 // Build: tools/device/check_transform_kernels.sh (nvcc only; no Boost, GMP or Eigen needed).
-#include "nova/runtime/hip_compat.h"
-#include "nova/runtime/transform_registry.hpp"
-#include "nova/runtime/transform_registry_gpu.hpp"
+#include "nova/kernels/hip_compat.h"
+#include "nova/kernels/transform_registry.hpp"
+#include "nova/kernels/transform_registry_gpu.hpp"
 #include "transform_check.hpp"
 
 #include <cstdio>
@@ -18,7 +18,8 @@
 
 namespace {
 
-using nova::runtime::GpuTransformEntry;
+using nova::kernels::GpuTransformEntry;
+using nova::kernels::TransformEntry;
 using nova::test::ConvShape;
 using nova::test::ImageLayout;
 using nova::test::kGuard;
@@ -74,11 +75,11 @@ class DeviceBuffer {
 
 class GpuRunner final : public nova::test::KernelRunner {
  public:
-  GpuRunner(const GpuTransformEntry& e, hipStream_t stream) : e_(e), stream_(stream) {}
+  GpuRunner(const TransformEntry& t, hipStream_t stream) : t_(t), e_(*t.gpu), stream_(stream) {}
 
   std::vector<float> filter(Storage s, const std::vector<float>& w, int K, int C) override {
     const DeviceBuffer<float> weights(w);
-    const std::size_t count = static_cast<std::size_t>(e_.n * e_.n) * K * C + kGuard;
+    const std::size_t count = static_cast<std::size_t>(t_.n * t_.n) * K * C + kGuard;
     if (s == Storage::f16) {
       DeviceBuffer<__half> U(count);
       return finish(e_.launch_filter_transform(weights.get(), U.get(), K, C, stream_), U);
@@ -88,7 +89,7 @@ class GpuRunner final : public nova::test::KernelRunner {
   }
 
   std::vector<float> input(ImageLayout l, Storage s, const std::vector<float>& x, const ConvShape& c) override {
-    const std::size_t count = static_cast<std::size_t>(e_.n * e_.n) * c.C * tiles(c) + kGuard;
+    const std::size_t count = static_cast<std::size_t>(t_.n * t_.n) * c.C * tiles(c) + kGuard;
     const bool nchw = l == ImageLayout::nchw;
     if (s == Storage::f16) {
       const DeviceBuffer<__half> image(x);
@@ -108,7 +109,7 @@ class GpuRunner final : public nova::test::KernelRunner {
     const DeviceBuffer<float> bias_values(bias ? std::vector<float>(bias, bias + c.K) : std::vector<float>(1, 0.0f));
     const float* b = bias ? bias_values.get() : nullptr;
     const std::size_t count =
-        static_cast<std::size_t>(c.N) * c.K * (c.H + 2 * c.pad - e_.r + 1) * (c.W + 2 * c.pad - e_.r + 1) + kGuard;
+        static_cast<std::size_t>(c.N) * c.K * (c.H + 2 * c.pad - t_.r + 1) * (c.W + 2 * c.pad - t_.r + 1) + kGuard;
     const bool nchw = l == ImageLayout::nchw;
     if (s == Storage::f16) {
       DeviceBuffer<__half> y(count);
@@ -122,7 +123,7 @@ class GpuRunner final : public nova::test::KernelRunner {
 
  private:
   long long tiles(const ConvShape& c) const {
-    const int th = (c.H + 2 * c.pad - e_.r + e_.m) / e_.m, tw = (c.W + 2 * c.pad - e_.r + e_.m) / e_.m;
+    const int th = (c.H + 2 * c.pad - t_.r + t_.m) / t_.m, tw = (c.W + 2 * c.pad - t_.r + t_.m) / t_.m;
     return static_cast<long long>(c.N) * th * tw;
   }
   template <typename T>
@@ -132,6 +133,7 @@ class GpuRunner final : public nova::test::KernelRunner {
     return out.download();
   }
 
+  const TransformEntry& t_;
   const GpuTransformEntry& e_;
   hipStream_t stream_;
 };
@@ -156,12 +158,11 @@ int main() {
         {2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2}, {4, 64, 64, 56, 56, 1}};
     nova::test::print_header(stdout);
     int failures = 0;
-    for (const GpuTransformEntry& gpu : nova::runtime::gpu_transform_registry()) {
-      const nova::runtime::TransformEntry* cpu = nova::runtime::find_transform(gpu.name);
-      if (!cpu) throw std::runtime_error(std::string("no CPU registry entry for ") + gpu.name);
-      GpuRunner runner(gpu, stream);
-      for (const nova::test::KernelResult& r : nova::test::check_transform(*cpu, runner, shapes, seed)) {
-        nova::test::print_row(stdout, gpu.name, r);
+    for (const TransformEntry& t : nova::kernels::transform_registry()) {
+      if (!t.gpu) throw std::runtime_error(std::string("no GPU kernels in the registry entry of ") + t.name);
+      GpuRunner runner(t, stream);
+      for (const nova::test::KernelResult& r : nova::test::check_transform(t, runner, shapes, seed)) {
+        nova::test::print_row(stdout, t.name, r);
         failures += r.pass() ? 0 : 1;
       }
       std::fflush(stdout);

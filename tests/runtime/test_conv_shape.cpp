@@ -11,7 +11,7 @@ namespace {
 
 using nova::runtime::ConvShape;
 using nova::runtime::PathCost;
-using nova::runtime::TransformEntry;
+using nova::kernels::TransformEntry;
 
 ConvShape fp16_layer() {
   ConvShape s;
@@ -24,8 +24,8 @@ ConvShape fp16_layer() {
 
 TEST_CASE("the registry carries each transform's operation counts from codegen") {
   // nova-codegen --stats: f4x3_standard input 144 + 84, output 100 + 30; f4x3_fp16 240 + 312, 140 + 180.
-  const TransformEntry* standard = nova::runtime::find_transform("f4x3_standard");
-  const TransformEntry* fp16 = nova::runtime::find_transform("f4x3_fp16");
+  const TransformEntry* standard = nova::kernels::find_transform("f4x3_standard");
+  const TransformEntry* fp16 = nova::kernels::find_transform("f4x3_fp16");
   REQUIRE(standard);
   REQUIRE(fp16);
   CHECK(standard->input_ops == 228);
@@ -73,7 +73,7 @@ TEST_CASE("ranking: the fp16 error budget keeps out transforms whose predicted e
 
 TEST_CASE("fused traffic: the kernel moves x, U and y; NCHW adds one conversion of x and one of y") {
   ConvShape s = fp16_layer();
-  const TransformEntry* t = nova::runtime::find_transform("f4x3_standard");
+  const TransformEntry* t = nova::kernels::find_transform("f4x3_standard");
   REQUIRE(t);
   const double x = 2.0 * 32 * 64 * 56 * 56, y = x, u = 2.0 * 36 * 64 * 64;
   nova_stage_profile_t p{};

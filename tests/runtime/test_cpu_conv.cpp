@@ -1,7 +1,7 @@
 // Every shipped transform, through the runtime API on the CPU backend, against FP64 direct
 // convolution on random shapes, with the tolerance the precision model gives (DESIGN.md section 6).
 #include "nova/runtime.hpp"
-#include "nova/runtime/transform_registry.hpp"
+#include "nova/kernels/transform_registry.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,7 @@
 
 namespace {
 
-using nova::runtime::TransformEntry;
+using nova::kernels::TransformEntry;
 
 uint16_t to_half_bits(float v) {
   const _Float16 h = static_cast<_Float16>(v);
@@ -89,7 +89,7 @@ TEST_CASE("every shipped transform matches FP64 direct convolution on random sha
   std::mt19937 rng(2026);
   std::uniform_int_distribution<int> size(3, 23), channels(1, 13), batch(1, 4), coin(0, 1);
   int runs = 0;
-  for (const TransformEntry& t : nova::runtime::transform_registry()) {
+  for (const TransformEntry& t : nova::kernels::transform_registry()) {
     if (t.r != 3) continue;
     for (const nova_dtype_t dtype : {NOVA_DTYPE_FP32, NOVA_DTYPE_FP16}) {
       // A transform whose predicted fp16 error exceeds 10% is broken in fp16 by design (e.g. the
@@ -123,10 +123,10 @@ TEST_CASE("auto picks, within the dtype's error budget, the transform that moves
     desc.dtype = dtype;
     // Shallow and large: V and M dominate, so a large tile (fewer bytes per output) wins.
     desc.n = 8, desc.c = desc.k = 16, desc.h = desc.w = 112;
-    const TransformEntry* large = nova::runtime::find_transform(handle.transform_name(desc));
+    const TransformEntry* large = nova::kernels::find_transform(handle.transform_name(desc));
     // Deep and tiny: U (n^2 K C) and border waste dominate, so a small tile wins.
     desc.n = 1, desc.c = desc.k = 512, desc.h = desc.w = 7;
-    const TransformEntry* small = nova::runtime::find_transform(handle.transform_name(desc));
+    const TransformEntry* small = nova::kernels::find_transform(handle.transform_name(desc));
     REQUIRE(large != nullptr);
     REQUIRE(small != nullptr);
     INFO((dtype == NOVA_DTYPE_FP16 ? "fp16: " : "fp32: ") << large->name << " vs " << small->name);

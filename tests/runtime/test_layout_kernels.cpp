@@ -1,9 +1,9 @@
-// The NCHW <-> NHWC conversion kernel (nova/runtime/layout_kernels.hpp) that the fused path runs
+// The NCHW <-> NHWC conversion kernel (nova/kernels/layout_kernels.hpp) that the fused path runs
 // around its kernel for NCHW images, emulated on the CPU: every element lands where the layouts
 // say, for sizes that are not multiples of its 64 x 64 tile and for grids that must stride.
 #include "support/kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
 
-#include "nova/runtime/layout_kernels.hpp"
+#include "nova/kernels/layout_kernels.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -11,9 +11,9 @@
 
 namespace {
 
-using nova::runtime::kTransposeThreads;
-using nova::runtime::transpose_grid;
-using nova::runtime::transpose_images;
+using nova::kernels::kTransposeThreads;
+using nova::kernels::transpose_grid;
+using nova::kernels::transpose_images;
 
 // Transposes `images` rows x cols matrices with a grid whose y extent is `grid_y` (0: the
 // launcher's grid); every output element starts as a value no input holds.

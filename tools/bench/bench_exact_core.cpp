@@ -1,6 +1,6 @@
 // Times construction + exact 1D verification + all metrics per tile F(2,3) ... F(16,3), the work
 // nova-discover does for one point set. Prints a table; the median of several repetitions.
-#include "nova/discover/metrics.hpp"
+#include "nova/exact/metrics.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include <vector>
 
 int main() {
-  using namespace nova::discover;
+  using namespace nova::exact;
   using Clock = std::chrono::steady_clock;
   std::printf("%-8s %6s %12s %12s %12s %12s\n", "tile", "reps", "build ms", "verify ms", "metrics ms", "total ms");
   for (int m = 2; m <= 16; ++m) {

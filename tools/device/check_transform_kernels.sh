@@ -11,13 +11,13 @@ build=${1:-build-gpu}
 arch=${NOVA_CUDA_ARCH:-sm_90}
 mkdir -p "$build"
 rm -f "$build"/*_kernels.o  # objects of configs that no longer exist would only confuse
-flags=(-std=c++20 -O3 -arch="$arch" -Werror all-warnings -Iruntime/include -Igenerated -Itests/gpu)
+flags=(-std=c++20 -O3 -arch="$arch" -Werror all-warnings -Iruntime/kernels/include -Igenerated -Itests/gpu)
 
 start=$(date +%s)
 # One object per kernel file, in parallel.
 ls generated/*_kernels.hip | xargs -P "$(nproc)" -I{} sh -c \
   'nvcc "$@" -x cu -c {} -o "'"$build"'/$(basename {} .hip).o"' _ "${flags[@]}"
-nvcc "${flags[@]}" tests/gpu/transform_kernels_gpu.cu generated/registry.cpp generated/registry_gpu.cpp \
+nvcc "${flags[@]}" -DNOVA_GPU_KERNELS=1 tests/gpu/transform_kernels_gpu.cu generated/registry.cpp \
   "$build"/*_kernels.o -o "$build/check_transform_kernels"
 echo "built $build/check_transform_kernels for $arch in $(( $(date +%s) - start )) s"
 

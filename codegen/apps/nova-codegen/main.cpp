@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
       "nova-codegen: verified Winograd transform JSON -> fully unrolled C++ transforms and HIP kernels.\n"
       "Re-verifies every config exactly (as nova-discover verify does), then writes per config\n"
       "<name>_transforms.hpp (host+device transforms) and <name>_kernels.hip (filter, input and output\n"
-      "transform kernels and launchers), plus registry.cpp and registry_gpu.cpp for all of them.\n"
+      "transform kernels and launchers), plus registry.cpp and CMakeLists.txt for all of them.\n"
       "Output is deterministic, and every file is written atomically.\n\n"
       "Examples:\n"
       "  nova-codegen configs/*.json --out generated\n"
@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
   } catch (const VerificationError& e) {
     std::cerr << "nova-codegen: error: " << e.what() << "\n";
     return kExitVerificationFailed;
-  } catch (const nova::discover::InputError& e) {
+  } catch (const nova::exact::InputError& e) {
     std::cerr << "nova-codegen: error: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {

@@ -2,8 +2,8 @@
 // rationals) or evaluate given ones, prove the Cook-Toom identity exactly and write the verified
 // transform as JSON.
 #include "nova/discover/baselines.hpp"
-#include "nova/discover/config_json.hpp"
-#include "nova/discover/report.hpp"
+#include "nova/exact/config_json.hpp"
+#include "nova/exact/report.hpp"
 #include "nova/discover/search.hpp"
 
 #include <CLI/CLI.hpp>
@@ -18,6 +18,7 @@
 namespace {
 
 using namespace nova::discover;
+using namespace nova::exact;
 
 constexpr int kExitVerificationFailed = 1;
 constexpr int kExitBadInput = 2;

@@ -1,7 +1,7 @@
 // nova-errlab: measures the real low-precision error of Winograd transforms. Each config is run as
 // an emulated 2D convolution layer under a precision model (storage format per stage, transform
 // matrices, transform arithmetic) on seeded random data and compared with FP64 direct convolution.
-#include "nova/discover/config_json.hpp"
+#include "nova/exact/config_json.hpp"
 #include "nova/errlab/report.hpp"
 
 #include <CLI/CLI.hpp>
@@ -14,7 +14,7 @@
 namespace {
 
 using namespace nova::errlab;
-using nova::discover::InputError;
+using nova::exact::InputError;
 
 constexpr int kExitBadInput = 2;
 
@@ -69,14 +69,14 @@ int run(const Options& opt) {
   run.spec.input_distribution = parse_option("--input-dist", [&] { return parse_distribution(opt.input_distribution); });
   run.spec.filter_distribution = parse_option("--filter-dist", [&] { return parse_distribution(opt.filter_distribution); });
   validate(run.spec);
-  const std::optional<nova::discover::Scaling> rescale =
-      opt.scaling == "keep" ? std::nullopt : std::optional(nova::discover::parse_scaling(opt.scaling));
+  const std::optional<nova::exact::Scaling> rescale =
+      opt.scaling == "keep" ? std::nullopt : std::optional(nova::exact::parse_scaling(opt.scaling));
 
   // Read and verify every file before measuring anything: a typo fails fast.
-  std::vector<nova::discover::Config> configs;
+  std::vector<nova::exact::Config> configs;
   for (const auto& file : opt.configs) {
-    configs.push_back(nova::discover::read_config(file));
-    if (const auto v = nova::discover::verify_config(configs.back()); !v.ok)
+    configs.push_back(nova::exact::read_config(file));
+    if (const auto v = nova::exact::verify_config(configs.back()); !v.ok)
       throw InputError(file + ": failed verification: " + v.message);
   }
   std::vector<Measurement> rows;
@@ -86,7 +86,7 @@ int run(const Options& opt) {
   else if (opt.format == "csv") std::cout << format_csv(run, rows);
   else std::cout << format_table(run, rows);
 
-  if (!opt.csv_file.empty()) nova::discover::write_text_atomic(opt.csv_file, format_csv(run, rows));
+  if (!opt.csv_file.empty()) nova::exact::write_text_atomic(opt.csv_file, format_csv(run, rows));
   return 0;
 }
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "nova/codegen/linear_program.hpp"
-#include "nova/discover/config_json.hpp"
+#include "nova/exact/config_json.hpp"
 
 #include <filesystem>
 #include <string>
@@ -15,17 +15,17 @@ namespace nova::codegen {
 struct Source {
   std::string path;    // as given, in generic form ("configs/f6x3_nova.json"); banners print it
   std::string sha256;  // of the file's bytes
-  discover::Config config;
+  exact::Config config;
 };
 
 // A well-formed config whose matrices, identity or metrics do not check out exactly.
-class VerificationError : public discover::InputError {
+class VerificationError : public exact::InputError {
  public:
-  using discover::InputError::InputError;
+  using exact::InputError::InputError;
 };
 
-// Reads, hashes and re-verifies (discover::verify_config) one JSON. Throws VerificationError, or
-// discover::InputError for a file that cannot be read or parsed, naming the file and the problem.
+// Reads, hashes and re-verifies (exact::verify_config) one JSON. Throws VerificationError, or
+// exact::InputError for a file that cannot be read or parsed, naming the file and the problem.
 Source load_source(const std::filesystem::path& path);
 
 // Loads every file, sorted by transform name (so argument order does not matter); rejects two
@@ -39,7 +39,7 @@ struct TransformPrograms {
   LinearProgram filter;  // G:   kR -> kN
   LinearProgram output;  // A^T: kN -> kM
 };
-TransformPrograms build_programs(const discover::Transform& transform);
+TransformPrograms build_programs(const exact::Transform& transform);
 
 // Operation counts of one transform in 1D and 2D, beside the dense matrix products.
 struct TransformStats {
@@ -47,7 +47,7 @@ struct TransformStats {
   OpCount ops_1d, dense_1d, ops_2d, dense_2d;
   Sharing sharing;
 };
-std::vector<TransformStats> transform_stats(const discover::Config& config, const TransformPrograms& programs);
+std::vector<TransformStats> transform_stats(const exact::Config& config, const TransformPrograms& programs);
 
 // The --stats table (Markdown) for every source.
 std::string format_stats(const std::vector<Source>& sources);
@@ -58,8 +58,8 @@ struct GeneratedFile {
 };
 
 // The files `generate` returns, in the same order: per config <name>_transforms.hpp and
-// <name>_kernels.hip, then all_transforms.hpp, registry.cpp and registry_gpu.cpp.
-// Both throw discover::InputError for an empty list (a registry needs at least one transform).
+// <name>_kernels.hip, then all_transforms.hpp, registry.cpp and CMakeLists.txt.
+// Both throw exact::InputError for an empty list (a registry needs at least one transform).
 std::vector<std::string> output_names(const std::vector<Source>& sources);
 std::vector<GeneratedFile> generate(const std::vector<Source>& sources);
 

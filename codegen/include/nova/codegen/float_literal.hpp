@@ -2,16 +2,16 @@
 // nearest, ties to even) from the exact value, never through an intermediate double.
 #pragma once
 
-#include "nova/discover/rational.hpp"
+#include "nova/exact/rational.hpp"
 
 #include <string>
 
 namespace nova::codegen {
 
-// Throws discover::InputError when the value lies outside the type's normal range: a transform
+// Throws exact::InputError when the value lies outside the type's normal range: a transform
 // constant there would lose precision (subnormal) or overflow, and must not be emitted silently.
-float round_to_float(const discover::Rational& value);
-double round_to_double(const discover::Rational& value);
+float round_to_float(const exact::Rational& value);
+double round_to_double(const exact::Rational& value);
 
 // Shortest C++ literal that reads back as exactly that value: "0.6f", "2.0f"; "0.6", "2.0".
 std::string float_literal(float value);

@@ -3,7 +3,7 @@
 // of rows or columns that belong to symmetric points (+-p) shared through even/odd butterflies.
 #pragma once
 
-#include "nova/discover/rational.hpp"
+#include "nova/exact/rational.hpp"
 
 #include <string>
 #include <string_view>
@@ -11,8 +11,8 @@
 
 namespace nova::codegen {
 
-using discover::Rational;
-using discover::RationalMatrix;
+using exact::Rational;
+using exact::RationalMatrix;
 
 // Additions (subtractions included) and multiplications. A negation is a sign modifier of the
 // instruction that consumes it on every GPU target, so it is not counted.

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "nova/discover/objective.hpp"
-#include "nova/discover/rational.hpp"
+#include "nova/exact/rational.hpp"
 #include "nova/discover/snap.hpp"
 
 #include <optional>
@@ -16,7 +16,7 @@ namespace nova::discover {
 struct Baseline {
   std::string label;        // point-set label for transform_name, e.g. "chebyshev"
   std::string description;  // how the points were chosen
-  std::vector<Rational> points;  // n-1 finite points
+  std::vector<exact::Rational> points;  // n-1 finite points
 };
 
 // Chebyshev nodes cos((2k-1) pi / (2(n-1))), k = 1..n-1, mapped by x -> a x + b with the (a, b) in

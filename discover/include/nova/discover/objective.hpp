@@ -2,7 +2,7 @@
 // or the FP16/BF16 error amplification amp2D under a storage-range constraint.
 #pragma once
 
-#include "nova/discover/cook_toom.hpp"
+#include "nova/exact/cook_toom.hpp"
 
 #include <optional>
 #include <string>
@@ -34,11 +34,11 @@ inline constexpr double kConditioningWeight = 1.0;
 
 class ObjectiveFunction {
  public:
-  ObjectiveFunction(TileSize tile, Objective objective, Scaling scaling);
+  ObjectiveFunction(exact::TileSize tile, Objective objective, exact::Scaling scaling);
 
-  TileSize tile() const { return tile_; }
+  exact::TileSize tile() const { return tile_; }
   Objective objective() const { return objective_; }
-  Scaling scaling() const { return scaling_; }
+  exact::Scaling scaling() const { return scaling_; }
 
   // The storage type's range for fp16/bf16; none for kappa.
   std::optional<StorageRange> storage_range() const;
@@ -57,9 +57,9 @@ class ObjectiveFunction {
   std::string description() const;
 
  private:
-  TileSize tile_;
+  exact::TileSize tile_;
   Objective objective_;
-  Scaling scaling_;
+  exact::Scaling scaling_;
 };
 
 }  // namespace nova::discover

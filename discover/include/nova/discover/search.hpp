@@ -35,9 +35,9 @@ inline constexpr double kRepresentabilityWeight = 0.1;
 inline constexpr std::size_t kNeighbourhoodBudget = 30000;
 
 struct SearchOptions {
-  TileSize tile;
+  exact::TileSize tile;
   Objective objective = Objective::Kappa;
-  Scaling scaling = Scaling::DenominatorsInG;  // see default_scaling()
+  exact::Scaling scaling = exact::Scaling::DenominatorsInG;  // see default_scaling()
   LatticeBounds lattice;                       // d_max, numerator bound and dtype constraint
   EvolutionSettings evolution;
   std::uint64_t seed = 1;
@@ -50,7 +50,7 @@ struct SearchOptions {
 };
 
 // The paper's convention for kappa; balanced row scaling (DESIGN.md section 6) for fp16/bf16.
-Scaling default_scaling(Objective objective);
+exact::Scaling default_scaling(Objective objective);
 
 // Throws InputError naming the first option that is out of range.
 void validate_search_options(const SearchOptions& options);
@@ -58,13 +58,13 @@ void validate_search_options(const SearchOptions& options);
 struct StageResult {
   std::string stage;                 // "symmetric" or "es"
   std::vector<double> continuous;    // the ES optimum, as n-1 points
-  std::vector<Rational> points;      // after snapping and the neighbourhood search (n-1 points)
+  std::vector<exact::Rational> points;      // after snapping and the neighbourhood search (n-1 points)
   double score = 0;                  // ObjectiveFunction::score of `points`
   std::size_t evaluations = 0;       // fitness and score evaluations of the stage
 };
 
 struct SearchResult {
-  std::vector<Rational> points;  // the best of the stages
+  std::vector<exact::Rational> points;  // the best of the stages
   double score = 0;
   std::string stage;
   std::vector<StageResult> stages;

@@ -3,7 +3,7 @@
 // optionally restricted to the values a storage type represents exactly (paper Table 15).
 #pragma once
 
-#include "nova/discover/rational.hpp"
+#include "nova/exact/rational.hpp"
 #include "nova/discover/worker_pool.hpp"
 
 #include <cstddef>
@@ -21,7 +21,7 @@ std::string_view dtype_name(Dtype dtype);
 
 // Table 15: fp16 n/2^k with |n| <= 2048, k <= 10; bf16 |n| <= 256, k <= 7; int8 integers in
 // [-128, 127]. Dtype::None accepts everything.
-bool is_representable(const Rational& value, Dtype dtype);
+bool is_representable(const exact::Rational& value, Dtype dtype);
 
 struct LatticeBounds {
   int max_denominator = 10;  // d_max
@@ -40,15 +40,15 @@ class RationalLattice {
 
   const LatticeBounds& bounds() const { return bounds_; }
 
-  bool contains(const Rational& value) const;
+  bool contains(const exact::Rational& value) const;
 
   // Nearest lattice value (eq. 15); ties go to the smaller denominator, then to the smaller value.
-  Rational snap(double x) const;
+  exact::Rational snap(double x) const;
   double distance_to_lattice(double x) const;
 
   // The `count` lattice values nearest to x (fewer if the lattice is smaller), nearest first;
   // ties as in snap. With positive_only, only values > 0 qualify.
-  std::vector<Rational> nearest(double x, std::size_t count, bool positive_only) const;
+  std::vector<exact::Rational> nearest(double x, std::size_t count, bool positive_only) const;
 
   // Number of distinct lattice values > 0, counted up to `enough` (enumerating a large lattice
   // only to compare it with a small number would be wasteful).
@@ -66,7 +66,7 @@ class RationalLattice {
 };
 
 struct NeighbourhoodResult {
-  std::vector<Rational> coordinates;  // empty when no valid combination exists
+  std::vector<exact::Rational> coordinates;  // empty when no valid combination exists
   double score = 0;
   std::size_t evaluated = 0;
 };

@@ -9,7 +9,7 @@
 // Per-tensor int8 scales are taken over a layer instance's whole tensor.
 #pragma once
 
-#include "nova/discover/cook_toom.hpp"
+#include "nova/exact/cook_toom.hpp"
 #include "nova/errlab/precision_model.hpp"
 
 #include <cstdint>
@@ -46,7 +46,7 @@ struct ExperimentSpec {
   double filter_scale = 1.0;
 };
 
-void validate(const ExperimentSpec& spec);  // throws discover::InputError with the offending option
+void validate(const ExperimentSpec& spec);  // throws exact::InputError with the offending option
 
 // The layer instances that cover spec.tiles. They are all whole, so the tiles measured can exceed
 // the request by less than one layer instance.
@@ -74,6 +74,6 @@ struct ErrorStats {
 // Deterministic for a given spec.seed: every layer instance draws from its own stream, and the
 // per-layer results are combined in layer order whatever the thread count.
 // `transform` must satisfy the Cook-Toom identity (read_config + verify_config, or build_transform).
-ErrorStats measure_error(const discover::Transform& transform, const PrecisionModel& model, const ExperimentSpec& spec);
+ErrorStats measure_error(const exact::Transform& transform, const PrecisionModel& model, const ExperimentSpec& spec);
 
 }  // namespace nova::errlab

@@ -21,7 +21,7 @@ struct StorageType {
 };
 
 // "fp64", "fp32", "fp16", "bf16", "int8" (= "int8-tensor") or "int8-channel"; throws InputError
-// (from nova::discover) naming the valid choices.
+// (from nova::exact) naming the valid choices.
 StorageType parse_storage_type(std::string_view text);
 std::string to_string(StorageType type);
 std::string_view to_string(Format format);

@@ -3,7 +3,7 @@
 // and log kappa2(V).
 #pragma once
 
-#include "nova/discover/config_json.hpp"
+#include "nova/exact/config_json.hpp"
 #include "nova/errlab/experiment.hpp"
 #include "nova/errlab/precision_model.hpp"
 
@@ -15,9 +15,9 @@ namespace nova::errlab {
 
 struct Measurement {
   std::string config;  // transform name, e.g. f6x3_nova
-  discover::TileSize tile;
+  exact::TileSize tile;
   std::string points;  // finite points and inf, space separated
-  discover::Scaling scaling = discover::Scaling::DenominatorsInG;
+  exact::Scaling scaling = exact::Scaling::DenominatorsInG;
   double kappa2_V = 0;
   double amp2d = 0;
   double predicted_error = 0;  // 0.7 u amp2D; 0 when the model has no u (int8)
@@ -25,7 +25,7 @@ struct Measurement {
 };
 
 // Measures a stored config, optionally rebuilt with another row scaling (same points).
-Measurement measure_config(const discover::Config& config, std::optional<discover::Scaling> rescale,
+Measurement measure_config(const exact::Config& config, std::optional<exact::Scaling> rescale,
                            const PrecisionModel& model, const ExperimentSpec& spec);
 
 // The settings shared by every row of one run.

@@ -1,0 +1,45 @@
+// The transform JSON of DESIGN.md section 5 ("nova.transform/1"): writing, strict reading and
+// exact re-verification. Every reader error names the offending field.
+#pragma once
+
+#include "nova/exact/cook_toom.hpp"
+#include "nova/exact/metrics.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+namespace nova::exact {
+
+inline constexpr const char* kSchemaName = "nova.transform/1";
+
+struct Config {
+  std::string name;  // transform_name(tile, pointset)
+  Transform transform;  // as stored in the file (read) or as built (write)
+  Metrics metrics;
+  bool verified_2d = false;
+  nlohmann::json provenance = nlohmann::json::object();  // tool, objective, seed, command, ...
+};
+
+// Builds, verifies (1D always, 2D on request) and measures a transform; throws InputError when the
+// identity does not hold (which would be a bug in construction, never silently written).
+Config make_config(std::string name, Transform transform, bool verify_2d, nlohmann::json provenance);
+
+nlohmann::json to_json(const Config& config);
+
+// Strict reader: schema, name, tile, points, scaling, matrix shapes and every entry are checked;
+// `source` (a file name) prefixes every message.
+Config config_from_json(const nlohmann::json& doc, const std::string& source);
+Config read_config(const std::filesystem::path& path);
+
+// Writes to a temporary file beside `path`, then renames: a failure never leaves a partial file.
+void write_text_atomic(const std::filesystem::path& path, const std::string& text);
+void write_config(const std::filesystem::path& path, const Config& config);
+std::string serialise(const Config& config);  // the exact bytes write_config writes
+
+// Rebuilds the transform from the stored points and scaling, compares every matrix entry exactly,
+// re-proves the identity and checks the stored metrics. ok == false names the first mismatch.
+Verification verify_config(const Config& config);
+
+}  // namespace nova::exact

@@ -1,0 +1,79 @@
+// Cook-Toom construction of Winograd F(m, r) transforms in exact rational arithmetic, and the
+// exact proof of the correlation identity. Conventions are those of DESIGN.md section 3.
+#pragma once
+
+#include "nova/exact/rational.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nova::exact {
+
+// Limits that keep exact construction and the emitted code sensible; beyond them the transforms
+// are numerically useless and the exact arithmetic only burns time.
+inline constexpr int kMaxOutputTile = 32;  // m
+inline constexpr int kMaxFilterTaps = 16;  // r
+inline constexpr int kMaxPoints = 40;      // n = m + r - 1
+
+struct TileSize {
+  int m = 0;  // outputs per tile
+  int r = 0;  // filter taps
+  int n() const { return m + r - 1; }
+  friend bool operator==(const TileSize&, const TileSize&) = default;
+};
+
+// Parses "6,3" or "6x3"; throws InputError on malformed text or sizes out of range.
+TileSize parse_tile(std::string_view text);
+void validate_tile(TileSize tile);
+
+// Where the Lagrange denominators f_i go. Balanced moves power-of-two row scales of G and B^T into
+// A^T so every row has 2-norm near 1 (DESIGN.md section 6); it is exact.
+enum class Scaling { DenominatorsInG, DenominatorsInA, DenominatorsInB, Balanced };
+
+Scaling parse_scaling(std::string_view text);  // "G", "A", "B", "balanced" or the long JSON names
+std::string_view scaling_name(Scaling scaling);  // JSON name, e.g. "denominators-in-G"
+
+// The single naming function of the project: f<m>x<r>_<pointset> (DESIGN.md section 2). It is used
+// for config files, generated files, kernel symbols and the registry key.
+std::string transform_name(TileSize tile, std::string_view pointset);
+bool is_valid_pointset_label(std::string_view label);
+
+// {0, 1, -1, 2, -2, ...}: the n-1 standard finite points.
+std::vector<Rational> standard_points(TileSize tile);
+
+// Checks the n-1 finite points (plus the implied infinity) for count and distinctness. Accepts a
+// list with or without one "inf"; returns the finite points in the given order.
+std::vector<Rational> finite_points_for_tile(TileSize tile, const std::vector<Point>& points);
+
+struct Transform {
+  TileSize tile;
+  std::vector<Rational> finite_points;  // n-1 points; infinity is always the last one
+  Scaling scaling = Scaling::DenominatorsInG;
+  RationalMatrix AT;  // m x n
+  RationalMatrix G;   // n x r
+  RationalMatrix BT;  // n x n
+
+  std::vector<Point> points() const;  // finite points followed by infinity
+};
+
+// Builds A^T, G, B^T exactly. Throws InputError for an invalid tile or point set.
+Transform build_transform(TileSize tile, std::vector<Rational> finite_points, Scaling scaling);
+
+// Result of the exact identity check. On failure names the first offending index triple.
+struct Verification {
+  bool ok = true;
+  std::string message;  // empty when ok
+};
+
+// 1D: sum_p AT[i][p] G[p][k] BT[p][j] == [j == i + k] for all i < m, k < r, j < n.
+Verification verify_identity_1d(TileSize tile, const RationalMatrix& AT, const RationalMatrix& G,
+                                const RationalMatrix& BT);
+
+// 2D: the same identity for the Kronecker-product matrices A^T(x)A^T, G(x)G, B^T(x)B^T, i.e.
+// Y = A^T[(G g G^T) . (B^T d B)]A equals the 2D correlation of d and g.
+Verification verify_identity_2d(TileSize tile, const RationalMatrix& AT, const RationalMatrix& G,
+                                const RationalMatrix& BT);
+
+}  // namespace nova::exact

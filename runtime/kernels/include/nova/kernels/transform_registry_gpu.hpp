@@ -1,0 +1,52 @@
+// The GPU launchers of one generated transform, which its TransformEntry::gpu points at; defined in
+// generated/<name>_kernels.hip, which only GPU builds (NOVA_ENABLE_CUDA, HIP) compile. Each launcher
+// enqueues one kernel on `stream` and returns its launch status; sizes are validated
+// (hipErrorInvalidValue), and empty work launches nothing.
+//
+// Layouts (P = N * tH * tW tiles, tH = ceil(Hout / m), tW = ceil(Wout / m), Hout = H + 2 pad - r + 1,
+// tile index p = (image * tH + th) * tW + tw; xi indexes the n x n Winograd domain, row-major):
+//   w  filter weights  [K][C][r][r] fp32
+//   U  filter, transformed   [n*n][K][C]   (xi, k, c) at (xi * K + k) * C + c
+//   V  input, transformed    [n*n][C][P]   (xi, c, p) at (xi * C + c) * P + p  (from NCHW images)
+//                            [n*n][P][C]   (xi, c, p) at (xi * P + p) * C + c  (from NHWC images)
+//   M  Winograd-domain product [n*n][K][P] fp32, (xi, k, p) at (xi * K + k) * P + p  (NCHW images)
+//                            [n*n][P][K] fp32, (xi, k, p) at (xi * P + p) * K + k  (NHWC images)
+//   x, y  NCHW or NHWC images; y is N x K x Hout x Wout, only valid pixels are written.
+// The input transform reads pixels outside the image as zero (that is the padding). Transform
+// arithmetic is fp32 in registers for every storage type (DESIGN.md section 6).
+#pragma once
+
+#include "nova/kernels/hip_compat.h"
+
+
+namespace nova::kernels {
+
+struct GpuTransformEntry {
+  hipError_t (*launch_filter_transform)(const float* w, __half* U, int K, int C, hipStream_t stream);
+  hipError_t (*launch_filter_transform_f32)(const float* w, float* U, int K, int C, hipStream_t stream);
+  hipError_t (*launch_input_transform_nchw_f16)(const __half* x, __half* V, int N, int C, int H, int W, int pad,
+                                                hipStream_t stream);
+  hipError_t (*launch_input_transform_nchw_f32)(const float* x, float* V, int N, int C, int H, int W, int pad,
+                                                hipStream_t stream);
+  hipError_t (*launch_input_transform_nhwc_f16)(const __half* x, __half* V, int N, int C, int H, int W, int pad,
+                                                hipStream_t stream);
+  hipError_t (*launch_input_transform_nhwc_f32)(const float* x, float* V, int N, int C, int H, int W, int pad,
+                                                hipStream_t stream);
+  // bias: K values or nullptr; relu: non-zero clamps at zero after the bias.
+  hipError_t (*launch_output_transform_nchw_f16)(const float* M, __half* y, const float* bias, int relu, int N, int K,
+                                                 int H, int W, int pad, hipStream_t stream);
+  hipError_t (*launch_output_transform_nchw_f32)(const float* M, float* y, const float* bias, int relu, int N, int K,
+                                                 int H, int W, int pad, hipStream_t stream);
+  hipError_t (*launch_output_transform_nhwc_f16)(const float* M, __half* y, const float* bias, int relu, int N, int K,
+                                                 int H, int W, int pad, hipStream_t stream);
+  hipError_t (*launch_output_transform_nhwc_f32)(const float* M, float* y, const float* bias, int relu, int N, int K,
+                                                 int H, int W, int pad, hipStream_t stream);
+  // The fused NHWC fp16 convolution (fused_kernels.hpp), or nullptr for tiles too large for it.
+  // U in the fused filter layout (fused_filter_index); shared_limit: the device's shared memory
+  // per block in bytes. hipErrorInvalidValue when fused_launch() finds none for the shape.
+  hipError_t (*launch_fused_conv_nhwc_f16)(const __half* x, const __half* U, __half* y, const float* bias, int relu,
+                                           int N, int C, int H, int W, int K, int pad, int shared_limit,
+                                           hipStream_t stream);
+};
+
+}  // namespace nova::kernels

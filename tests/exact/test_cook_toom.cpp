@@ -1,0 +1,120 @@
+#include "nova/exact/cook_toom.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace nova::exact;
+
+namespace {
+
+Transform standard(int m, int r, Scaling s = Scaling::DenominatorsInG) {
+  const TileSize tile{m, r};
+  return build_transform(tile, standard_points(tile), s);
+}
+
+}  // namespace
+
+TEST_CASE("standard points verify exactly for F(m,3) m=2..16 and F(m,5), F(m,7) m=2..10") {
+  std::vector<TileSize> tiles;
+  for (int m = 2; m <= 16; ++m) tiles.push_back({m, 3});
+  for (int r : {5, 7})
+    for (int m = 2; m <= 10; ++m) tiles.push_back({m, r});
+  for (const TileSize tile : tiles) {
+    INFO("F(" << tile.m << "," << tile.r << ")");
+    const Transform t = standard(tile.m, tile.r);
+    const Verification v = verify_identity_1d(tile, t.AT, t.G, t.BT);
+    CHECK(v.ok);
+    CHECK(v.message.empty());
+  }
+}
+
+TEST_CASE("F(2,3) with {0, 1, -1} has the textbook matrices") {
+  const Transform t = standard(2, 3);
+  // Row 0 of G and B^T carry the Lagrange factor f_0 = (0-1)(0+1) = -1; their product is wincnn's.
+  CHECK(to_string(t.G(0, 0)) == "-1");
+  CHECK(to_string(t.G(1, 0)) == "1/2");
+  CHECK(to_string(t.G(3, 2)) == "1");
+  CHECK(to_string(t.BT(0, 0)) == "-1");
+  CHECK(to_string(t.BT(0, 2)) == "1");
+  CHECK(to_string(t.BT(3, 1)) == "-1");
+  CHECK(to_string(t.BT(3, 3)) == "1");
+  CHECK(to_string(t.AT(1, 2)) == "-1");
+  CHECK(to_string(t.AT(1, 3)) == "1");
+}
+
+TEST_CASE("every scaling gives a transform that verifies in 1D and 2D") {
+  for (const Scaling s : {Scaling::DenominatorsInG, Scaling::DenominatorsInA, Scaling::DenominatorsInB, Scaling::Balanced}) {
+    INFO(scaling_name(s));
+    const TileSize tile{4, 3};
+    const Transform t = build_transform(tile, finite_points_for_tile(tile, parse_point_list("0,5/6,-5/6,7/6,-7/6")), s);
+    CHECK(verify_identity_1d(tile, t.AT, t.G, t.BT).ok);
+    CHECK(verify_identity_2d(tile, t.AT, t.G, t.BT).ok);
+  }
+}
+
+TEST_CASE("balanced scaling brings every row of G and B^T to a 2-norm within sqrt(2) of 1") {
+  const Transform t = standard(6, 3, Scaling::Balanced);
+  for (const RationalMatrix* m : {&t.G, &t.BT})
+    for (std::size_t p = 0; p < m->rows(); ++p) {
+      double norm2 = 0;
+      for (std::size_t j = 0; j < m->cols(); ++j) norm2 += to_double((*m)(p, j)) * to_double((*m)(p, j));
+      CHECK(norm2 >= 0.5);
+      CHECK(norm2 <= 2.0);
+    }
+}
+
+TEST_CASE("a matrix with one entry changed is rejected naming (i, j, k)") {
+  const TileSize tile{4, 3};
+  const Transform t = standard(4, 3);
+  SECTION("A^T") {
+    RationalMatrix at = t.AT;
+    at(2, 3) += Rational(1) / 7;
+    const Verification v = verify_identity_1d(tile, at, t.G, t.BT);
+    CHECK_FALSE(v.ok);
+    CHECK_THAT(v.message, Catch::Contains("(i, j, k) = (2, "));
+  }
+  SECTION("G") {
+    RationalMatrix g = t.G;
+    g(1, 2) = 5;
+    const Verification v = verify_identity_1d(tile, t.AT, g, t.BT);
+    CHECK_FALSE(v.ok);
+    CHECK_THAT(v.message, Catch::Contains("(i, j, k) = (") && Catch::Contains(", 2)"));
+  }
+  SECTION("B^T") {
+    RationalMatrix bt = t.BT;
+    bt(0, 0) = 0;
+    const Verification v = verify_identity_1d(tile, t.AT, t.G, bt);
+    CHECK_FALSE(v.ok);
+    CHECK_THAT(v.message, Catch::Contains("(i, j, k) = (0, 0, 0)") && Catch::Contains("expected 1"));
+  }
+  SECTION("2D") {
+    RationalMatrix bt = t.BT;
+    bt(5, 1) += 1;
+    CHECK_THAT(verify_identity_2d(tile, t.AT, t.G, bt).message, Catch::Contains("(i1, i2, j1, j2, k1, k2)"));
+  }
+}
+
+TEST_CASE("tile parsing and validation") {
+  CHECK(parse_tile("6,3") == TileSize{6, 3});
+  CHECK(parse_tile("6x3") == TileSize{6, 3});
+  for (const char* bad : {"0,3", "6,0", "10000,3", "6", "a,b", "6,3,1", "-1,3", "1,1"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(parse_tile(bad), InputError);
+  }
+}
+
+TEST_CASE("point sets are checked for count, duplicates and infinity") {
+  const TileSize tile{2, 3};
+  CHECK(finite_points_for_tile(tile, parse_point_list("0,1,-1")).size() == 3);
+  CHECK(finite_points_for_tile(tile, parse_point_list("0,1,-1,inf")).size() == 3);
+  CHECK_THROWS_WITH(finite_points_for_tile(tile, parse_point_list("0,1,1")), Catch::Contains("duplicate point 1"));
+  CHECK_THROWS_WITH(finite_points_for_tile(tile, parse_point_list("0,1")), Catch::Contains("needs 3 finite points"));
+  CHECK_THROWS_WITH(finite_points_for_tile(tile, parse_point_list("0,1,inf,inf")), Catch::Contains("2 times"));
+  CHECK_THROWS_WITH(finite_points_for_tile(tile, parse_point_list("0,2/4,1/2")), Catch::Contains("duplicate point 1/2"));
+}
+
+TEST_CASE("the naming function") {
+  CHECK(transform_name({6, 3}, "nova") == "f6x3_nova");
+  CHECK_THROWS_AS(transform_name({6, 3}, "Nova"), InputError);
+  CHECK_THROWS_AS(transform_name({6, 3}, ""), InputError);
+  CHECK_THROWS_AS(transform_name({6, 3}, "../x"), InputError);
+}
