@@ -4,7 +4,6 @@
 #include "nova/codegen/sha256.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -14,11 +13,8 @@ using exact::InputError;
 
 Source load_source(const std::filesystem::path& path) {
   const std::string shown = path.lexically_normal().generic_string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(shown + ": cannot open file");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  Source source{shown, sha256_hex(bytes.str()), exact::read_config(path)};
+  const std::string bytes = exact::read_text_file(path, exact::kMaxConfigBytes);  // hashed and parsed alike
+  Source source{shown, sha256_hex(bytes), exact::parse_config(bytes, shown)};
   if (const exact::Verification v = exact::verify_config(source.config); !v.ok)
     throw VerificationError(shown + ": exact verification failed: " + v.message);
   return source;

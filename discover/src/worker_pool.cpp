@@ -1,21 +1,36 @@
 #include "nova/discover/worker_pool.hpp"
 
+#include "nova/exact/rational.hpp"  // InputError
+
 #include <algorithm>
+#include <string>
+#include <system_error>
 #include <utility>
 
 namespace nova::discover {
 
 WorkerPool::WorkerPool(unsigned threads) {
-  for (unsigned i = 1; i < std::max(threads, 1u); ++i) workers_.emplace_back([this] { worker_loop(); });
+  try {
+    for (unsigned i = 1; i < std::max(threads, 1u); ++i) workers_.emplace_back([this] { worker_loop(); });
+  } catch (const std::system_error& e) {
+    // No destructor runs for a half-built pool: stop the threads that did start before reporting.
+    const std::size_t started = workers_.size();
+    stop();
+    throw exact::InputError("cannot start " + std::to_string(threads - 1) + " worker threads (" +
+                            std::to_string(started) + " started): " + e.what() + "; use fewer --threads");
+  }
 }
 
-WorkerPool::~WorkerPool() {
+WorkerPool::~WorkerPool() { stop(); }
+
+void WorkerPool::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   job_ready_.notify_all();
   for (auto& w : workers_) w.join();
+  workers_.clear();
 }
 
 unsigned WorkerPool::hardware_threads() { return std::max(std::thread::hardware_concurrency(), 1u); }

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -240,14 +241,16 @@ class LayerEmulator {
     ErrorStats s;
     s.tiles = static_cast<long long>(spec_.filters) * P_;
     s.outputs = static_cast<long long>(Y_.size());
+    for (const double ref : reference_) s.max_abs_reference = std::max(s.max_abs_reference, std::abs(ref));
+    s.scale = s.max_abs_reference > 0 ? std::ldexp(1.0, std::ilogb(s.max_abs_reference)) : 1.0;
     for (std::size_t i = 0; i < Y_.size(); ++i) {
       const double ref = reference_[i];
-      s.sum_sq_reference += ref * ref;
-      s.max_abs_reference = std::max(s.max_abs_reference, std::abs(ref));
       // An inf or NaN output is an infinite error: it makes the L2 and max errors inf.
       const double e = std::isfinite(Y_[i]) ? Y_[i] - ref : std::numeric_limits<double>::infinity();
       s.non_finite += !std::isfinite(Y_[i]);
-      s.sum_sq_error += e * e;
+      s.flushed += Y_[i] == 0 && ref != 0;
+      s.sum_sq_reference += (ref / s.scale) * (ref / s.scale);
+      s.sum_sq_error += (e / s.scale) * (e / s.scale);
       s.max_abs_error = std::max(s.max_abs_error, std::abs(e));
     }
     return s;
@@ -295,7 +298,8 @@ void validate(const ExperimentSpec& spec) {
   check_channels(spec.filters, "--filters");
   if (spec.tiles < 1 || spec.tiles > kMaxTiles)
     throw InputError("--tiles must be between 1 and " + std::to_string(kMaxTiles) + ", got " + std::to_string(spec.tiles));
-  if (spec.threads < 0 || spec.threads > 1024) throw InputError("--threads must be between 0 (auto) and 1024");
+  if (spec.threads < 0 || spec.threads > kMaxThreads)
+    throw InputError("--threads must be between 0 (one per hardware thread) and " + std::to_string(kMaxThreads));
   if (spec.input_distribution == Distribution::he)
     throw InputError("--input-dist: 'he' describes filters (its fan-in is C r^2); use gaussian, uniform or relu");
   for (const auto& [scale, option] : {std::pair{spec.input_scale, "--input-scale"}, std::pair{spec.filter_scale, "--filter-scale"}})
@@ -315,50 +319,78 @@ LayerShape layer_shape(const ExperimentSpec& spec) {
 }
 
 double ErrorStats::rel_l2_error() const {
-  return sum_sq_reference > 0 ? std::sqrt(sum_sq_error / sum_sq_reference) : (sum_sq_error > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+  if (sum_sq_reference == 0) return std::numeric_limits<double>::quiet_NaN();
+  return std::sqrt(sum_sq_error / sum_sq_reference);
 }
 
 void ErrorStats::merge(const ErrorStats& o) {
   tiles += o.tiles;
   outputs += o.outputs;
   non_finite += o.non_finite;
-  sum_sq_error += o.sum_sq_error;
-  sum_sq_reference += o.sum_sq_reference;
+  flushed += o.flushed;
+  const double common = std::max(scale, o.scale);
+  const auto rescaled = [common](double sum, double from) { return from > 0 ? sum * (from / common) * (from / common) : 0.0; };
+  sum_sq_error = rescaled(sum_sq_error, scale) + rescaled(o.sum_sq_error, o.scale);
+  sum_sq_reference = rescaled(sum_sq_reference, scale) + rescaled(o.sum_sq_reference, o.scale);
+  scale = common;
   max_abs_error = std::max(max_abs_error, o.max_abs_error);
   max_abs_reference = std::max(max_abs_reference, o.max_abs_reference);
 }
 
-ErrorStats measure_error(const exact::Transform& transform, const PrecisionModel& model, const ExperimentSpec& spec) {
+ErrorStats measure_error(const exact::Transform& transform, const PrecisionModel& model, const ExperimentSpec& spec,
+                         const Progress& progress) {
   validate(model);
   validate(spec);
   const LayerShape shape = layer_shape(spec);
-  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int threads = static_cast<int>(std::min<long long>(spec.threads > 0 ? spec.threads : hardware, shape.layers));
+  const double per_thread = static_cast<double>(LayerSizes(transform.tile, spec, shape.positions).bytes());
+  // The default takes as many hardware threads as the memory limit allows; an explicit count is
+  // refused below when it does not fit.
+  const long long hardware = std::max(1u, std::thread::hardware_concurrency());
+  const long long fitting = std::max(1LL, static_cast<long long>(kMaxTotalWorkspaceBytes / per_thread));
+  const int threads = static_cast<int>(std::min(spec.threads > 0 ? spec.threads : std::min(hardware, fitting), shape.layers));
 
-  if (const double bytes = static_cast<double>(LayerSizes(transform.tile, spec, shape.positions).bytes());
-      bytes > kMaxWorkspaceBytes)
-    throw InputError("a layer instance of F(" + std::to_string(transform.tile.m) + "," + std::to_string(transform.tile.r) +
-                     ") with C=" + std::to_string(spec.channels) + ", K=" + std::to_string(spec.filters) + " needs " +
-                     std::to_string(static_cast<long long>(bytes / (1 << 20))) +
-                     " MiB per thread (limit 2048 MiB); use fewer --channels or --filters");
+  const auto mib = [](double bytes) { return std::to_string(static_cast<long long>(bytes / (1 << 20))); };
+  const std::string tile = "F(" + std::to_string(transform.tile.m) + "," + std::to_string(transform.tile.r) + ")";
+  if (per_thread > kMaxWorkspaceBytes)
+    throw InputError("a layer instance of " + tile + " with C=" + std::to_string(spec.channels) + ", K=" +
+                     std::to_string(spec.filters) + " needs " + mib(per_thread) + " MiB per thread (limit " +
+                     mib(kMaxWorkspaceBytes) + " MiB); use fewer --channels or --filters");
+  if (per_thread * threads > kMaxTotalWorkspaceBytes)
+    throw InputError(std::to_string(threads) + " threads need " + mib(per_thread * threads) + " MiB (" +
+                     mib(per_thread) + " MiB each for " + tile + "), more than the limit of " +
+                     mib(kMaxTotalWorkspaceBytes) + " MiB; use fewer --threads");
 
   std::vector<LayerEmulator> emulators;
   emulators.reserve(static_cast<std::size_t>(threads));
   for (int i = 0; i < threads; ++i) emulators.emplace_back(transform, model, spec, shape.positions);
 
-  std::vector<ErrorStats> per_layer(static_cast<std::size_t>(shape.layers));
-  std::atomic<long long> next_layer{0};
-  auto work = [&](LayerEmulator& emulator) {
-    for (long long layer; (layer = next_layer.fetch_add(1)) < shape.layers;)
-      per_layer[static_cast<std::size_t>(layer)] = emulator.run(layer);
-  };
-  std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) pool.emplace_back(work, std::ref(emulators[static_cast<std::size_t>(i)]));
-  work(emulators.front());
-  for (auto& t : pool) t.join();
-
-  ErrorStats total;  // merged in layer order: the same sums whatever the thread count
-  for (const auto& s : per_layer) total.merge(s);
+  // Layers are measured a batch at a time and merged in layer order: the same sums whatever the
+  // thread count, and memory for one batch of results only.
+  const long long batch = std::max<long long>(64, 16LL * threads);
+  std::vector<ErrorStats> per_layer(static_cast<std::size_t>(std::min(batch, shape.layers)));
+  ErrorStats total;
+  for (long long first = 0; first < shape.layers; first += batch) {
+    const long long count = std::min(batch, shape.layers - first);
+    std::atomic<long long> next{0};
+    auto work = [&](LayerEmulator& emulator) {
+      for (long long i; (i = next.fetch_add(1)) < count;)
+        per_layer[static_cast<std::size_t>(i)] = emulator.run(first + i);
+    };
+    std::vector<std::thread> pool;
+    try {
+      for (int i = 1; i < std::min<long long>(threads, count); ++i)
+        pool.emplace_back(work, std::ref(emulators[static_cast<std::size_t>(i)]));
+    } catch (const std::system_error& e) {
+      next = count;  // the started threads take no further layer
+      for (auto& t : pool) t.join();
+      throw InputError("cannot start " + std::to_string(threads - 1) + " worker threads (" + std::to_string(pool.size()) +
+                       " started): " + e.what() + "; use fewer --threads");
+    }
+    work(emulators.front());
+    for (auto& t : pool) t.join();
+    for (long long i = 0; i < count; ++i) total.merge(per_layer[static_cast<std::size_t>(i)]);
+    if (progress) progress(first + count, shape.layers);
+  }
   return total;
 }
 

@@ -18,6 +18,12 @@ std::string number(double x) {
   return buf;
 }
 
+// The relative error, or why there is none: a reference that is zero everywhere (the inputs
+// vanished) must never read as a perfect score.
+std::string error_text(const ErrorStats& s) {
+  return std::isnan(s.rel_l2_error()) ? "undefined (reference is 0)" : number(s.rel_l2_error());
+}
+
 std::string scaling_label(exact::Scaling s) {
   switch (s) {
     case exact::Scaling::DenominatorsInG: return "G";
@@ -62,7 +68,7 @@ std::string render(const std::vector<std::vector<std::string>>& cells) {
 }  // namespace
 
 Measurement measure_config(const exact::Config& config, std::optional<exact::Scaling> rescale,
-                           const PrecisionModel& model, const ExperimentSpec& spec) {
+                           const PrecisionModel& model, const ExperimentSpec& spec, const Progress& progress) {
   const exact::Transform& stored = config.transform;
   const exact::Transform transform =
       rescale ? exact::build_transform(stored.tile, stored.finite_points, *rescale) : stored;
@@ -75,7 +81,7 @@ Measurement measure_config(const exact::Config& config, std::optional<exact::Sca
   row.kappa2_V = config.metrics.kappa2_V;
   row.amp2d = config.metrics.amp2d;
   row.predicted_error = exact::kErrorModelConstant * prediction_unit_roundoff(model) * row.amp2d;
-  row.stats = measure_error(transform, model, spec);
+  row.stats = measure_error(transform, model, spec, progress);
   return row;
 }
 
@@ -116,11 +122,11 @@ LogCorrelation log_correlation(const std::vector<Measurement>& rows) {
 std::string format_table(const RunSettings& run, const std::vector<Measurement>& rows) {
   std::string out = "model: " + run.model_name + " (" + describe(run.model) + ")\n" + data_line(run) + "\n\n";
   std::vector<std::vector<std::string>> cells = {{"config", "scaling", "kappa2(V)", "amp2D", "rel L2 error", "max |err|",
-                                                   "max |ref|", "non-finite", "0.7*u*amp2D"}};
+                                                   "max |ref|", "non-finite", "flushed to 0", "0.7*u*amp2D"}};
   for (const auto& r : rows)
-    cells.push_back({r.config, scaling_label(r.scaling), number(r.kappa2_V), number(r.amp2d),
-                     number(r.stats.rel_l2_error()), number(r.stats.max_abs_error), number(r.stats.max_abs_reference),
-                     std::to_string(r.stats.non_finite), r.predicted_error > 0 ? number(r.predicted_error) : "n/a"});
+    cells.push_back({r.config, scaling_label(r.scaling), number(r.kappa2_V), number(r.amp2d), error_text(r.stats),
+                     number(r.stats.max_abs_error), number(r.stats.max_abs_reference), std::to_string(r.stats.non_finite),
+                     std::to_string(r.stats.flushed), r.predicted_error > 0 ? number(r.predicted_error) : "n/a"});
   out += render(cells);
   if (const LogCorrelation c = log_correlation(rows); c.count >= 3) {
     char buf[160];
@@ -137,7 +143,7 @@ std::string format_csv(const RunSettings& run, const std::vector<Measurement>& r
   std::ostringstream out;
   out << "config,m,r,points,scaling,kappa2_V,amp2D,model,input,filter,transformed_input,transformed_filter,"
          "accumulator,output,matrices,compute,input_distribution,input_scale,filter_distribution,filter_scale,"
-         "channels,filters,tiles,seed,rel_l2_error,max_abs_error,max_abs_reference,non_finite,predicted_error\n";
+         "channels,filters,tiles,seed,rel_l2_error,max_abs_error,max_abs_reference,non_finite,flushed,predicted_error\n";
   out.precision(6);
   for (const auto& r : rows) {
     out << r.config << ',' << r.tile.m << ',' << r.tile.r << ',' << r.points << ',' << scaling_label(r.scaling) << ','
@@ -147,7 +153,8 @@ std::string format_csv(const RunSettings& run, const std::vector<Measurement>& r
         << to_string(m.compute) << ',' << to_string(s.input_distribution) << ',' << s.input_scale << ','
         << to_string(s.filter_distribution) << ',' << s.filter_scale << ',' << s.channels << ',' << s.filters << ','
         << r.stats.tiles << ',' << s.seed << ',' << r.stats.rel_l2_error() << ',' << r.stats.max_abs_error << ','
-        << r.stats.max_abs_reference << ',' << r.stats.non_finite << ',' << r.predicted_error << '\n';
+        << r.stats.max_abs_reference << ',' << r.stats.non_finite << ',' << r.stats.flushed << ',' << r.predicted_error
+        << '\n';
   }
   return out.str();
 }
@@ -172,6 +179,7 @@ std::string format_json(const RunSettings& run, const std::vector<Measurement>& 
                        {"max_abs_error", num(r.stats.max_abs_error)},
                        {"max_abs_reference", num(r.stats.max_abs_reference)},
                        {"non_finite", r.stats.non_finite},
+                       {"flushed", r.stats.flushed},
                        {"predicted_error", r.predicted_error > 0 ? json(r.predicted_error) : json(nullptr)}});
   const LogCorrelation c = log_correlation(rows);
   const json doc = {

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <utility>
 
@@ -236,38 +235,24 @@ Config config_from_json(const json& doc, const std::string& source) {
   return c;
 }
 
-Config read_config(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path.string() + ": cannot open file");
+Config parse_config(const std::string& text, const std::string& source) {
+  // Deeper documents are refused while parsing: copying one recursively would exhaust the stack.
+  const json::parser_callback_t depth_guard = [&](int depth, json::parse_event_t, json&) {
+    if (depth > kMaxConfigDepth)
+      throw InputError(source + ": JSON nested deeper than " + std::to_string(kMaxConfigDepth) + " levels");
+    return true;
+  };
   json doc;
   try {
-    doc = json::parse(in);
+    doc = json::parse(text, depth_guard);
   } catch (const json::parse_error& e) {
-    throw InputError(path.string() + ": malformed JSON: " + e.what());
+    throw InputError(source + ": malformed JSON: " + e.what());
   }
-  return config_from_json(doc, path.string());
+  return config_from_json(doc, source);
 }
 
-void write_text_atomic(const std::filesystem::path& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  const fs::path tmp = dir / ("." + path.filename().string() + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      fs::remove(tmp, ec);
-      throw InputError(path.string() + ": cannot write file");
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw InputError(path.string() + ": cannot replace file: " + ec.message());
-  }
+Config read_config(const std::filesystem::path& path) {
+  return parse_config(read_text_file(path, kMaxConfigBytes), path.string());
 }
 
 void write_config(const std::filesystem::path& path, const Config& config) { write_text_atomic(path, serialise(config)); }

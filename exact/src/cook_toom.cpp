@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace nova::exact {
@@ -160,9 +161,22 @@ Verification verify_identity_1d(TileSize tile, const RationalMatrix& AT, const R
   return {};
 }
 
+double verification_2d_products(TileSize tile) {
+  const double m = tile.m, r = tile.r, n = tile.n();
+  return m * m * n * n * n * n * r * r;
+}
+
 Verification verify_identity_2d(TileSize tile, const RationalMatrix& AT, const RationalMatrix& G,
                                 const RationalMatrix& BT) {
   check_shapes(tile, AT, G, BT);
+  if (const double products = verification_2d_products(tile); products > kMax2dVerificationProducts) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "the 2D identity of F(%d,%d) needs %.1e exact products, more than the limit %.0e (a few seconds); "
+                  "the 1D identity implies it",
+                  tile.m, tile.r, products, kMax2dVerificationProducts);
+    throw InputError(text);
+  }
   const RationalMatrix AT2 = kronecker(AT, AT), G2 = kronecker(G, G), BT2 = kronecker(BT, BT);
   const auto m = AT.rows(), r = G.cols(), n = BT.rows();
   Rational sum;

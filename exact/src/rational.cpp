@@ -30,6 +30,13 @@ Rational integer_from_digits(std::string_view digits) {
 
 }  // namespace
 
+std::string unsigned_error(std::string_view text, std::uint64_t max) {
+  if (!all_digits(text)) return "expected a whole number from 0 to " + std::to_string(max) + ", got '" + std::string(text) + "'";
+  const auto value = boost::multiprecision::mpz_int(std::string(text));
+  if (value > max) return std::string(text) + " is more than the largest accepted, " + std::to_string(max);
+  return {};
+}
+
 Rational parse_rational(std::string_view raw) {
   const std::string_view text = trim(raw);
   if (text.empty()) bad_number(raw, "empty");

@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -95,6 +97,42 @@ TEST_CASE("a failed run never overwrites an existing config") {
   fs::remove_all(dir);
 }
 
+TEST_CASE("an existing config of another transform is kept unless --force") {
+  const fs::path dir = fresh_dir("force");
+  fs::copy_file(kConfigs / "f6x3_nova.json", dir / "f6x3_nova.json");
+  const std::string before = slurp(dir / "f6x3_nova.json");
+  Run r = run_in(dir, "--tile 6,3 --points standard --quiet --out f6x3_nova.json");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("f6x3_nova.json holds f6x3_nova with points {0, 3/5, -3/5, 1, -1, 7/6, -7/6, inf}") &&
+                           Catch::Contains("this run made f6x3_standard with points {0, 1, -1, 2, -2, 3, -3, inf}") &&
+                           Catch::Contains("--force"));
+  CHECK(slurp(dir / "f6x3_nova.json") == before);
+  // The same transform again (new provenance) replaces it; --force replaces another.
+  r = run_in(dir, "--tile 6,3 --points 0,3/5,-3/5,1,-1,7/6,-7/6 --name nova --quiet --out f6x3_nova.json");
+  CHECK(r.exit_code == 0);
+  r = run_in(dir, "--tile 6,3 --points standard --quiet --force --out f6x3_nova.json");
+  CHECK(r.exit_code == 0);
+  CHECK(nova::exact::read_config(dir / "f6x3_nova.json").name == "f6x3_standard");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("--out never writes through a link or over a special file, even with --force") {
+  const fs::path dir = fresh_dir("special");
+  std::ofstream(dir / "victim.txt") << "precious";
+  fs::create_symlink(dir / "victim.txt", dir / "link.json");
+  REQUIRE(::mkfifo((dir / "fifo.json").c_str(), 0600) == 0);
+  for (const char* target : {"link.json", "fifo.json"}) {
+    INFO(target);
+    const Run r = run_in(dir, std::string("--tile 4,3 --points standard --quiet --force --out ") + target);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains(target) && Catch::Contains("not a regular file"));
+  }
+  CHECK(slurp(dir / "victim.txt") == "precious");
+  CHECK(fs::is_symlink(dir / "link.json"));
+  CHECK(fs::is_fifo(dir / "fifo.json"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("verify passes the shipped configs and fails edited, malformed or missing files") {
   const fs::path dir = fresh_dir("verify");
   Run r = run_in(kConfigs, "verify *.json");
@@ -109,9 +147,12 @@ TEST_CASE("verify passes the shipped configs and fails edited, malformed or miss
   text.replace(in_matrix, 6, "\"-4/6\"");
   std::ofstream(dir / "edited.json") << text;
   std::ofstream(dir / "broken.json") << "{\"schema\": \"nova.transform/1\", ";
-  r = run_in(dir, "verify edited.json broken.json missing.json '" + (kConfigs / "f4x3_nova.json").string() + "'");
+  // A well-formed config that does not verify: exit 1. Unreadable or malformed files are bad input: exit 2.
+  r = run_in(dir, "verify edited.json '" + (kConfigs / "f4x3_nova.json").string() + "'");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Catch::Contains("FAIL edited.json: AT[1][2] is -2/3, expected -5/6"));
+  r = run_in(dir, "verify edited.json broken.json missing.json '" + (kConfigs / "f4x3_nova.json").string() + "'");
+  CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("FAIL broken.json: malformed JSON"));
   CHECK_THAT(r.output, Catch::Contains("FAIL missing.json: cannot open file"));
   CHECK_THAT(r.output, Catch::Contains("3 of 4 config(s) failed"));

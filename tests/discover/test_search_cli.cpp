@@ -27,8 +27,10 @@ TEST_CASE("cli: bad search options are rejected clearly with exit code 2", "[sea
       {"--tile 4,3 --dtype fp8", "--dtype: fp8 not in"},
       {"--tile 4,3 --dmax 0", "d_max (--dmax) must be between 1 and 1000, got 0"},
       {"--tile 4,3 --numerator-bound 0", "--numerator-bound"},
-      {"--tile 4,3 --seed -1", "--seed: expected a non-negative integer"},
-      {"--tile 4,3 --threads -2", "--threads: expected a non-negative integer"},
+      {"--tile 4,3 --seed -1", "--seed: expected a whole number from 0 to 18446744073709551615"},
+      {"--tile 4,3 --threads -2", "--threads: expected a whole number from 0 to 256"},
+      {"--tile 4,3 --threads 512", "--threads: 512 is more than the largest accepted, 256"},
+      {"--tile 4,3 --seed 18446744073709551616", "--seed: 18446744073709551616 is more than the largest accepted"},
       {"--tile 4,3 --symmetric-only --es-only", "exclude each other"},
       {"--tile 4,3 --points 0,1,-1,2,-2 --objective fp16", "--points excludes --objective"},
   };
@@ -69,3 +71,22 @@ TEST_CASE("cli: --quiet prints nothing and --format json prints the config", "[s
   CHECK(doc.at("name") == "f4x3_mine");
   CHECK(doc.at("provenance").at("dtype") == "fp16");
 }
+
+TEST_CASE("cli: a kappa result unfit for fp16 says so and points at the fp16 objective", "[search][cli]") {
+  const Run r = run("--tile 6,3 --dry-run" + kQuick);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("note: f6x3_kappa has a predicted fp16 error of") &&
+                           Catch::Contains("--objective fp16"));
+  CHECK_THAT(run("--tile 6,3 --dry-run --objective fp16" + kQuick).output, !Catch::Contains("note:"));
+}
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)  // their runtimes need the address space
+TEST_CASE("cli: threads the system refuses end the run cleanly", "[search][cli]") {
+  // 600 MB of address space holds the program but not 255 more thread stacks.
+  const Run r = nova::test::run_command(".", "/bin/sh",
+                                        "-c 'ulimit -v 600000 && exec \"$0\" \"$@\"' '" + std::string(NOVA_DISCOVER_EXE) +
+                                            "' --tile 6,3 --threads 256 --dry-run --quiet" + kQuick);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("cannot start 255 worker threads") && Catch::Contains("use fewer --threads"));
+}
+#endif

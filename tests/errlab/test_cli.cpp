@@ -50,6 +50,12 @@ TEST_CASE("nova-errlab rejects bad input with a clear message and exit code 2", 
       {"--channels many configs/f4x3_nova.json", "--channels"},
       {"", "no config files given"},
       {"CMakeLists.txt", "CMakeLists.txt: malformed JSON"},
+      // Seeds and thread counts are never wrapped or clamped.
+      {"--seed -1 configs/f4x3_nova.json", "--seed: expected a whole number from 0 to 18446744073709551615"},
+      {"--seed 18446744073709551616 configs/f4x3_nova.json", "more than the largest accepted, 18446744073709551615"},
+      {"--threads 1024 configs/f4x3_nova.json", "--threads: 1024 is more than the largest accepted, 256"},
+      // Memory is estimated before anything is allocated.
+      {"--threads 256 -C 512 -K 512 --tiles 4194304 configs/f6x3_nova.json", "more than the limit of 4096 MiB"},
   };
   for (const Case& c : cases) {
     const Result r = run(c.args);
@@ -58,4 +64,14 @@ TEST_CASE("nova-errlab rejects bad input with a clear message and exit code 2", 
     CHECK(r.output.find(c.message) != std::string::npos);
     CHECK(r.output.find("internal error") == std::string::npos);
   }
+}
+
+TEST_CASE("nova-errlab never reports a perfect score for a signal that vanished", "[cli]") {
+  // Inputs of 1e-170: fp16 storage flushes every one of them to zero, so every output is zero.
+  const Result r = run(kSmall + "--format csv --input-scale 1e-170 configs/f4x3_nova.json");
+  REQUIRE(r.exit_code == 0);
+  const std::string row = r.output.substr(r.output.find("\nf4x3_nova,") + 1);
+  // rel_l2_error is 1 (all signal lost), and every one of the 512 tiles' 16 outputs is counted as flushed.
+  CHECK(row.find(",1,6.07501e-170,6.07501e-170,") != std::string::npos);
+  CHECK(row.find(",0,8192,") != std::string::npos);
 }

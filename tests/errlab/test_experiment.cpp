@@ -136,3 +136,21 @@ TEST_CASE("invalid experiments are rejected with the option named", "[experiment
   model.compute = Format::int8;
   CHECK_THROWS_WITH(validate(model), Catch::Contains("--compute-type"));
 }
+
+TEST_CASE("the error is measured at any data magnitude, and undefined when the data vanished", "[experiment]") {
+  const auto transform = config("f4x3_nova").transform;
+  ExperimentSpec spec = small_spec();
+  const double at_one = measure_error(transform, preset("exact"), spec).rel_l2_error();
+  // Outputs near 1e-170: their squares underflow double, the scaled sums do not.
+  spec.input_scale = 1e-170;
+  const ErrorStats tiny = measure_error(transform, preset("exact"), spec);
+  CHECK(tiny.rel_l2_error() > at_one / 4);
+  CHECK(tiny.rel_l2_error() < at_one * 4);
+  CHECK(tiny.flushed == 0);
+  // Merging keeps each part's weight whatever its scale: a vanished part adds nothing.
+  ErrorStats big = measure_error(transform, preset("exact"), small_spec());
+  const double before = big.rel_l2_error();
+  big.merge(tiny);
+  CHECK(big.rel_l2_error() == Approx(before).epsilon(1e-12));
+  CHECK(std::isnan(ErrorStats{}.rel_l2_error()));  // no reference: no score, never 0
+}

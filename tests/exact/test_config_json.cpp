@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
+
 using namespace nova::exact;
 namespace fs = std::filesystem;
 
@@ -114,5 +116,24 @@ TEST_CASE("unreadable and malformed files give clear errors") {
   const fs::path dir = temp_dir();
   std::ofstream(dir / "bad.json") << "{ \"schema\": ";
   CHECK_THROWS_WITH(read_config(dir / "bad.json"), Catch::Contains("malformed JSON"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("hostile files are refused before they can exhaust the stack, memory or patience") {
+  const fs::path dir = temp_dir();
+  // A valid config whose provenance nests 100000 arrays (a few hundred KB).
+  nlohmann::json doc = to_json(sample_config());
+  std::string text = doc.dump();
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  text.insert(text.find("\"provenance\":{") + 14, "\"deep\":" + deep + ",");
+  std::ofstream(dir / "deep.json") << text;
+  CHECK_THROWS_WITH(read_config(dir / "deep.json"), Catch::Contains("deep.json") && Catch::Contains("nested deeper"));
+  // Larger than any config can be.
+  std::ofstream(dir / "huge.json") << std::string(kMaxConfigBytes + 1, ' ');
+  CHECK_THROWS_WITH(read_config(dir / "huge.json"), Catch::Contains("huge.json") && Catch::Contains("more than"));
+  // A FIFO would block the reader forever; a folder is not a file.
+  REQUIRE(::mkfifo((dir / "fifo.json").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(read_config(dir / "fifo.json"), Catch::Contains("not a regular file"));
+  CHECK_THROWS_WITH(read_config(dir), Catch::Contains("not a regular file"));
   fs::remove_all(dir);
 }

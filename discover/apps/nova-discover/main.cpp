@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ using namespace nova::exact;
 
 constexpr int kExitVerificationFailed = 1;
 constexpr int kExitBadInput = 2;
+// Predicted fp16 error above which a transform is no use for fp16 kernels (the runtime's "auto"
+// takes none above it either).
+constexpr double kFp16ErrorBudget = 1e-2;
 
 std::string command_line(int argc, char** argv) {
   std::string cmd = "nova-discover";
@@ -36,6 +40,7 @@ struct Options {
   std::string out;
   std::string format = "table";
   bool dry_run = false;
+  bool force = false;
   bool verify_2d = false;
   bool quiet = false;
   // Evaluation mode.
@@ -59,12 +64,32 @@ nlohmann::json tool_provenance(const std::string& objective, const std::string& 
   return {{"tool", std::string("nova-discover ") + NOVA_VERSION}, {"objective", objective}, {"seed", nullptr}, {"command", command}};
 }
 
+// Why `existing` may not be replaced by `config` without --force, or "" when it may: a different
+// transform (tile, points, scaling) under that path is someone's result.
+std::string replacement_conflict(const std::string& path, const Config& config) {
+  Config old;
+  try {
+    old = read_config(path);
+  } catch (const InputError& e) {
+    return path + " exists and is not a config this tool reads (" + e.what() + ")";
+  }
+  const Transform &a = old.transform, &b = config.transform;
+  if (a.tile == b.tile && a.points() == b.points() && a.scaling == b.scaling) return {};
+  return path + " holds " + old.name + " with points " + format_points(a.points()) + ", scaling " +
+         std::string(scaling_name(a.scaling)) + "; this run made " + config.name + " with points " +
+         format_points(b.points()) + ", scaling " + std::string(scaling_name(b.scaling));
+}
+
 // Prints the table (or the JSON document) and writes the file unless --dry-run.
 void emit(const Config& config, const Options& opt, const std::string& table) {
   if (opt.format == "json") std::cout << serialise(config);
   else if (!opt.quiet) std::cout << table;
   if (!opt.dry_run) {
     const std::string path = opt.out.empty() ? "configs/" + config.name + ".json" : opt.out;
+    std::error_code ec;  // anything but a regular file is refused by write_config itself
+    if (!opt.force && std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec)))
+      if (const std::string conflict = replacement_conflict(path, config); !conflict.empty())
+        throw InputError(conflict + ": not replaced (--force replaces it, --out writes elsewhere)");
     write_config(path, config);
     if (!opt.quiet) std::cerr << "wrote " << path << "\n";
   }
@@ -161,11 +186,16 @@ int run_search_command(const Options& opt, const std::string& command) {
                                     search_provenance(search, result, command));
   const bool table_shown = opt.format == "table" && !opt.quiet;
   emit(config, opt, table_shown ? search_table(search, result, config, command) : std::string());
+  if (search.objective == Objective::Kappa && config.metrics.predicted_error_fp16 > kFp16ErrorBudget && !opt.quiet)
+    std::cerr << "note: " << config.name << " has a predicted fp16 error of " << config.metrics.predicted_error_fp16
+              << " (above " << kFp16ErrorBudget << "): kappa does not predict fp16 accuracy; for fp16 kernels "
+              << "search with --objective fp16\n";
   return 0;
 }
 
+// Exit 0 when every file verifies, 2 when any file is unreadable or malformed (bad input), else 1.
 int run_verify(const std::vector<std::string>& files, bool quiet) {
-  int failures = 0;
+  int failures = 0, bad_input = 0;
   for (const auto& file : files) {
     try {
       const Config config = read_config(file);
@@ -178,11 +208,12 @@ int run_verify(const std::vector<std::string>& files, bool quiet) {
       }
     } catch (const InputError& e) {
       std::cerr << "FAIL " << e.what() << "\n";
-      ++failures;
+      ++bad_input;
     }
   }
-  if (failures && !quiet) std::cerr << failures << " of " << files.size() << " config(s) failed verification\n";
-  return failures ? kExitVerificationFailed : 0;
+  if (failures + bad_input && !quiet)
+    std::cerr << failures + bad_input << " of " << files.size() << " config(s) failed verification\n";
+  return bad_input ? kExitBadInput : failures ? kExitVerificationFailed : 0;
 }
 
 }  // namespace
@@ -206,14 +237,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("nova-discover ") + NOVA_VERSION);
   app.require_subcommand(0, 1);
 
-  // CLI11 lets "-1" wrap around into an unsigned option; refuse signs outright.
-  const CLI::Validator non_negative_integer(
-      [](const std::string& text) {
-        return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos
-                   ? std::string()
-                   : "expected a non-negative integer, got '" + text + "'";
-      },
-      "");
+  // CLI11 would wrap "-1" or 2^64 around into an unsigned option; these refuse instead.
+  const auto at_most = [](std::uint64_t max) {
+    return CLI::Validator([max](const std::string& text) { return unsigned_error(text, max); }, "");
+  };
 
   Options opt;
   app.add_option("--tile", opt.tile,
@@ -230,11 +257,16 @@ int main(int argc, char** argv) {
   app.add_option("--name", opt.name,
                  "Point-set label; the transform is named f<m>x<r>_<label> (default: 'standard' or 'custom' when "
                  "evaluating, the objective plus _dyadic/_bf16/_int8 for a --dtype when searching)");
-  app.add_option("--out", opt.out, "JSON file to write (default: configs/<name>.json); written atomically");
+  app.add_option("--out", opt.out,
+                 "JSON file to write (default: configs/<name>.json); written atomically, never through a link or "
+                 "over a special file; an existing config of another transform is kept unless --force");
+  app.add_flag("--force", opt.force, "Replace an existing config even when it holds another transform");
   app.add_flag("--dry-run", opt.dry_run, "Print only; write no file");
   app.add_option("--format", opt.format, "Standard output: 'table' (default) or the JSON document")
       ->check(CLI::IsMember({"table", "json"}));
-  app.add_flag("--verify-2d", opt.verify_2d, "Also prove the 2D identity (Kronecker matrices); slower");
+  app.add_flag("--verify-2d", opt.verify_2d,
+               "Also prove the 2D identity (Kronecker matrices): m^2 n^4 r^2 exact products, refused above 2e7 "
+               "(F(10,3) is 1.9e7, a few seconds)");
   app.add_flag("-q,--quiet", opt.quiet, "Print nothing but errors (no table, no progress)");
 
   const std::vector<CLI::Option*> search_options = {
@@ -251,7 +283,7 @@ int main(int argc, char** argv) {
       app.add_flag("--symmetric-only", opt.symmetric_only, "Search: run only the symmetric search {0} U {+-p}"),
       app.add_flag("--es-only", opt.es_only, "Search: run only the ES in R^(n-1)"),
       app.add_option("--seed", opt.seed, "Search: random seed, 0 to 2^64-1 (default 1); results do not depend on --threads")
-          ->check(non_negative_integer),
+          ->check(at_most(UINT64_MAX)),
       app.add_option("--dmax", opt.dmax, "Search: largest denominator of a point (default 10, at most 1000)"),
       app.add_option("--numerator-bound", opt.numerator_bound,
                      "Search: points a/b satisfy |a| <= bound * b (default 5, at most 1000)"),
@@ -260,9 +292,11 @@ int main(int argc, char** argv) {
       app.add_option("--restarts", opt.restarts, "Search: independent ES restarts (default 3)"),
       app.add_option("--neighbourhood-budget", opt.neighbourhood_budget,
                      "Search: rational combinations scored around each stage's ES optimum (default 30000)")
-          ->check(non_negative_integer),
-      app.add_option("--threads", opt.threads, "Search: worker threads (default or 0: all hardware threads)")
-          ->check(non_negative_integer),
+          ->check(at_most(kMaxNeighbourhoodBudget)),
+      app.add_option("--threads", opt.threads,
+                     "Search: worker threads, 0 (the default: all hardware threads) to " +
+                         std::to_string(kMaxSearchThreads))
+          ->check(at_most(kMaxSearchThreads)),
   };
   for (auto* o : search_options) points->excludes(o);
 

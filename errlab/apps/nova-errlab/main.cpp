@@ -6,6 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -62,6 +65,19 @@ PrecisionModel build_model(const Options& opt, std::string& name) {
   return model;
 }
 
+// Progress on stderr for runs that take more than a couple of seconds, at most every two seconds.
+Progress progress_printer(const std::string& name) {
+  const auto start = std::chrono::steady_clock::now();
+  return [name, start, last = start](long long done, long long total) mutable {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start < std::chrono::seconds(2) || (now - last < std::chrono::seconds(2) && done < total)) return;
+    last = now;
+    const double seconds = std::chrono::duration<double>(now - start).count();
+    std::fprintf(stderr, "nova-errlab: %s: %lld of %lld layer instances, %.0f s, about %.0f s left\n", name.c_str(), done,
+                 total, seconds, seconds * static_cast<double>(total - done) / static_cast<double>(done));
+  };
+}
+
 int run(const Options& opt) {
   RunSettings run;
   run.model = build_model(opt, run.model_name);
@@ -80,7 +96,7 @@ int run(const Options& opt) {
       throw InputError(file + ": failed verification: " + v.message);
   }
   std::vector<Measurement> rows;
-  for (const auto& config : configs) rows.push_back(measure_config(config, rescale, run.model, run.spec));
+  for (const auto& config : configs) rows.push_back(measure_config(config, rescale, run.model, run.spec, progress_printer(config.name)));
 
   if (opt.format == "json") std::cout << format_json(run, rows);
   else if (opt.format == "csv") std::cout << format_csv(run, rows);
@@ -133,8 +149,17 @@ int main(int argc, char** argv) {
   app.add_option("--tiles", opt.spec.tiles,
                  "Output tiles to measure, each m x m outputs of one output channel (default 65536; rounded up to "
                  "whole layer instances of up to 64 positions x K)");
-  app.add_option("--seed", opt.spec.seed, "Random seed (default 1); results are identical for a seed at any --threads");
-  app.add_option("--threads", opt.spec.threads, "Worker threads (default 0: one per hardware thread)");
+  // CLI11 would wrap "-1" or 2^64 around into an unsigned option; these refuse instead.
+  const auto at_most = [](std::uint64_t max) {
+    return CLI::Validator([max](const std::string& text) { return nova::exact::unsigned_error(text, max); }, "");
+  };
+  app.add_option("--seed", opt.spec.seed,
+                 "Random seed, 0 to 2^64-1 (default 1); results are identical for a seed at any --threads")
+      ->check(at_most(UINT64_MAX));
+  app.add_option("--threads", opt.spec.threads,
+                 "Worker threads, 0 (the default: one per hardware thread) to " + std::to_string(kMaxThreads) +
+                     "; their buffers may total at most 4 GiB")
+      ->check(at_most(kMaxThreads));
   app.add_option("--input-dist", opt.input_distribution, "Input distribution: gaussian (default), uniform, relu");
   app.add_option("--input-scale", opt.spec.input_scale, "Input scale: standard deviation, half-width or ReLU scale (default 1)");
   app.add_option("--filter-dist", opt.filter_distribution,

@@ -24,7 +24,7 @@ inline constexpr int kMinSearchFilterTaps = 2;
 inline constexpr int kMaxPopulation = 100000;
 inline constexpr int kMaxGenerations = 100000;
 inline constexpr int kMaxRestarts = 1000;
-inline constexpr unsigned kMaxSearchThreads = 1024;
+inline constexpr unsigned kMaxSearchThreads = 256;  // far past any useful count; each thread reserves a stack
 inline constexpr std::size_t kMaxNeighbourhoodBudget = 10000000;
 
 // Paper B.7 / Table 14: weight of the representability penalty of the dtype-aware ES.

@@ -16,6 +16,7 @@ namespace nova::discover {
 class WorkerPool {
  public:
   // `threads` counts the calling thread, which always takes part: 1 means no extra threads.
+  // Throws exact::InputError, having stopped the threads it started, when the system refuses one.
   explicit WorkerPool(unsigned threads);
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
@@ -31,6 +32,7 @@ class WorkerPool {
 
  private:
   void worker_loop();
+  void stop();  // ends and joins every worker
   void run_share();
 
   std::vector<std::thread> workers_;

@@ -13,6 +13,7 @@
 #include "nova/errlab/precision_model.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -33,13 +34,14 @@ inline constexpr int kPositionsPerLayer = 64;
 inline constexpr int kPositionBlock = 8;
 inline constexpr int kMaxChannels = 512;  // C and K
 inline constexpr long long kMaxTiles = 1LL << 32;
+inline constexpr int kMaxThreads = 256;
 
 struct ExperimentSpec {
   int channels = 64;        // C: input channels summed by the GEMM
   int filters = 64;         // K: output channels
   long long tiles = 65536;  // output tiles (one m x m block of one output channel); rounded up to whole layers
   std::uint64_t seed = 1;
-  int threads = 0;          // 0: one per hardware thread
+  int threads = 0;          // 0: one per hardware thread (never more than the layer instances)
   Distribution input_distribution = Distribution::gaussian;
   double input_scale = 1.0;
   Distribution filter_distribution = Distribution::he;
@@ -62,18 +64,30 @@ struct ErrorStats {
   long long tiles = 0;
   long long outputs = 0;
   long long non_finite = 0;       // outputs that are inf or NaN: each counts as an infinite error
+  long long flushed = 0;          // outputs the model returned as 0 where the reference is not (underflow)
+  // Sums of squares relative to `scale`, a power of two near the largest |reference|, so that data
+  // of any magnitude neither underflows nor overflows when squared (0: nothing summed yet).
+  double scale = 0;
   double sum_sq_error = 0;
   double sum_sq_reference = 0;
   double max_abs_error = 0;
   double max_abs_reference = 0;
 
-  double rel_l2_error() const;    // sqrt(sum_sq_error / sum_sq_reference)
+  // sqrt(sum_sq_error / sum_sq_reference); NaN when the reference is identically zero (the data
+  // vanished: no error can be measured), inf when an output is not finite.
+  double rel_l2_error() const;
   void merge(const ErrorStats& other);
 };
 
 // Deterministic for a given spec.seed: every layer instance draws from its own stream, and the
-// per-layer results are combined in layer order whatever the thread count.
+// per-layer results are combined in layer order whatever the thread count. Memory is bounded: the
+// threads' buffers are estimated first and refused (InputError) beyond kMaxTotalWorkspaceBytes,
+// and layer results are merged in batches as they finish. `progress`, when given, is called from
+// the calling thread with (layer instances done, total) after every batch.
 // `transform` must satisfy the Cook-Toom identity (read_config + verify_config, or build_transform).
-ErrorStats measure_error(const exact::Transform& transform, const PrecisionModel& model, const ExperimentSpec& spec);
+inline constexpr double kMaxTotalWorkspaceBytes = 4.0 * (1 << 30);
+using Progress = std::function<void(long long done, long long total)>;
+ErrorStats measure_error(const exact::Transform& transform, const PrecisionModel& model, const ExperimentSpec& spec,
+                         const Progress& progress = {});
 
 }  // namespace nova::errlab

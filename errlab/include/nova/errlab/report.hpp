@@ -26,7 +26,7 @@ struct Measurement {
 
 // Measures a stored config, optionally rebuilt with another row scaling (same points).
 Measurement measure_config(const exact::Config& config, std::optional<exact::Scaling> rescale,
-                           const PrecisionModel& model, const ExperimentSpec& spec);
+                           const PrecisionModel& model, const ExperimentSpec& spec, const Progress& progress = {});
 
 // The settings shared by every row of one run.
 struct RunSettings {

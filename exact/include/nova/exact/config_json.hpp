@@ -2,6 +2,7 @@
 // exact re-verification. Every reader error names the offending field.
 #pragma once
 
+#include "nova/exact/text_file.hpp"
 #include "nova/exact/cook_toom.hpp"
 #include "nova/exact/metrics.hpp"
 
@@ -31,10 +32,13 @@ nlohmann::json to_json(const Config& config);
 // Strict reader: schema, name, tile, points, scaling, matrix shapes and every entry are checked;
 // `source` (a file name) prefixes every message.
 Config config_from_json(const nlohmann::json& doc, const std::string& source);
-Config read_config(const std::filesystem::path& path);
+// A config's text: at most kMaxConfigBytes (the largest tile the tools accept needs well under a
+// megabyte) and kMaxConfigDepth levels of nesting (a config has five), else InputError.
+inline constexpr std::size_t kMaxConfigBytes = std::size_t{16} << 20;
+inline constexpr int kMaxConfigDepth = 32;
+Config parse_config(const std::string& text, const std::string& source);
+Config read_config(const std::filesystem::path& path);  // read_text_file + parse_config
 
-// Writes to a temporary file beside `path`, then renames: a failure never leaves a partial file.
-void write_text_atomic(const std::filesystem::path& path, const std::string& text);
 void write_config(const std::filesystem::path& path, const Config& config);
 std::string serialise(const Config& config);  // the exact bytes write_config writes
 

@@ -72,7 +72,11 @@ Verification verify_identity_1d(TileSize tile, const RationalMatrix& AT, const R
                                 const RationalMatrix& BT);
 
 // 2D: the same identity for the Kronecker-product matrices A^T(x)A^T, G(x)G, B^T(x)B^T, i.e.
-// Y = A^T[(G g G^T) . (B^T d B)]A equals the 2D correlation of d and g.
+// Y = A^T[(G g G^T) . (B^T d B)]A equals the 2D correlation of d and g. It takes m^2 n^4 r^2 exact
+// products (F(10,3): 1.9e7, about 3 s); beyond kMax2dVerificationProducts it throws InputError
+// instead of running for minutes (the 1D identity, which implies the 2D one, is cheap at any size).
+inline constexpr double kMax2dVerificationProducts = 2e7;
+double verification_2d_products(TileSize tile);
 Verification verify_identity_2d(TileSize tile, const RationalMatrix& AT, const RationalMatrix& G,
                                 const RationalMatrix& BT);
 

@@ -4,6 +4,8 @@
 
 #include <boost/multiprecision/gmp.hpp>
 
+#include <cstdint>
+
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -23,6 +25,11 @@ class InputError : public std::runtime_error {
 
 // Parses "7", "-3/5", "0.6" (finite decimal, exact), "+2". Throws InputError naming the text.
 Rational parse_rational(std::string_view text);
+
+// Command-line validation of a whole number (a seed, a thread count): "" when `text` is a decimal
+// integer in [0, max], else the reason. Signs, exponents and values beyond max are errors, never
+// wrapped or clamped.
+std::string unsigned_error(std::string_view text, std::uint64_t max);
 
 // Canonical text: "p/q" in lowest terms with q > 0, or "p" when q == 1.
 std::string to_string(const Rational& value);
