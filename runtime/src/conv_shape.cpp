@@ -37,12 +37,16 @@ nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
   if (desc->algorithm != NOVA_ALGO_AUTO && desc->algorithm != NOVA_ALGO_THREE_PASS && desc->algorithm != NOVA_ALGO_FUSED)
     return NOVA_STATUS_INVALID_ARGUMENT;
   if (desc->stride != 1 || desc->dilation != 1 || desc->groups != 1) return NOVA_STATUS_NOT_SUPPORTED;
+  // Each size on its own within the element limit first, so that no sum or product below overflows.
+  for (const int64_t size : {desc->n, desc->c, desc->h, desc->w, desc->k})
+    if (size > kMaxElements) return NOVA_STATUS_SIZE_OVERFLOW;
+  if (desc->kernel_size > desc->h + 2 * desc->pad || desc->kernel_size > desc->w + 2 * desc->pad)
+    return NOVA_STATUS_INVALID_ARGUMENT;  // image smaller than the filter
   s.n = desc->n, s.c = desc->c, s.h = desc->h, s.w = desc->w, s.k = desc->k;
   s.r = desc->kernel_size, s.pad = desc->pad, s.layout = desc->layout, s.dtype = desc->dtype;
   s.algorithm = desc->algorithm;
   s.h_out = s.h + 2 * s.pad - s.r + 1;
   s.w_out = s.w + 2 * s.pad - s.r + 1;
-  if (s.h_out <= 0 || s.w_out <= 0) return NOVA_STATUS_INVALID_ARGUMENT;  // image smaller than the filter
   int64_t elements = 0;
   if (!checked_product({s.n, s.c, s.h, s.w}, elements) || !checked_product({s.n, s.k, s.h_out, s.w_out}, elements) ||
       !checked_product({s.k, s.c, s.r, s.r}, elements))

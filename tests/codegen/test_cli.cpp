@@ -97,3 +97,21 @@ TEST_CASE("bad input: clear message, non-zero exit, nothing written") {
   CHECK_FALSE(fs::exists(dir / "out"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("a config's file name never becomes code in the generated files") {
+  const fs::path dir = fresh_dir("injection");
+  const std::string hostile = "x\nint injected = 42;\n\\.json";
+  fs::copy_file(kRoot / "configs" / "f4x3_nova.json", dir / hostile);
+  const Run r = run_in(dir, "\"$(printf 'x\\nint injected = 42;\\n\\\\.json')\" --out out");
+  REQUIRE(r.exit_code == 0);
+  for (const auto& e : fs::directory_iterator(dir / "out")) {
+    INFO(e.path().filename().string());
+    const std::string text = slurp(e.path());
+    CHECK(text.find("\nint injected") == std::string::npos);
+    CHECK(text.find("\\\n") == std::string::npos);  // no line splice either
+    if (e.path().extension() != ".hpp" || e.path().filename() == "all_transforms.hpp" ||
+        e.path().filename().string().find("_transforms.hpp") != std::string::npos)
+      CHECK_THAT(text, Catch::Contains("x\\x0aint injected = 42;\\x0a\\x5c.json"));
+  }
+  fs::remove_all(dir);
+}

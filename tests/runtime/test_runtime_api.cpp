@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -55,6 +57,9 @@ TEST_CASE("bad descriptors return a clear status") {
       {"unknown transform", [](nova::ConvDesc& d) { d.transform = "f6x3_nonexistent"; }, NOVA_STATUS_UNKNOWN_TRANSFORM},
       {"size overflow", [](nova::ConvDesc& d) { d.n = d.c = d.h = d.w = 1LL << 20; }, NOVA_STATUS_SIZE_OVERFLOW},
       {"product overflow", [](nova::ConvDesc& d) { d.n = d.c = 1LL << 40; d.h = d.w = 1LL << 40; }, NOVA_STATUS_SIZE_OVERFLOW},
+      // Sizes whose output extent alone overflows 64 bits: refused before any arithmetic on them.
+      {"height INT64_MAX", [](nova::ConvDesc& d) { d.h = INT64_MAX; }, NOVA_STATUS_SIZE_OVERFLOW},
+      {"kernel larger than the image", [](nova::ConvDesc& d) { d.kernel_size = INT_MAX; }, NOVA_STATUS_INVALID_ARGUMENT},
   };
   for (const auto& c : cases) {
     INFO(c.what);
