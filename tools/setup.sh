@@ -7,6 +7,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   libboost-dev libgmp-dev libmpfr-dev libeigen3-dev libcli11-dev nlohmann-json3-dev catch2
   clang-16 lld-16 libamdhip64-dev   # AMD compile check of the generated HIP kernels
+  libclang-rt-16-dev                # libFuzzer and the sanitizer runtimes for clang-16 (tools/fuzz.sh)
   gnuplot-nox                       # plots of tools/errlab/reproduce_accuracy.sh
 )
 

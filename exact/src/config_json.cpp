@@ -245,7 +245,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   json doc;
   try {
     doc = json::parse(text, depth_guard);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // syntax, and numbers beyond double ("1e9999")
     throw InputError(source + ": malformed JSON: " + e.what());
   }
   return config_from_json(doc, source);

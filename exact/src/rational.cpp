@@ -24,16 +24,17 @@ bool all_digits(std::string_view s) {
   throw InputError("invalid number '" + std::string(text) + "': " + std::string(why));
 }
 
-Rational integer_from_digits(std::string_view digits) {
-  return Rational(boost::multiprecision::mpz_int(std::string(digits)));
+// Decimal always: GMP reads a leading 0 as octal ("081" would be an error, "010" eight).
+boost::multiprecision::mpz_int integer_from_digits(std::string_view digits) {
+  const std::size_t first = digits.find_first_not_of('0');
+  return boost::multiprecision::mpz_int(first == std::string_view::npos ? std::string("0") : std::string(digits.substr(first)));
 }
 
 }  // namespace
 
 std::string unsigned_error(std::string_view text, std::uint64_t max) {
   if (!all_digits(text)) return "expected a whole number from 0 to " + std::to_string(max) + ", got '" + std::string(text) + "'";
-  const auto value = boost::multiprecision::mpz_int(std::string(text));
-  if (value > max) return std::string(text) + " is more than the largest accepted, " + std::to_string(max);
+  if (integer_from_digits(text) > max) return std::string(text) + " is more than the largest accepted, " + std::to_string(max);
   return {};
 }
 
@@ -54,9 +55,9 @@ Rational parse_rational(std::string_view raw) {
     const auto num = body.substr(0, slash);
     const auto den = body.substr(slash + 1);
     if (!all_digits(num) || !all_digits(den)) bad_number(text, "expected an integer, p/q or a finite decimal");
-    const Rational d = integer_from_digits(den);
+    const Rational d(integer_from_digits(den));
     if (d == 0) bad_number(text, "zero denominator");
-    value = integer_from_digits(num) / d;
+    value = Rational(integer_from_digits(num)) / d;
   } else if (const auto dot = body.find('.'); dot != std::string_view::npos) {
     const auto whole = body.substr(0, dot);
     const auto frac = body.substr(dot + 1);
@@ -65,8 +66,8 @@ Rational parse_rational(std::string_view raw) {
       bad_number(text, "expected an integer, p/q or a finite decimal");
     Rational scale(1);
     for (std::size_t i = 0; i < frac.size(); ++i) scale *= 10;
-    const Rational w = whole.empty() ? Rational(0) : integer_from_digits(whole);
-    const Rational f = frac.empty() ? Rational(0) : integer_from_digits(frac);
+    const Rational w = whole.empty() ? Rational(0) : Rational(integer_from_digits(whole));
+    const Rational f = frac.empty() ? Rational(0) : Rational(integer_from_digits(frac));
     value = w + f / scale;
   } else {
     if (!all_digits(body)) bad_number(text, "expected an integer, p/q or a finite decimal");

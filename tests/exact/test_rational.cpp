@@ -12,6 +12,20 @@ TEST_CASE("parse_rational accepts integers, p/q and finite decimals exactly") {
   CHECK(parse_rational("-1.25") == Rational(-5) / 4);
   CHECK(parse_rational(".5") == Rational(1) / 2);
   CHECK(parse_rational(" 2 ") == Rational(2));
+  // Leading zeros are decimal, never octal (found by fuzzing: "081" and "0.08" threw from GMP).
+  CHECK(parse_rational("081") == Rational(81));
+  CHECK(parse_rational("0.08") == Rational(2) / 25);
+  CHECK(parse_rational("007/010") == Rational(7) / 10);
+  CHECK(parse_rational("000") == Rational(0));
+}
+
+TEST_CASE("unsigned_error accepts whole numbers up to the bound and explains everything else") {
+  CHECK(unsigned_error("0", 5).empty());
+  CHECK(unsigned_error("005", 5).empty());
+  CHECK(unsigned_error("18446744073709551615", UINT64_MAX).empty());
+  CHECK_THAT(unsigned_error("18446744073709551616", UINT64_MAX), Catch::Contains("more than the largest accepted"));
+  CHECK_THAT(unsigned_error("6", 5), Catch::Contains("more than the largest accepted, 5"));
+  for (const char* bad : {"-1", "", "1e3", "+2", "0x10", " 3"}) CHECK_THAT(unsigned_error(bad, 5), Catch::Contains("whole number"));
 }
 
 TEST_CASE("parse_rational rejects malformed text with a message naming it") {
