@@ -2,6 +2,7 @@
 
 #include "emit.hpp"
 #include "nova/codegen/sha256.hpp"
+#include "nova/exact/heartbeat.hpp"
 
 #include <algorithm>
 #include <iomanip>
@@ -15,6 +16,7 @@ Source load_source(const std::filesystem::path& path) {
   const std::string shown = path.lexically_normal().generic_string();
   const std::string bytes = exact::read_text_file(path, exact::kMaxConfigBytes);  // hashed and parsed alike
   Source source{shown, sha256_hex(bytes), exact::parse_config(bytes, shown)};
+  const exact::Heartbeat heartbeat("nova-codegen", "verifying " + shown);
   if (const exact::Verification v = exact::verify_config(source.config); !v.ok)
     throw VerificationError(shown + ": exact verification failed: " + v.message);
   return source;

@@ -3,6 +3,7 @@
 // transform as JSON.
 #include "nova/discover/baselines.hpp"
 #include "nova/exact/config_json.hpp"
+#include "nova/exact/heartbeat.hpp"
 #include "nova/exact/report.hpp"
 #include "nova/discover/search.hpp"
 
@@ -107,8 +108,11 @@ int run_evaluate(const Options& opt, const std::string& command) {
     finite = finite_points_for_tile(tile, parse_point_list(opt.points));
     if (label.empty()) label = "custom";
   }
-  const Config config = make_config(transform_name(tile, label), build_transform(tile, finite, scaling), opt.verify_2d,
-                                    tool_provenance("evaluate", command));
+  const Config config = [&] {
+    const Heartbeat heartbeat("nova-discover", "building, proving and measuring F(" + opt.tile + ") exactly");
+    return make_config(transform_name(tile, label), build_transform(tile, finite, scaling), opt.verify_2d,
+                       tool_provenance("evaluate", command));
+  }();
   emit(config, opt, format_metrics_table({config}));
   return 0;
 }
@@ -182,8 +186,11 @@ int run_search_command(const Options& opt, const std::string& command) {
       transform_name(search.tile, opt.name.empty() ? default_search_label(search.objective, search.lattice.dtype) : opt.name);
 
   const SearchResult result = run_search(search);
-  const Config config = make_config(name, build_transform(search.tile, result.points, search.scaling), opt.verify_2d,
-                                    search_provenance(search, result, command));
+  const Config config = [&] {
+    const Heartbeat heartbeat("nova-discover", "proving and measuring the result exactly");
+    return make_config(name, build_transform(search.tile, result.points, search.scaling), opt.verify_2d,
+                       search_provenance(search, result, command));
+  }();
   const bool table_shown = opt.format == "table" && !opt.quiet;
   emit(config, opt, table_shown ? search_table(search, result, config, command) : std::string());
   if (search.objective == Objective::Kappa && config.metrics.predicted_error_fp16 > kFp16ErrorBudget && !opt.quiet)
@@ -198,6 +205,7 @@ int run_verify(const std::vector<std::string>& files, bool quiet) {
   int failures = 0, bad_input = 0;
   for (const auto& file : files) {
     try {
+      const Heartbeat heartbeat("nova-discover", "verifying " + file);
       const Config config = read_config(file);
       if (const Verification v = verify_config(config); !v.ok) {
         std::cerr << "FAIL " << file << ": " << v.message << "\n";

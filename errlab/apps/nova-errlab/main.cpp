@@ -2,6 +2,7 @@
 // an emulated 2D convolution layer under a precision model (storage format per stage, transform
 // matrices, transform arithmetic) on seeded random data and compared with FP64 direct convolution.
 #include "nova/exact/config_json.hpp"
+#include "nova/exact/heartbeat.hpp"
 #include "nova/errlab/report.hpp"
 
 #include <CLI/CLI.hpp>
@@ -91,6 +92,7 @@ int run(const Options& opt) {
   // Read and verify every file before measuring anything: a typo fails fast.
   std::vector<nova::exact::Config> configs;
   for (const auto& file : opt.configs) {
+    const nova::exact::Heartbeat heartbeat("nova-errlab", "verifying " + file);
     configs.push_back(nova::exact::read_config(file));
     if (const auto v = nova::exact::verify_config(configs.back()); !v.ok)
       throw InputError(file + ": failed verification: " + v.message);
