@@ -19,12 +19,15 @@ bool checked_product(std::initializer_list<int64_t> factors, int64_t& out) {
   return p <= kMaxElements;
 }
 
-// Predicted relative L2 error 0.7 u amp2D (DESIGN.md section 6) a transform must stay under to be
-// picked by "auto" for each storage type; explicit names bypass this rule.
-constexpr double kAutoErrorBudgetFp16 = 1e-2;
-constexpr double kAutoErrorBudgetFp32 = 1e-5;
+// Predicted relative L2 error 0.7 u amp2D (DESIGN.md section 6) a transform must stay under, per
+// storage type: "auto" takes no other, and a name needs allow_inaccurate for any other.
+constexpr double kErrorBudgetFp16 = 1e-2;
+constexpr double kErrorBudgetFp32 = 1e-5;
 
-double unit_roundoff(nova_dtype_t dtype) { return dtype == NOVA_DTYPE_FP16 ? 0x1p-11 : 0x1p-24; }
+bool within_error_budget(const TransformEntry& t, nova_dtype_t dtype) {
+  const double u = dtype == NOVA_DTYPE_FP16 ? 0x1p-11 : 0x1p-24;
+  return 0.7 * u * t.amp2d <= (dtype == NOVA_DTYPE_FP16 ? kErrorBudgetFp16 : kErrorBudgetFp32);
+}
 
 }  // namespace
 
@@ -103,10 +106,9 @@ std::vector<const TransformEntry*> ranked_transforms(const ConvShape& s, const C
   // wins (the filter transform is cached and does not count). Bigger tiles shrink V and M per
   // output but grow U by n^2 and waste more of a small image in border tiles. The fused kernel is
   // issue-bound: the fewest Winograd-domain elements, then the fewest transform operations win.
-  const double budget = s.dtype == NOVA_DTYPE_FP16 ? kAutoErrorBudgetFp16 : kAutoErrorBudgetFp32;
   std::vector<std::pair<PathCost, const TransformEntry*>> scored;
   for (const TransformEntry& t : transform_registry())
-    if (t.r == s.r && 0.7 * unit_roundoff(s.dtype) * t.amp2d <= budget) scored.emplace_back(cost(t), &t);
+    if (t.r == s.r && within_error_budget(t, s.dtype)) scored.emplace_back(cost(t), &t);
   std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) {
     return std::tie(x.first.volume, x.first.transform_ops, x.second->amp2d) <
            std::tie(y.first.volume, y.first.transform_ops, y.second->amp2d);
@@ -123,6 +125,7 @@ nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s
     out = find_transform(desc->transform);
     if (!out) return NOVA_STATUS_UNKNOWN_TRANSFORM;
     if (out->r != s.r) return NOVA_STATUS_NOT_SUPPORTED;
+    if (!within_error_budget(*out, s.dtype) && !desc->allow_inaccurate) return NOVA_STATUS_INACCURATE;
   } else {
     const std::vector<const TransformEntry*> ranked = ranked_transforms(s, cost);
     if (ranked.empty()) return s.r == 3 ? NOVA_STATUS_UNKNOWN_TRANSFORM : NOVA_STATUS_NOT_SUPPORTED;

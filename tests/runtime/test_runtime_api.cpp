@@ -73,7 +73,7 @@ TEST_CASE("bad descriptors return a clear status") {
 }
 
 TEST_CASE("every status has its own explanation") {
-  const nova_status_t last = NOVA_STATUS_MISALIGNED;
+  const nova_status_t last = NOVA_STATUS_INACCURATE;
   std::vector<std::string> seen;
   for (int i = NOVA_STATUS_SUCCESS; i <= last; ++i) {
     const std::string text = nova_status_string(static_cast<nova_status_t>(i));
@@ -224,4 +224,23 @@ TEST_CASE("\"tuned\" times the best-ranked transforms once per shape and then ru
   d.stride = 1;
   d.algorithm = NOVA_ALGO_FUSED;  // no fused kernel on the CPU
   CHECK(nova_conv_transform_name(handle.get(), &d, &again) == NOVA_STATUS_NOT_SUPPORTED);
+}
+
+TEST_CASE("a named transform predicted beyond the dtype's error budget runs only when allowed") {
+  nova::Handle handle;
+  nova::ConvDesc d = small_desc();
+  Buffers b(d);
+  // f8x3_standard: amp2D 5e5, predicted fp32 error 0.02 (measured 9 %), far beyond fp32's 1e-5.
+  d.transform = "f8x3_standard";
+  CHECK(forward(handle.get(), d, b) == NOVA_STATUS_INACCURATE);
+  CHECK_THAT(std::string(nova_status_string(NOVA_STATUS_INACCURATE)), Catch::Contains("allow_inaccurate"));
+  d.allow_inaccurate = 1;
+  CHECK(forward(handle.get(), d, b) == NOVA_STATUS_SUCCESS);
+  // Within the budget a name needs nothing: f4x3_nova's fp16 prediction is 3.8e-3.
+  d.transform = "f4x3_nova";
+  d.allow_inaccurate = 0;
+  d.dtype = NOVA_DTYPE_FP16;
+  std::vector<uint16_t> x16(b.x.size(), 0x3c00), y16(b.y.size());  // ones in fp16
+  CHECK(nova_conv_forward(handle.get(), &d, x16.data(), b.w.data(), 1, nullptr, 0, y16.data(), nullptr, 0) ==
+        NOVA_STATUS_SUCCESS);
 }

@@ -1,6 +1,13 @@
 /* NOVA runtime: 3x3 (r x r) stride-1 Winograd convolution through the generated transforms.
- * C API. Every call returns a status; nova_status_string() explains it. No call aborts or writes
- * an output it could not compute correctly. */
+ * C API. Every call returns a status; nova_status_string() explains it. No call aborts, and none
+ * writes an output whose predicted error (docs/design.md §6) exceeds its dtype's budget unless the
+ * descriptor asks for that transform by name and sets allow_inaccurate.
+ *
+ * Threads: a handle may be shared between threads, as a cuBLAS handle may. Any calls may run at
+ * once on one handle or on several; each caller passes its own x, y and workspace. Calls that pass
+ * no workspace use the handle's own and take turns for it; with their own workspaces they run
+ * concurrently (on the GPU, in the order they reach the handle's stream). Only nova_destroy() must
+ * not overlap another call on the same handle. */
 #ifndef NOVA_RUNTIME_H
 #define NOVA_RUNTIME_H
 
@@ -28,7 +35,8 @@ typedef enum {
   NOVA_STATUS_ALLOCATION_FAILED,   /* host or device memory could not be allocated */
   NOVA_STATUS_NO_GPU,              /* GPU backend requested but not built in, or no device present */
   NOVA_STATUS_BACKEND_ERROR,       /* CUDA/HIP/cuBLAS reported an error */
-  NOVA_STATUS_MISALIGNED           /* the GPU's fused kernel needs x, y and workspace at 16-byte boundaries */
+  NOVA_STATUS_MISALIGNED,          /* the GPU's fused kernel needs x, y and workspace at 16-byte boundaries */
+  NOVA_STATUS_INACCURATE           /* a named transform predicted beyond the dtype's error budget */
 } nova_status_t;
 
 typedef enum { NOVA_BACKEND_CPU = 0, NOVA_BACKEND_GPU = 1 } nova_backend_t;
@@ -63,6 +71,9 @@ typedef struct {
                            * the same on every machine and run; "tuned" can differ where candidates
                            * are within timing noise. */
   nova_algo_t algorithm;  /* default AUTO; with FUSED, "auto" picks among the transforms it can fuse */
+  int allow_inaccurate;   /* 0 (default): a transform named in `transform` whose predicted error
+                           * 0.7 u amp2D exceeds the dtype's budget (fp16 1e-2, fp32 1e-5; the budget
+                           * "auto" applies) is refused with NOVA_STATUS_INACCURATE; 1: run it anyway */
 } nova_conv_desc_t;
 
 NOVA_API const char* nova_status_string(nova_status_t status);
@@ -93,11 +104,16 @@ NOVA_API nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova
 NOVA_API nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_desc_t* desc, size_t* bytes);
 
 /* Transforms and caches the filter. The cache is keyed by (weights pointer, version, transform):
- * bump `version` whenever the weights change, or call nova_filter_invalidate(). forward() calls
- * this itself on a cache miss. */
+ * bump `version` whenever the weights change, or call nova_filter_invalidate(). Weights freed and
+ * reallocated at the same address are the same key: give them a new version or invalidate them.
+ * forward() calls this itself on a cache miss. */
 NOVA_API nova_status_t nova_filter_transform(nova_handle_t handle, const nova_conv_desc_t* desc, const float* weights,
                                     uint64_t version);
 NOVA_API nova_status_t nova_filter_invalidate(nova_handle_t handle, const float* weights);
+/* The filter cache holds at most `bytes` of transformed filters (default 1 GiB), least recently
+ * used out first; a filter larger than the limit is used by its call and not kept. */
+NOVA_API nova_status_t nova_filter_cache_limit(nova_handle_t handle, size_t bytes);
+NOVA_API nova_status_t nova_filter_cache_bytes(nova_handle_t handle, size_t* bytes); /* held now */
 
 /* y = conv(x, w) + bias (bias: K floats, may be NULL), then ReLU if relu != 0. Pointers are host
  * memory on the CPU backend and device memory on the GPU backend. workspace may be NULL: the

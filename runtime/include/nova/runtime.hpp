@@ -55,6 +55,12 @@ class Handle {
     check(nova_filter_transform(handle_, &desc, weights, version));
   }
   void invalidate_filter(const float* weights) { check(nova_filter_invalidate(handle_, weights)); }
+  void set_filter_cache_limit(size_t bytes) { check(nova_filter_cache_limit(handle_, bytes)); }
+  size_t filter_cache_bytes() const {
+    size_t bytes = 0;
+    check(nova_filter_cache_bytes(handle_, &bytes));
+    return bytes;
+  }
   void forward(const ConvDesc& desc, const void* x, const float* weights, uint64_t version, void* y,
                const float* bias = nullptr, bool relu = false, void* workspace = nullptr, size_t workspace_bytes = 0) {
     check(nova_conv_forward(handle_, &desc, x, weights, version, bias, relu ? 1 : 0, y, workspace, workspace_bytes));

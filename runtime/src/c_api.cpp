@@ -1,0 +1,201 @@
+// The C API of nova/runtime.h: argument checks, then the handle's backend, caches and workspace.
+#include "nova/runtime.h"
+
+#include "cpu_backend.hpp"  // the FP64 reference
+#include "handle.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <new>
+
+using namespace nova::runtime;
+
+namespace {
+
+nova_status_t prepare(nova_handle_t h, const nova_conv_desc_t* desc, ConvShape& s, const TransformEntry*& t) {
+  if (!h) return NOVA_STATUS_INVALID_ARGUMENT;
+  return prepare(*h->backend, h->choices, desc, s, t);
+}
+
+nova_status_t cached_filter(nova_handle_t h, const ConvShape& s, const TransformEntry& t, const float* weights,
+                            uint64_t version, FilterCache::Filter& out) {
+  Backend& backend = *h->backend;
+  const FilterCache::Key key{weights, version, &t, s.k, s.c, s.dtype, backend.fuses(s, t)};
+  return h->filters.get(
+      key,
+      [&](Buffer& filter, size_t& bytes) {
+        bytes = static_cast<size_t>(tile_shape(s, t).transformed_filter_elements()) *
+                static_cast<size_t>(backend.transformed_element_bytes(s.dtype));
+        return backend.transform_filter(s, t, weights, filter);
+      },
+      out);
+}
+
+nova_status_t run_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const float* weights,
+                          uint64_t weights_version, const float* bias, int relu, void* y, void* workspace,
+                          size_t workspace_bytes, nova_stage_profile_t* profile) {
+  if (!x || !weights || !y) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  Backend& backend = *handle->backend;
+  const size_t needed = backend.workspace_bytes(s, *t);
+  if (workspace && workspace_bytes < needed) return NOVA_STATUS_WORKSPACE_TOO_SMALL;
+  std::unique_lock<std::mutex> own_workspace;  // held until the backend is done with it
+  if (!workspace) {
+    own_workspace = std::unique_lock(handle->workspace_mutex);
+    if (handle->workspace_bytes < needed) {
+      handle->workspace.reset();
+      handle->workspace_bytes = 0;
+      if (const nova_status_t st = backend.allocate(needed, handle->workspace); st != NOVA_STATUS_SUCCESS) return st;
+      handle->workspace_bytes = needed;
+    }
+    workspace = handle->workspace.get();
+  }
+  if (profile) {
+    *profile = nova_stage_profile_t{};
+    handle->filters.invalidate(weights);
+    if (const nova_status_t st = backend.synchronize(); st != NOVA_STATUS_SUCCESS) return st;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  FilterCache::Filter filter;
+  if (const nova_status_t st = cached_filter(handle, s, *t, weights, weights_version, filter); st != NOVA_STATUS_SUCCESS)
+    return st;
+  if (profile) {
+    if (const nova_status_t st = backend.synchronize(); st != NOVA_STATUS_SUCCESS) return st;
+    profile->filter_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    fill_stage_traffic(s, *t, backend.transformed_element_bytes(s.dtype), backend.fuses(s, *t), *profile);
+  }
+  return backend.forward(s, *t, x, filter->get(), bias, relu, y, workspace, profile);
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* nova_status_string(nova_status_t status) {
+  switch (status) {
+    case NOVA_STATUS_SUCCESS: return "success";
+    case NOVA_STATUS_INVALID_ARGUMENT: return "invalid argument: null pointer, non-positive size, bad enum, padding outside 0..2 or image smaller than the filter";
+    case NOVA_STATUS_NOT_SUPPORTED: return "not supported: Winograd here serves stride 1, dilation 1, groups 1 and kernel sizes with a generated transform; the fused algorithm only fp16 on the GPU, tiles up to 6x6, C and K multiples of 16";
+    case NOVA_STATUS_UNKNOWN_TRANSFORM: return "unknown transform: no generated transform has that name, or none fits \"auto\" for this shape and dtype";
+    case NOVA_STATUS_SIZE_OVERFLOW: return "size overflow: a tensor or workspace has more than 2^31-1 elements";
+    case NOVA_STATUS_WORKSPACE_TOO_SMALL: return "workspace too small: query nova_conv_workspace_size()";
+    case NOVA_STATUS_ALLOCATION_FAILED: return "allocation failed";
+    case NOVA_STATUS_NO_GPU: return "no GPU: the library was built without a GPU backend, or no device is present";
+    case NOVA_STATUS_BACKEND_ERROR: return "backend error: the GPU runtime or BLAS library reported a failure";
+    case NOVA_STATUS_MISALIGNED: return "misaligned: the GPU's fused kernel needs x, y and the workspace at 16-byte boundaries (cudaMalloc/hipMalloc memory is); or ask for NOVA_ALGO_THREE_PASS";
+    case NOVA_STATUS_INACCURATE: return "inaccurate: the named transform's predicted error 0.7*u*amp2D exceeds the dtype's budget (fp16 1e-2, fp32 1e-5); set allow_inaccurate = 1 in the descriptor to run it anyway, or use \"auto\"";
+  }
+  return "unknown status";
+}
+
+int nova_transform_count(void) { return static_cast<int>(transform_registry().size()); }
+
+nova_status_t nova_transform_info(int index, nova_transform_info_t* info) {
+  if (!info || index < 0 || index >= nova_transform_count()) return NOVA_STATUS_INVALID_ARGUMENT;
+  const TransformEntry& t = transform_registry()[static_cast<size_t>(index)];
+  *info = nova_transform_info_t{t.name, t.m, t.r, t.points, t.amp2d};
+  return NOVA_STATUS_SUCCESS;
+}
+
+void nova_conv_desc_init(nova_conv_desc_t* desc) {
+  if (!desc) return;
+  *desc = nova_conv_desc_t{};
+  desc->kernel_size = 3;
+  desc->pad = 1;
+  desc->stride = desc->dilation = desc->groups = 1;
+  desc->layout = NOVA_LAYOUT_NCHW;
+  desc->dtype = NOVA_DTYPE_FP32;
+  desc->transform = "auto";
+}
+
+nova_status_t nova_create(nova_handle_t* handle, nova_backend_t backend, void* stream) {
+  if (!handle) return NOVA_STATUS_INVALID_ARGUMENT;
+  *handle = nullptr;
+  std::unique_ptr<Backend> impl;
+  if (backend == NOVA_BACKEND_CPU) impl = make_cpu_backend();
+  else if (backend == NOVA_BACKEND_GPU) {
+    if (const nova_status_t st = make_gpu_backend(stream, impl); st != NOVA_STATUS_SUCCESS) return st;
+  } else return NOVA_STATUS_INVALID_ARGUMENT;
+  auto* h = new (std::nothrow) nova_handle;
+  if (!h) return NOVA_STATUS_ALLOCATION_FAILED;
+  h->backend = std::move(impl);
+  *handle = h;
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_destroy(nova_handle_t handle) {
+  delete handle;  // filters and workspace are released by their owners' deleters
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova_conv_desc_t* desc, const char** name) {
+  if (!name) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  *name = t->name;
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_desc_t* desc, size_t* bytes) {
+  if (!bytes) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  *bytes = handle->backend->workspace_bytes(s, *t);
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_filter_transform(nova_handle_t handle, const nova_conv_desc_t* desc, const float* weights,
+                                    uint64_t version) {
+  if (!weights) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  FilterCache::Filter unused;
+  return cached_filter(handle, s, *t, weights, version, unused);
+}
+
+nova_status_t nova_filter_invalidate(nova_handle_t handle, const float* weights) {
+  if (!handle || !weights) return NOVA_STATUS_INVALID_ARGUMENT;
+  handle->filters.invalidate(weights);
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_filter_cache_limit(nova_handle_t handle, size_t bytes) {
+  if (!handle) return NOVA_STATUS_INVALID_ARGUMENT;
+  handle->filters.set_limit(bytes);
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_filter_cache_bytes(nova_handle_t handle, size_t* bytes) {
+  if (!handle || !bytes) return NOVA_STATUS_INVALID_ARGUMENT;
+  *bytes = handle->filters.bytes();
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_conv_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const float* weights,
+                                uint64_t weights_version, const float* bias, int relu, void* y, void* workspace,
+                                size_t workspace_bytes) {
+  return run_forward(handle, desc, x, weights, weights_version, bias, relu, y, workspace, workspace_bytes, nullptr);
+}
+
+nova_status_t nova_conv_profile(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const float* weights,
+                                uint64_t weights_version, const float* bias, int relu, void* y, void* workspace,
+                                size_t workspace_bytes, nova_stage_profile_t* profile) {
+  if (!profile) return NOVA_STATUS_INVALID_ARGUMENT;
+  return run_forward(handle, desc, x, weights, weights_version, bias, relu, y, workspace, workspace_bytes, profile);
+}
+
+nova_status_t nova_conv_reference(const nova_conv_desc_t* desc, const void* x, const float* weights, const float* bias,
+                                  int relu, void* y) {
+  if (!x || !weights || !y) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  if (const nova_status_t st = validate_descriptor(desc, s); st != NOVA_STATUS_SUCCESS) return st;
+  cpu::direct_reference(s, x, weights, bias, relu, y);
+  return NOVA_STATUS_SUCCESS;
+}
+
+}  // extern "C"
