@@ -22,9 +22,7 @@
 // Source: configs/f4x5_kappa.json
 //   SHA-256 b933770320c9a2d4c5c3b8a4dd38fa23c5c0346a5acc62181a1c6a0714e41952
 // Source: configs/f6x3_fp16.json
-//   SHA-256 2e6d0163293928712b1d85dcfb5183a2e63c9786e14fa40f58d5e07dadb94b73
-// Source: configs/f6x3_fp16_dyadic.json
-//   SHA-256 138291b5439878bbb068ba58b4a76b1bd1d76edd8a582ea7563f385849c61361
+//   SHA-256 29b74d462f6025705dc8bf417f8e43466877a5b57580c2815e663bd79bf7be0c
 // Source: configs/f6x3_kappa.json
 //   SHA-256 e192c76e12af1d6ac5260ebfb85e46e12d5d91f96df2d2b200baa7f724b6db50
 // Source: configs/f6x3_kappa_dyadic.json
@@ -58,7 +56,6 @@
 #include "f4x3_standard_transforms.hpp"
 #include "f4x5_kappa_transforms.hpp"
 #include "f6x3_fp16_transforms.hpp"
-#include "f6x3_fp16_dyadic_transforms.hpp"
 #include "f6x3_kappa_transforms.hpp"
 #include "f6x3_kappa_dyadic_transforms.hpp"
 #include "f6x3_nnpack_transforms.hpp"
@@ -86,7 +83,6 @@ using AllTransforms = TransformList<f2x3_standard::Transform,
                                     f4x3_standard::Transform,
                                     f4x5_kappa::Transform,
                                     f6x3_fp16::Transform,
-                                    f6x3_fp16_dyadic::Transform,
                                     f6x3_kappa::Transform,
                                     f6x3_kappa_dyadic::Transform,
                                     f6x3_nnpack::Transform,

@@ -22,9 +22,7 @@
 // Source: configs/f4x5_kappa.json
 //   SHA-256 b933770320c9a2d4c5c3b8a4dd38fa23c5c0346a5acc62181a1c6a0714e41952
 // Source: configs/f6x3_fp16.json
-//   SHA-256 2e6d0163293928712b1d85dcfb5183a2e63c9786e14fa40f58d5e07dadb94b73
-// Source: configs/f6x3_fp16_dyadic.json
-//   SHA-256 138291b5439878bbb068ba58b4a76b1bd1d76edd8a582ea7563f385849c61361
+//   SHA-256 29b74d462f6025705dc8bf417f8e43466877a5b57580c2815e663bd79bf7be0c
 // Source: configs/f6x3_kappa.json
 //   SHA-256 e192c76e12af1d6ac5260ebfb85e46e12d5d91f96df2d2b200baa7f724b6db50
 // Source: configs/f6x3_kappa_dyadic.json
@@ -50,6 +48,8 @@
 
 #include "all_transforms.hpp"
 
+#include <array>
+
 // GPU builds compile this file with NOVA_GPU_KERNELS=1 beside every <name>_kernels.hip, each of
 // which defines its transform's kGpuEntry; CPU builds leave every entry's `gpu` null.
 #if NOVA_GPU_KERNELS
@@ -63,7 +63,6 @@ namespace nova::generated::f4x3_nova_dyadic { extern const kernels::GpuTransform
 namespace nova::generated::f4x3_standard { extern const kernels::GpuTransformEntry kGpuEntry; }
 namespace nova::generated::f4x5_kappa { extern const kernels::GpuTransformEntry kGpuEntry; }
 namespace nova::generated::f6x3_fp16 { extern const kernels::GpuTransformEntry kGpuEntry; }
-namespace nova::generated::f6x3_fp16_dyadic { extern const kernels::GpuTransformEntry kGpuEntry; }
 namespace nova::generated::f6x3_kappa { extern const kernels::GpuTransformEntry kGpuEntry; }
 namespace nova::generated::f6x3_kappa_dyadic { extern const kernels::GpuTransformEntry kGpuEntry; }
 namespace nova::generated::f6x3_nnpack { extern const kernels::GpuTransformEntry kGpuEntry; }
@@ -337,37 +336,6 @@ constexpr double kBT[] = {
     0.0, -0.125, 0.0, 0.65625, 0.0, -0.65625, 0.0, 0.125,
 };
 }  // namespace f6x3_fp16
-
-namespace f6x3_fp16_dyadic {
-constexpr double kAT[] = {
-    8.0, 8.0, 8.0, 4.0, 4.0, 0.25, 0.25, 0.0,
-    0.0, 4.0, -4.0, 4.0, -4.0, 0.5, -0.5, 0.0,
-    0.0, 2.0, 2.0, 4.0, 4.0, 1.0, 1.0, 0.0,
-    0.0, 1.0, -1.0, 4.0, -4.0, 2.0, -2.0, 0.0,
-    0.0, 0.5, 0.5, 4.0, 4.0, 4.0, 4.0, 0.0,
-    0.0, 0.25, -0.25, 4.0, -4.0, 8.0, -8.0, 8.0,
-};
-constexpr double kG[] = {
-    -1.0, 0.0, 0.0,
-    0.7111111111111111, 0.35555555555555557, 0.17777777777777778,
-    0.7111111111111111, -0.35555555555555557, 0.17777777777777778,
-    -0.4444444444444444, -0.4444444444444444, -0.4444444444444444,
-    -0.4444444444444444, 0.4444444444444444, -0.4444444444444444,
-    0.17777777777777778, 0.35555555555555557, 0.7111111111111111,
-    0.17777777777777778, -0.35555555555555557, 0.7111111111111111,
-    0.0, 0.0, 1.0,
-};
-constexpr double kBT[] = {
-    -0.125, 0.0, 0.65625, 0.0, -0.65625, 0.0, 0.125, 0.0,
-    0.0, 0.25, 0.5, -0.3125, -0.625, 0.0625, 0.125, 0.0,
-    0.0, -0.25, 0.5, 0.3125, -0.625, -0.0625, 0.125, 0.0,
-    0.0, 0.125, 0.125, -0.53125, -0.53125, 0.125, 0.125, 0.0,
-    0.0, -0.125, 0.125, 0.53125, -0.53125, -0.125, 0.125, 0.0,
-    0.0, 0.125, 0.0625, -0.625, -0.3125, 0.5, 0.25, 0.0,
-    0.0, -0.125, 0.0625, 0.625, -0.3125, -0.5, 0.25, 0.0,
-    0.0, -0.125, 0.0, 0.65625, 0.0, -0.65625, 0.0, 0.125,
-};
-}  // namespace f6x3_fp16_dyadic
 
 namespace f6x3_kappa {
 constexpr double kAT[] = {
@@ -929,28 +897,6 @@ constexpr TransformEntry kTransforms[] = {
         .gpu = NOVA_GPU_ENTRY(f6x3_fp16),
     },
     {
-        .name = "f6x3_fp16_dyadic",
-        .m = 6,
-        .r = 3,
-        .n = 8,
-        .points = "{0, 1/2, -1/2, 1, -1, 2, -2, inf}",
-        .scaling = "balanced",
-        .input_2d_f64 = &generated::f6x3_fp16_dyadic::input_transform_2d<double>,
-        .filter_2d_f64 = &generated::f6x3_fp16_dyadic::filter_transform_2d<double>,
-        .output_2d_f64 = &generated::f6x3_fp16_dyadic::output_transform_2d<double>,
-        .input_2d_f32 = &generated::f6x3_fp16_dyadic::input_transform_2d<float>,
-        .filter_2d_f32 = &generated::f6x3_fp16_dyadic::filter_transform_2d<float>,
-        .output_2d_f32 = &generated::f6x3_fp16_dyadic::output_transform_2d<float>,
-        .AT = f6x3_fp16_dyadic::kAT,
-        .G = f6x3_fp16_dyadic::kG,
-        .BT = f6x3_fp16_dyadic::kBT,
-        .input_ops = 800,
-        .output_ops = 532,
-        .amp2d = 20.6319,
-        .predicted_error_fp16 = 0.00705193,
-        .gpu = NOVA_GPU_ENTRY(f6x3_fp16_dyadic),
-    },
-    {
         .name = "f6x3_kappa",
         .m = 6,
         .r = 3,
@@ -1172,11 +1118,21 @@ constexpr TransformEntry kTransforms[] = {
     },
 };
 
+// Further names of a transform (its config's "aliases"): one set of kernels, several names.
+struct Alias {
+  std::string_view alias, name;
+};
+constexpr std::array<Alias, 1> kAliases = {{
+    {"f6x3_fp16_dyadic", "f6x3_fp16"},
+}};
+
 }  // namespace
 
 std::span<const TransformEntry> transform_registry() { return kTransforms; }
 
 const TransformEntry* find_transform(std::string_view name) {
+  for (const Alias& a : kAliases)
+    if (name == a.alias) name = a.name;
   for (const TransformEntry& entry : kTransforms)
     if (name == entry.name) return &entry;
   return nullptr;

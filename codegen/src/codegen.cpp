@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <map>
 #include <sstream>
 
 namespace nova::codegen {
@@ -26,10 +27,23 @@ std::vector<Source> load_sources(const std::vector<std::filesystem::path>& paths
   std::vector<Source> sources;
   for (const auto& path : paths) sources.push_back(load_source(path));
   std::sort(sources.begin(), sources.end(), [](const Source& a, const Source& b) { return a.config.name < b.config.name; });
-  for (std::size_t i = 1; i < sources.size(); ++i)
-    if (sources[i].config.name == sources[i - 1].config.name)
-      throw InputError(sources[i - 1].path + " and " + sources[i].path + " both define '" + sources[i].config.name +
-                       "': each transform name must come from one file");
+  // One name per transform: every name (config or alias) once, and every transform under one config.
+  std::map<std::string, const Source*> owner;
+  for (const Source& s : sources) {
+    std::vector<std::string> names{s.config.name};
+    names.insert(names.end(), s.config.aliases.begin(), s.config.aliases.end());
+    for (const std::string& name : names)
+      if (const auto [it, inserted] = owner.emplace(name, &s); !inserted)
+        throw InputError(it->second->path + " and " + s.path + " both define '" + name +
+                         "' (as a name or an alias): each transform name must come from one file");
+  }
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    for (std::size_t j = i + 1; j < sources.size(); ++j) {
+      const exact::Transform &a = sources[i].config.transform, &b = sources[j].config.transform;
+      if (a.tile == b.tile && a.points() == b.points() && a.scaling == b.scaling)
+        throw InputError(sources[i].path + " and " + sources[j].path + " hold the same transform (tile, points and scaling) as " +
+                         sources[i].config.name + " and " + sources[j].config.name + ": keep one file and list the other name under its \"aliases\"");
+    }
   return sources;
 }
 

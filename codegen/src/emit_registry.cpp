@@ -40,6 +40,7 @@ std::string emit_registry(const std::vector<Source>& sources) {
   out << banner("Registry of every generated transform: host functions, matrices and metrics.", sources)
       << "#include \"nova/kernels/transform_registry.hpp\"\n\n"
       << "#include \"all_transforms.hpp\"\n\n"
+      << "#include <array>\n\n"
       << "// GPU builds compile this file with NOVA_GPU_KERNELS=1 beside every <name>_kernels.hip, each of\n"
       << "// which defines its transform's kGpuEntry; CPU builds leave every entry's `gpu` null.\n"
       << "#if NOVA_GPU_KERNELS\n";
@@ -85,9 +86,22 @@ std::string emit_registry(const std::vector<Source>& sources) {
         << "        .gpu = NOVA_GPU_ENTRY(" << c.name << "),\n"
         << "    },\n";
   }
-  out << "};\n\n}  // namespace\n\n"
+  out << "};\n\n"
+      << "// Further names of a transform (its config's \"aliases\"): one set of kernels, several names.\n"
+      << "struct Alias {\n"
+      << "  std::string_view alias, name;\n"
+      << "};\n";
+  std::vector<std::pair<std::string, std::string>> aliases;
+  for (const Source& s : sources)
+    for (const std::string& alias : s.config.aliases) aliases.emplace_back(alias, s.config.name);
+  out << "constexpr std::array<Alias, " << aliases.size() << "> kAliases = {{\n";
+  for (const auto& [alias, name] : aliases) out << "    {\"" << alias << "\", \"" << name << "\"},\n";
+  out << "}};\n\n"
+      << "}  // namespace\n\n"
       << "std::span<const TransformEntry> transform_registry() { return kTransforms; }\n\n"
       << "const TransformEntry* find_transform(std::string_view name) {\n"
+      << "  for (const Alias& a : kAliases)\n"
+      << "    if (name == a.alias) name = a.name;\n"
       << "  for (const TransformEntry& entry : kTransforms)\n"
       << "    if (name == entry.name) return &entry;\n"
       << "  return nullptr;\n"

@@ -106,6 +106,10 @@ std::string first_difference(const char* name, const RationalMatrix& stored, con
   return {};
 }
 
+std::string naming_pattern(TileSize tile) {
+  return "f" + std::to_string(tile.m) + "x" + std::to_string(tile.r) + "_<pointset> (lower-case letters, digits, '_')";
+}
+
 }  // namespace
 
 Config make_config(std::string name, Transform transform, bool verify_2d, json provenance) {
@@ -120,7 +124,7 @@ Config make_config(std::string name, Transform transform, bool verify_2d, json p
       throw InputError(std::string("metric ") + key + " is not finite: the points are too large or too close together");
     metrics.*member = round_significant(metrics.*member);
   }
-  return Config{std::move(name), std::move(transform), metrics, verify_2d, std::move(provenance)};
+  return Config{std::move(name), std::move(transform), metrics, verify_2d, std::move(provenance), {}};
 }
 
 json to_json(const Config& c) {
@@ -129,7 +133,7 @@ json to_json(const Config& c) {
   json metrics = json::object();
   for (const auto& [key, member] : kMetricFields) metrics[key] = c.metrics.*member;
   metrics["method"] = kMetricsMethod;
-  return json{
+  json doc{
       {"schema", kSchemaName},
       {"name", c.name},
       {"tile", {{"m", c.transform.tile.m}, {"r", c.transform.tile.r}}},
@@ -145,6 +149,17 @@ json to_json(const Config& c) {
       {"metrics", metrics},
       {"provenance", c.provenance},
   };
+  if (!c.aliases.empty()) doc["aliases"] = c.aliases;
+  return doc;
+}
+
+void check_aliases(const Config& c) {
+  for (auto alias = c.aliases.begin(); alias != c.aliases.end(); ++alias) {
+    if (!follows_naming(c.transform.tile, *alias))
+      throw InputError("alias '" + *alias + "' does not follow " + naming_pattern(c.transform.tile));
+    if (*alias == c.name) throw InputError("alias '" + *alias + "' is the config's own name");
+    if (std::find(c.aliases.begin(), alias, *alias) != alias) throw InputError("alias '" + *alias + "' appears twice");
+  }
 }
 
 std::string serialise(const Config& config) {
@@ -152,7 +167,9 @@ std::string serialise(const Config& config) {
   const json doc = to_json(config);
   std::ostringstream out;
   out << "{\n";
-  const char* order[] = {"schema", "name", "tile", "points", "scaling", "AT", "G", "BT", "verification", "metrics", "provenance"};
+  std::vector<const char*> order = {"schema", "name", "tile", "points", "scaling", "AT", "G", "BT", "verification",
+                                    "metrics", "provenance"};
+  if (doc.contains("aliases")) order.insert(order.begin() + 2, "aliases");
   for (std::size_t i = 0; i < std::size(order); ++i) {
     const json& v = doc.at(order[i]);
     out << "  " << json(order[i]).dump() << ": ";
@@ -184,9 +201,7 @@ Config config_from_json(const json& doc, const std::string& source) {
   }
 
   c.name = require_string(doc, "name", source);
-  const std::string prefix = "f" + std::to_string(size.m) + "x" + std::to_string(size.r) + "_";
-  if (c.name.rfind(prefix, 0) != 0 || !is_valid_pointset_label(c.name.substr(prefix.size())))
-    fail(source, "name", "'" + c.name + "' does not follow " + prefix + "<pointset> (lower-case letters, digits, '_')");
+  if (!follows_naming(size, c.name)) fail(source, "name", "'" + c.name + "' does not follow " + naming_pattern(size));
 
   const json& pts = require(doc, "points", source);
   if (!pts.is_array()) fail(source, "points", "expected an array of strings");
@@ -232,6 +247,20 @@ Config config_from_json(const json& doc, const std::string& source) {
   if (!c.provenance.is_object()) fail(source, "provenance", "expected an object");
   require_string(c.provenance, "tool", source, "provenance.");
   require_string(c.provenance, "command", source, "provenance.");
+
+  if (doc.contains("aliases")) {
+    const json& aliases = doc.at("aliases");
+    if (!aliases.is_array()) fail(source, "aliases", "expected an array of transform names");
+    for (std::size_t i = 0; i < aliases.size(); ++i) {
+      if (!aliases[i].is_string()) fail(source, "aliases[" + std::to_string(i) + "]", "expected a string");
+      c.aliases.push_back(aliases[i].get<std::string>());
+    }
+    try {
+      check_aliases(c);
+    } catch (const InputError& e) {
+      fail(source, "aliases", e.what());
+    }
+  }
   return c;
 }
 

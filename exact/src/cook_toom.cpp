@@ -91,6 +91,11 @@ std::string transform_name(TileSize tile, std::string_view pointset) {
   return "f" + std::to_string(tile.m) + "x" + std::to_string(tile.r) + "_" + std::string(pointset);
 }
 
+bool follows_naming(TileSize tile, std::string_view name) {
+  const std::string prefix = "f" + std::to_string(tile.m) + "x" + std::to_string(tile.r) + "_";
+  return name.starts_with(prefix) && is_valid_pointset_label(name.substr(prefix.size()));
+}
+
 std::vector<Rational> standard_points(TileSize tile) {
   validate_tile(tile);
   std::vector<Rational> points{Rational(0)};

@@ -1,5 +1,6 @@
-// What the C API needs from a backend; the CPU one lives in runtime.cpp, the GPU one in
-// gpu_backend.hip (built only with NOVA_ENABLE_CUDA or HIP).
+// What the C API needs from a backend: the CPU one is in cpu_backend.cpp, the GPU one in
+// gpu_backend.hip (built only with NOVA_ENABLE_CUDA or HIP); the shared part in backend.cpp.
+// A backend is used by every thread that shares its handle: no member may change after creation.
 #pragma once
 
 #include "conv_shape.hpp"

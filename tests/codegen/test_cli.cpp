@@ -115,3 +115,32 @@ TEST_CASE("a config's file name never becomes code in the generated files") {
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("one name per transform: a second config of the same transform is refused unless aliased") {
+  const fs::path dir = fresh_dir("aliases");
+  fs::copy_file(kRoot / "configs" / "f4x3_nova.json", dir / "f4x3_nova.json");
+  fs::copy_file(kRoot / "configs" / "f4x3_standard.json", dir / "f4x3_standard.json");
+  // The same points and scaling under another name.
+  std::string twin = slurp(dir / "f4x3_nova.json");
+  twin.replace(twin.find("\"f4x3_nova\""), 11, "\"f4x3_twin\"");
+  write(dir / "twin.json", twin);
+  Run r = run_in(dir, "f4x3_nova.json twin.json f4x3_standard.json --out out");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("f4x3_nova.json and twin.json hold the same transform") &&
+                           Catch::Contains("\"aliases\""));
+  CHECK_FALSE(fs::exists(dir / "out"));
+  // Declared as an alias instead: one set of kernels, both names in the registry.
+  std::string aliased = slurp(dir / "f4x3_nova.json");
+  aliased.insert(aliased.find("\"tile\""), "\"aliases\": [\"f4x3_twin\"],\n  ");
+  write(dir / "f4x3_nova.json", aliased);
+  r = run_in(dir, "f4x3_nova.json f4x3_standard.json --out out");
+  CHECK(r.exit_code == 0);
+  CHECK_FALSE(fs::exists(dir / "out" / "f4x3_twin_kernels.hip"));
+  CHECK_THAT(slurp(dir / "out" / "registry.cpp"), Catch::Contains("{\"f4x3_twin\", \"f4x3_nova\"}"));
+  // An alias that another file uses as its name is refused, naming both files.
+  write(dir / "f4x3_twin.json", twin);
+  r = run_in(dir, "f4x3_nova.json f4x3_twin.json --out out2");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("f4x3_nova.json and f4x3_twin.json both define 'f4x3_twin'"));
+  fs::remove_all(dir);
+}

@@ -78,6 +78,27 @@ TEST_CASE("the reader names the bad field") {
   CHECK_THAT(edited([](auto& d) { d["provenance"] = 3; }), Catch::Contains("'provenance'"));
 }
 
+TEST_CASE("aliases: other names of the same tile, each once, written and read back") {
+  Config c = sample_config();
+  c.aliases = {"f4x3_second", "f4x3_third"};
+  const Config back = config_from_json(nlohmann::json::parse(serialise(c)), "x.json");
+  CHECK(back.aliases == c.aliases);
+  CHECK(serialise(back) == serialise(c));
+  CHECK(serialise(sample_config()).find("aliases") == std::string::npos);  // absent when there are none
+  const nlohmann::json good = to_json(c);
+  auto edited = [&](auto&& edit) {
+    nlohmann::json doc = good;
+    edit(doc);
+    return read_error(doc);
+  };
+  CHECK_THAT(edited([](auto& d) { d["aliases"] = "f4x3_x"; }), Catch::Contains("'aliases': expected an array"));
+  CHECK_THAT(edited([](auto& d) { d["aliases"][1] = 7; }), Catch::Contains("'aliases[1]': expected a string"));
+  CHECK_THAT(edited([](auto& d) { d["aliases"][1] = "f6x3_third"; }), Catch::Contains("'aliases'") && Catch::Contains("f4x3_<pointset>"));
+  CHECK_THAT(edited([](auto& d) { d["aliases"][1] = "f4x3_Bad"; }), Catch::Contains("does not follow"));
+  CHECK_THAT(edited([](auto& d) { d["aliases"][1] = "f4x3_second"; }), Catch::Contains("appears twice"));
+  CHECK_THAT(edited([](auto& d) { d["aliases"][1] = d["name"]; }), Catch::Contains("the config's own name"));
+}
+
 TEST_CASE("verify_config catches edited matrices and metrics") {
   Config c = sample_config();
   REQUIRE(verify_config(c).ok);

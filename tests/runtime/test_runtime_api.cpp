@@ -244,3 +244,21 @@ TEST_CASE("a named transform predicted beyond the dtype's error budget runs only
   CHECK(nova_conv_forward(handle.get(), &d, x16.data(), b.w.data(), 1, nullptr, 0, y16.data(), nullptr, 0) ==
         NOVA_STATUS_SUCCESS);
 }
+
+TEST_CASE("an alias runs its transform: same kernels, same bits, the canonical name reported") {
+  nova::Handle handle;
+  nova::ConvDesc d = small_desc();
+  Buffers by_alias(d), by_name(d);
+  for (size_t i = 0; i < by_alias.x.size(); ++i) by_alias.x[i] = by_name.x[i] = static_cast<float>(i % 7) - 3.0f;
+  d.transform = "f6x3_fp16_dyadic";
+  CHECK(handle.transform_name(d) == "f6x3_fp16");
+  REQUIRE(forward(handle.get(), d, by_alias) == NOVA_STATUS_SUCCESS);
+  d.transform = "f6x3_fp16";
+  REQUIRE(forward(handle.get(), d, by_name) == NOVA_STATUS_SUCCESS);
+  CHECK(std::memcmp(by_alias.y.data(), by_name.y.data(), by_name.y.size() * sizeof(float)) == 0);
+  for (int i = 0; i < nova_transform_count(); ++i) {  // listed once, under its own name
+    nova_transform_info_t info{};
+    REQUIRE(nova_transform_info(i, &info) == NOVA_STATUS_SUCCESS);
+    CHECK(std::string(info.name) != "f6x3_fp16_dyadic");
+  }
+}

@@ -38,6 +38,7 @@ struct Options {
   std::string tile;
   std::string scaling;  // empty: G for evaluation and --objective kappa, balanced for fp16/bf16
   std::string name;
+  std::vector<std::string> aliases;
   std::string out;
   std::string format = "table";
   bool dry_run = false;
@@ -81,8 +82,11 @@ std::string replacement_conflict(const std::string& path, const Config& config) 
          format_points(b.points()) + ", scaling " + std::string(scaling_name(b.scaling));
 }
 
-// Prints the table (or the JSON document) and writes the file unless --dry-run.
-void emit(const Config& config, const Options& opt, const std::string& table) {
+// Prints the table (or the JSON document) and writes the file unless --dry-run. The --alias names
+// join the config here, so both modes record them.
+void emit(Config config, const Options& opt, const std::string& table) {
+  config.aliases = opt.aliases;
+  check_aliases(config);
   if (opt.format == "json") std::cout << serialise(config);
   else if (!opt.quiet) std::cout << table;
   if (!opt.dry_run) {
@@ -265,6 +269,9 @@ int main(int argc, char** argv) {
   app.add_option("--name", opt.name,
                  "Point-set label; the transform is named f<m>x<r>_<label> (default: 'standard' or 'custom' when "
                  "evaluating, the objective plus _dyadic/_bf16/_int8 for a --dtype when searching)");
+  app.add_option("--alias", opt.aliases,
+                 "Another name of the same transform, f<m>x<r>_<label> (repeatable): codegen then makes one set of "
+                 "kernels under every name, and refuses a second config that holds the same transform");
   app.add_option("--out", opt.out,
                  "JSON file to write (default: configs/<name>.json); written atomically, never through a link or "
                  "over a special file; an existing config of another transform is kept unless --force");

@@ -63,7 +63,9 @@ typedef struct {
   int stride, dilation, groups; /* must be 1 (default) */
   nova_layout_t layout;   /* default NCHW */
   nova_dtype_t dtype;     /* x and y; default FP32 */
-  const char* transform;  /* generated transform name (e.g. "f6x3_nova"), "auto"/NULL (default), or
+  const char* transform;  /* generated transform name (e.g. "f6x3_nova", or an alias such as
+                           * "f6x3_fp16_dyadic", which names the same transform as "f6x3_fp16" and
+                           * runs its kernels), "auto"/NULL (default), or
                            * "tuned": the first time the handle meets a shape (any call with the
                            * descriptor) it times, on scratch memory, the transform "auto" ranks best
                            * for each of the 3 best-ranked tile sizes and, with algorithm AUTO, the

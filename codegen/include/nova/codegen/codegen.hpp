@@ -28,8 +28,10 @@ class VerificationError : public exact::InputError {
 // exact::InputError for a file that cannot be read or parsed, naming the file and the problem.
 Source load_source(const std::filesystem::path& path);
 
-// Loads every file, sorted by transform name (so argument order does not matter); rejects two
-// files that carry the same name.
+// Loads every file, sorted by transform name (so argument order does not matter). One name per
+// transform: rejects two files that carry the same name or alias, and two files that hold the same
+// transform (tile, points, scaling) under different names (one of them belongs in the other's
+// "aliases": one set of kernels, two names).
 std::vector<Source> load_sources(const std::vector<std::filesystem::path>& paths);
 
 // The three 1D transforms of a config as straight-line programs; the 2D transforms apply them

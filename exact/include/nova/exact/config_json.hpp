@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace nova::exact {
 
@@ -21,6 +22,9 @@ struct Config {
   Metrics metrics;
   bool verified_2d = false;
   nlohmann::json provenance = nlohmann::json::object();  // tool, objective, seed, command, ...
+  // Further names of the same transform (one set of kernels, several names), each following the
+  // naming rule for the tile; optional in the JSON. check_aliases() states the rules.
+  std::vector<std::string> aliases;
 };
 
 // Builds, verifies (1D always, 2D on request) and measures a transform; throws InputError when the
@@ -28,6 +32,10 @@ struct Config {
 Config make_config(std::string name, Transform transform, bool verify_2d, nlohmann::json provenance);
 
 nlohmann::json to_json(const Config& config);
+
+// Throws InputError unless every alias follows the naming rule for the config's tile, differs from
+// its name and appears once.
+void check_aliases(const Config& config);
 
 // Strict reader: schema, name, tile, points, scaling, matrix shapes and every entry are checked;
 // `source` (a file name) prefixes every message.

@@ -39,6 +39,8 @@ std::string_view scaling_name(Scaling scaling);  // JSON name, e.g. "denominator
 // for config files, generated files, kernel symbols and the registry key.
 std::string transform_name(TileSize tile, std::string_view pointset);
 bool is_valid_pointset_label(std::string_view label);
+// Whether `name` is transform_name(tile, label) for some valid label.
+bool follows_naming(TileSize tile, std::string_view name);
 
 // {0, 1, -1, 2, -2, ...}: the n-1 standard finite points.
 std::vector<Rational> standard_points(TileSize tile);
