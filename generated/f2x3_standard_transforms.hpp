@@ -7,7 +7,7 @@
 //   SHA-256 e51712179178df5e4061d90706ef147717fe8649be1fce83e58f0cf4160ca807
 //
 // Points {0, 1, -1, inf}, scaling denominators-in-G.
-// amp2D 1.66667 (DESIGN.md section 6): predicted relative error with fp16 storage 0.000569661.
+// amp2D 1.66667 (docs/design.md §6): predicted relative error with fp16 storage 0.000569661.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 4 adds, 0 muls [12 adds, 16 muls];  2D 32 adds, 0 muls [96 adds, 128 muls]

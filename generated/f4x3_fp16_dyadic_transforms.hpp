@@ -7,7 +7,7 @@
 //   SHA-256 80608175659d69cb0ae19e610fd4a577b9cbf8883a4e3f02fabeda98348f02ef
 //
 // Points {0, 5/8, -5/8, 3/2, -3/2, inf}, scaling balanced.
-// amp2D 4.77981 (DESIGN.md section 6): predicted relative error with fp16 storage 0.00163372.
+// amp2D 4.77981 (docs/design.md §6): predicted relative error with fp16 storage 0.00163372.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 12 adds, 14 muls [30 adds, 36 muls];  2D 144 adds, 168 muls [360 adds, 432 muls]

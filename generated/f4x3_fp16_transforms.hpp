@@ -7,7 +7,7 @@
 //   SHA-256 8b563fbded47debde6b813563caeb7dbd7b35f145546a789856588a67766b9e5
 //
 // Points {0, -5/8, 2/3, -3/2, 11/7, inf}, scaling balanced.
-// amp2D 4.75268 (DESIGN.md section 6): predicted relative error with fp16 storage 0.00162445.
+// amp2D 4.75268 (docs/design.md §6): predicted relative error with fp16 storage 0.00162445.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 20 adds, 26 muls [30 adds, 36 muls];  2D 240 adds, 312 muls [360 adds, 432 muls]

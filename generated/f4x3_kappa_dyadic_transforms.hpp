@@ -7,7 +7,7 @@
 //   SHA-256 167488e1d1f620c9a6aec93dae11baae07f66841a9b3ffe7b13d5b595830164e
 //
 // Points {0, 7/8, -7/8, 5/4, -5/4, inf}, scaling denominators-in-G.
-// amp2D 10.4118 (DESIGN.md section 6): predicted relative error with fp16 storage 0.00355873.
+// amp2D 10.4118 (docs/design.md §6): predicted relative error with fp16 storage 0.00355873.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 12 adds, 10 muls [30 adds, 36 muls];  2D 144 adds, 120 muls [360 adds, 432 muls]

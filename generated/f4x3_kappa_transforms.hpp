@@ -7,7 +7,7 @@
 //   SHA-256 492b21fc07ff8ae7aa053efddd6d8abfd42ad27acbb8ac71a0e7f7c710f231e8
 //
 // Points {0, 7/8, -7/8, 6/5, -6/5, inf}, scaling denominators-in-G.
-// amp2D 12.4506 (DESIGN.md section 6): predicted relative error with fp16 storage 0.00425557.
+// amp2D 12.4506 (docs/design.md §6): predicted relative error with fp16 storage 0.00425557.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 12 adds, 10 muls [30 adds, 36 muls];  2D 144 adds, 120 muls [360 adds, 432 muls]

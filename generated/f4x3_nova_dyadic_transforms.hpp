@@ -7,7 +7,7 @@
 //   SHA-256 70a244ebfe81d6cc73498d72b2bd1cbcae78f74a57e1ea03ad18f26e456f5018
 //
 // Points {0, 3/4, -3/4, 5/4, -5/4, inf}, scaling denominators-in-G.
-// amp2D 6.47943 (DESIGN.md section 6): predicted relative error with fp16 storage 0.00221465.
+// amp2D 6.47943 (docs/design.md §6): predicted relative error with fp16 storage 0.00221465.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 12 adds, 10 muls [30 adds, 36 muls];  2D 144 adds, 120 muls [360 adds, 432 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 f9ce4a2d257bfc6c7a012f56992d50f5f9154d2dc000a23d2949b4641f932c8d
 //
 // Points {0, 5/6, -5/6, 7/6, -7/6, inf}, scaling denominators-in-G.
-// amp2D 11.244 (DESIGN.md section 6): predicted relative error with fp16 storage 0.00384317.
+// amp2D 11.244 (docs/design.md §6): predicted relative error with fp16 storage 0.00384317.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 12 adds, 10 muls [30 adds, 36 muls];  2D 144 adds, 120 muls [360 adds, 432 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 858124367e82328e9948f962c3cac574d5df36ca89b99869b39085ce8dfa2b62
 //
 // Points {0, 1, -1, 2, -2, inf}, scaling denominators-in-G.
-// amp2D 10.7726 (DESIGN.md section 6): predicted relative error with fp16 storage 0.00368203.
+// amp2D 10.7726 (docs/design.md §6): predicted relative error with fp16 storage 0.00368203.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 12 adds, 7 muls [30 adds, 36 muls];  2D 144 adds, 84 muls [360 adds, 432 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 b933770320c9a2d4c5c3b8a4dd38fa23c5c0346a5acc62181a1c6a0714e41952
 //
 // Points {0, 5/8, -5/8, 1, -1, 7/6, -7/6, inf}, scaling denominators-in-G.
-// amp2D 162.194 (DESIGN.md section 6): predicted relative error with fp16 storage 0.0554373.
+// amp2D 162.194 (docs/design.md §6): predicted relative error with fp16 storage 0.0554373.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 24 adds, 20 muls [56 adds, 64 muls];  2D 384 adds, 320 muls [896 adds, 1024 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 29b74d462f6025705dc8bf417f8e43466877a5b57580c2815e663bd79bf7be0c
 //
 // Points {0, 1/2, -1/2, 1, -1, 2, -2, inf}, scaling balanced.
-// amp2D 20.6319 (DESIGN.md section 6): predicted relative error with fp16 storage 0.00705193.
+// amp2D 20.6319 (docs/design.md §6): predicted relative error with fp16 storage 0.00705193.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 24 adds, 26 muls [56 adds, 64 muls];  2D 384 adds, 416 muls [896 adds, 1024 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 e423ce52d73ca231f5c035d7b178bab094ee93a4ea5f02ac99a308a7aaa1f869
 //
 // Points {0, 5/8, -5/8, 1, -1, 9/8, -9/8, inf}, scaling denominators-in-G.
-// amp2D 274.874 (DESIGN.md section 6): predicted relative error with fp16 storage 0.0939512.
+// amp2D 274.874 (docs/design.md §6): predicted relative error with fp16 storage 0.0939512.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 24 adds, 20 muls [56 adds, 64 muls];  2D 384 adds, 320 muls [896 adds, 1024 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 e192c76e12af1d6ac5260ebfb85e46e12d5d91f96df2d2b200baa7f724b6db50
 //
 // Points {0, 5/8, -5/8, 1, -1, 7/6, -7/6, inf}, scaling denominators-in-G.
-// amp2D 164.428 (DESIGN.md section 6): predicted relative error with fp16 storage 0.0562011.
+// amp2D 164.428 (docs/design.md §6): predicted relative error with fp16 storage 0.0562011.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 24 adds, 20 muls [56 adds, 64 muls];  2D 384 adds, 320 muls [896 adds, 1024 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 103dffec0361d45b4cf01d1fe1ff6095e23b3d51adf4736d31c2bc785ce8c7b1
 //
 // Points {0, 1, -1, 2, -2, 1/2, -1/2, inf}, scaling denominators-in-G.
-// amp2D 20.6319 (DESIGN.md section 6): predicted relative error with fp16 storage 0.00705193.
+// amp2D 20.6319 (docs/design.md §6): predicted relative error with fp16 storage 0.00705193.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 24 adds, 16 muls [56 adds, 64 muls];  2D 384 adds, 256 muls [896 adds, 1024 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 37cac1187fef6b4f3feac1cfb852676f1f9bae767884ee852f302e74efffefc9
 //
 // Points {0, 3/5, -3/5, 1, -1, 7/6, -7/6, inf}, scaling denominators-in-G.
-// amp2D 146.919 (DESIGN.md section 6): predicted relative error with fp16 storage 0.0502166.
+// amp2D 146.919 (docs/design.md §6): predicted relative error with fp16 storage 0.0502166.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 24 adds, 20 muls [56 adds, 64 muls];  2D 384 adds, 320 muls [896 adds, 1024 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 bcc1a5afa68f6fff370321d93decddd0b90f26cf10603c1d6ac5062279207248
 //
 // Points {0, 1, -1, 2, -2, 3, -3, inf}, scaling denominators-in-G.
-// amp2D 964.506 (DESIGN.md section 6): predicted relative error with fp16 storage 0.329665.
+// amp2D 964.506 (docs/design.md §6): predicted relative error with fp16 storage 0.329665.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 24 adds, 20 muls [56 adds, 64 muls];  2D 384 adds, 320 muls [896 adds, 1024 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 6344e6676c425725a94ceaebdfdd246c606234f6f8ea714964666f3d7d93e2c9
 //
 // Points {0, 3/7, -3/7, 4/5, -4/5, 5/4, -5/4, 19/8, -19/8, inf}, scaling balanced.
-// amp2D 112.966 (DESIGN.md section 6): predicted relative error with fp16 storage 0.0386113.
+// amp2D 112.966 (docs/design.md §6): predicted relative error with fp16 storage 0.0386113.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 40 adds, 42 muls [90 adds, 100 muls];  2D 800 adds, 840 muls [1800 adds, 2000 muls]

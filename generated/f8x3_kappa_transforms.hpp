@@ -7,7 +7,7 @@
 //   SHA-256 132eeca690cfe501aed35dbdad93659145a7b14e2a5fafc8f787934dd3bb457f
 //
 // Points {0, 4/9, -4/9, 4/5, -4/5, 1, -1, 10/9, -10/9, inf}, scaling denominators-in-G.
-// amp2D 2665.32 (DESIGN.md section 6): predicted relative error with fp16 storage 0.910997.
+// amp2D 2665.32 (docs/design.md §6): predicted relative error with fp16 storage 0.910997.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 40 adds, 35 muls [90 adds, 100 muls];  2D 800 adds, 700 muls [1800 adds, 2000 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 078aeb4732ecb7f676b93cdc25b4a5fe58344f0203a36e5239f5d3692ed63be3
 //
 // Points {0, 2/5, -2/5, 5/6, -5/6, 1, -1, 7/6, -7/6, inf}, scaling denominators-in-G.
-// amp2D 1668.82 (DESIGN.md section 6): predicted relative error with fp16 storage 0.570396.
+// amp2D 1668.82 (docs/design.md §6): predicted relative error with fp16 storage 0.570396.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 40 adds, 35 muls [90 adds, 100 muls];  2D 800 adds, 700 muls [1800 adds, 2000 muls]

@@ -7,7 +7,7 @@
 //   SHA-256 aa731c83500c507351c105d0e649da2d15c7cc5ef3caafa3b961686181d41bbc
 //
 // Points {0, 1, -1, 2, -2, 3, -3, 4, -4, inf}, scaling denominators-in-G.
-// amp2D 501086 (DESIGN.md section 6): predicted relative error with fp16 storage 171.27.
+// amp2D 501086 (docs/design.md §6): predicted relative error with fp16 storage 171.27.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 40 adds, 35 muls [90 adds, 100 muls];  2D 800 adds, 700 muls [1800 adds, 2000 muls]

@@ -58,7 +58,7 @@ std::vector<TransformStats> transform_stats(const exact::Config& config, const T
   const auto m = static_cast<std::size_t>(config.transform.tile.m), r = static_cast<std::size_t>(config.transform.tile.r);
   const auto n = static_cast<std::size_t>(config.transform.tile.n());
   const int in = static_cast<int>(n), im = static_cast<int>(m), ir = static_cast<int>(r);
-  // 2D: the 1D transform on every column, then on every row of the intermediate (DESIGN.md 3).
+  // 2D: the 1D transform on every column, then on every row of the intermediate (docs/design.md §3).
   return {
       {"input  B^T d B", p.input.ops, dense_op_count(n, n), (2 * in) * p.input.ops, (2 * in) * dense_op_count(n, n),
        p.input.sharing},

@@ -88,7 +88,7 @@ std::string emit_transforms_header(const Source& source, const TransformPrograms
   std::ostringstream extra;
   extra << "//\n// Points " << exact::format_points(c.transform.points()) << ", scaling "
         << exact::scaling_name(c.transform.scaling) << ".\n// amp2D " << c.metrics.amp2d
-        << " (DESIGN.md section 6): predicted relative error with fp16 storage " << c.metrics.predicted_error_fp16
+        << " (docs/design.md §6): predicted relative error with fp16 storage " << c.metrics.predicted_error_fp16
         << ".\n"
         << op_count_comment(transform_stats(c, programs));
 

@@ -36,12 +36,12 @@ const std::vector<Preset>& preset_table() {
       {{"exact", "everything fp64: the emulation's own floor (about 1e-15)"},
        {f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), F::fp64}},
       {{"storage-fp16",
-        "DESIGN.md section 6 table: B^T d B and G g G^T stored fp16, channel sum fp32, the rest fp64"},
+        "docs/design.md §6 table: B^T d B and G g G^T stored fp16, channel sum fp32, the rest fp64"},
        {f(F::fp64), f(F::fp64), f(F::fp16), f(F::fp16), f(F::fp32), f(F::fp64), f(F::fp64), F::fp64}},
       {{"storage-bf16", "as storage-fp16 with bf16 storage"},
        {f(F::fp64), f(F::fp64), f(F::bf16), f(F::bf16), f(F::fp32), f(F::fp64), f(F::fp64), F::fp64}},
       {{"kernel-fp16",
-        "DESIGN.md section 6 kernel: fp16 input/filter/output, transforms in fp32 with fp32 constants, "
+        "docs/design.md §6 kernel: fp16 input/filter/output, transforms in fp32 with fp32 constants, "
         "V and U stored fp16, fp32 accumulation"},
        {f(F::fp16), f(F::fp16), f(F::fp16), f(F::fp16), f(F::fp32), f(F::fp16), f(F::fp32), F::fp32}},
       {{"paper-fp16", "paper appendix D.4: transform matrices stored in fp16, all computation in fp32"},

@@ -1,4 +1,4 @@
-// The Cook-Toom formulas of DESIGN.md section 3, written once for any number type: exact rationals
+// The Cook-Toom formulas of docs/design.md §3, written once for any number type: exact rationals
 // build the transforms that are verified and stored, doubles feed the search's fitness loop. One
 // copy guarantees that what the search optimises is exactly what gets built.
 #pragma once

@@ -19,7 +19,7 @@ bool checked_product(std::initializer_list<int64_t> factors, int64_t& out) {
   return p <= kMaxElements;
 }
 
-// Predicted relative L2 error 0.7 u amp2D (DESIGN.md section 6) a transform must stay under, per
+// Predicted relative L2 error 0.7 u amp2D (docs/design.md §6) a transform must stay under, per
 // storage type: "auto" takes no other, and a name needs allow_inaccurate for any other.
 constexpr double kErrorBudgetFp16 = 1e-2;
 constexpr double kErrorBudgetFp32 = 1e-5;

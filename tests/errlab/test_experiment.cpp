@@ -66,7 +66,7 @@ TEST_CASE("fp16: standard F(6,3) is far worse than the paper's F(6,3) points", "
   }
 }
 
-TEST_CASE("fp16 storage error follows the amp2D model 0.7 u amp2D (DESIGN.md section 6)", "[experiment]") {
+TEST_CASE("fp16 storage error follows the amp2D model 0.7 u amp2D (docs/design.md §6)", "[experiment]") {
   const double u = std::ldexp(1.0, -11);
   for (const char* name : {"f4x3_standard", "f6x3_nnpack", "f6x3_nova"}) {
     const Config c = config(name);

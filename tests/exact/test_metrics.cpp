@@ -1,5 +1,5 @@
 // The paper's printed numbers must reproduce to the digits it prints (Tables 1, 2, 3, 16, 17, 33)
-// and amp2D must match DESIGN.md section 6.
+// and amp2D must match docs/design.md §6.
 #include "nova/exact/metrics.hpp"
 
 #include <Eigen/SVD>
@@ -73,7 +73,7 @@ TEST_CASE("2D kappa2 of paper Table 17 is kappa2(V) squared") {
   CHECK(prints_as(metrics_of(8, 3, kNova83).kappa2_2d, 225, 0, 1e3));
 }
 
-TEST_CASE("amp2D of DESIGN.md section 6") {
+TEST_CASE("amp2D of docs/design.md §6") {
   CHECK(prints_as(metrics_of(6, 3, "0,1,-1,2,-2,1/2,-1/2").amp2d, 20.6, 1));
   CHECK(prints_as(metrics_of(6, 3, kNova63).amp2d, 147, 0));
   CHECK(prints_as(metrics_of(4, 3, "standard").amp2d, 10.8, 1));

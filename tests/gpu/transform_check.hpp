@@ -1,6 +1,6 @@
 // Checks every transform kernel of one generated config against the CPU path (the registry's
 // FP64 host transforms) on fresh random fp16 and fp32 data. The bound is the precision model of
-// DESIGN.md section 6 for one transform: fp32 arithmetic, then one rounding to the storage type.
+// docs/design.md §6 for one transform: fp32 arithmetic, then one rounding to the storage type.
 // Host-only C++ with no dependency beyond the registry, so that nvcc alone builds it on the GPU
 // machine. The GPU program (transform_kernels_gpu.cu) and the CPU emulation test
 // (tests/codegen/test_kernel_emulation.cpp) each supply a KernelRunner.

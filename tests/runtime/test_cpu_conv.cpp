@@ -1,5 +1,5 @@
 // Every shipped transform, through the runtime API on the CPU backend, against FP64 direct
-// convolution on random shapes, with the tolerance the precision model gives (DESIGN.md section 6).
+// convolution on random shapes, with the tolerance the precision model gives (docs/design.md §6).
 #include "nova/runtime.hpp"
 #include "nova/kernels/transform_registry.hpp"
 
@@ -70,7 +70,7 @@ Measured run_case(nova::ConvDesc desc, std::mt19937& rng, bool with_bias_relu) {
   return {std::sqrt(err2 / ref2), bad};
 }
 
-// Tolerance from the precision model (DESIGN.md section 6): 0.7 u amp2D is the expected error of
+// Tolerance from the precision model (docs/design.md §6): 0.7 u amp2D is the expected error of
 // rounding the stored transformed input and filter at unit u. With fp16 storage those two roundings
 // dominate (the fp32 arithmetic around them is 2^13 times finer); allow 2x for the sampling spread
 // of small shapes. With fp32 storage every stage rounds at the same u: the input and filter

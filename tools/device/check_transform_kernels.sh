@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU check of every generated transform kernel (for the GPU machine; DESIGN.md section 9): builds
+# GPU check of every generated transform kernel (for the GPU machine; docs/design.md §9): builds
 # tests/gpu/transform_kernels_gpu.cu with the committed generated/ kernels using nvcc alone (no
 # Boost, GMP or Eigen), then runs it: each kernel against the CPU path on fresh random fp16 and
 # fp32 data, one table row per kernel. Prints SKIP and exits 0 without a GPU.

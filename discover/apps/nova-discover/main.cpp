@@ -288,7 +288,7 @@ int main(int argc, char** argv) {
       app.add_option("--objective", opt.objective,
                      "Search: kappa (the paper's objective: minimise kappa2(V); ES fitness eq. 5 with lambda2 = 1), "
                      "fp16 or bf16 (minimise amp2D, the error "
-                     "amplification of DESIGN.md section 6, keeping transformed values of data of magnitude <= 1 "
+                     "amplification of docs/design.md §6, keeping transformed values of data of magnitude <= 1 "
                      "inside the type's normal range)")
           ->check(CLI::IsMember({"kappa", "fp16", "bf16"})),
       app.add_option("--dtype", opt.dtype,

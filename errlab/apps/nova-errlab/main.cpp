@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
       "Emulates a 2D Winograd convolution layer (C input channels, K output channels) under a precision\n"
       "model, rounding explicitly at every stage boundary, and compares it with FP64 direct convolution\n"
       "of the same seeded random data. Prints the relative L2 error, the maximum error, the count of\n"
-      "non-finite outputs and the amp2D prediction 0.7*u*amp2D (DESIGN.md section 6).\n\n"
+      "non-finite outputs and the amp2D prediction 0.7*u*amp2D (docs/design.md §6).\n\n"
       "Examples:\n"
       "  nova-errlab configs/f6x3_standard.json configs/f6x3_nova.json\n"
       "  nova-errlab --model storage-fp16 --scaling balanced configs/*.json --format csv\n"

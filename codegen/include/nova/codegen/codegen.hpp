@@ -1,5 +1,5 @@
 // nova-codegen: verified transform JSON -> unrolled transforms, GPU kernels and the registries
-// (DESIGN.md section 7). Everything here is deterministic: the same sources give the same bytes.
+// (docs/design.md §7). Everything here is deterministic: the same sources give the same bytes.
 #pragma once
 
 #include "nova/codegen/linear_program.hpp"

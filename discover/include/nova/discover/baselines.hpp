@@ -1,4 +1,4 @@
-// Reference point sets printed beside every search result (DESIGN.md section 4): standard
+// Reference point sets printed beside every search result (docs/design.md §4): standard
 // integers, Chebyshev nodes with their best affine map (paper Table 25), reciprocal pairs with the
 // best ratio (Alam et al.), and the classic set of a tile where one exists.
 #pragma once

@@ -1,4 +1,4 @@
-// What the search minimises (DESIGN.md sections 4 and 6): the paper's Vandermonde conditioning,
+// What the search minimises (docs/design.md §4 and §6): the paper's Vandermonde conditioning,
 // or the FP16/BF16 error amplification amp2D under a storage-range constraint.
 #pragma once
 

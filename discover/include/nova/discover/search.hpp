@@ -1,4 +1,4 @@
-// The discovery pipeline of DESIGN.md section 4 (paper section 3, appendices B and C):
+// The discovery pipeline of docs/design.md §4 (paper section 3, appendices B and C):
 // symmetric search -> Evolution Strategy in R^{n-1} -> snap-to-rational -> neighbourhood search.
 // Everything here runs in double precision; the caller builds, verifies and measures the chosen
 // points exactly (make_config).
@@ -49,7 +49,7 @@ struct SearchOptions {
   std::function<void(const std::string& line, bool stage_finished)> progress;
 };
 
-// The paper's convention for kappa; balanced row scaling (DESIGN.md section 6) for fp16/bf16.
+// The paper's convention for kappa; balanced row scaling (docs/design.md §6) for fp16/bf16.
 exact::Scaling default_scaling(Objective objective);
 
 // Throws InputError naming the first option that is out of range.

@@ -1,6 +1,6 @@
 // The precision model of an emulated Winograd layer: which number format each tensor is stored in
 // at each stage boundary, what the transform matrices are rounded to, and the arithmetic of the
-// transforms (DESIGN.md section 6, paper section 4.1 and appendices D.4/D.6).
+// transforms (docs/design.md §6, paper section 4.1 and appendices D.4/D.6).
 #pragma once
 
 #include <string>
@@ -56,7 +56,7 @@ PrecisionModel preset(std::string_view name);  // throws InputError for an unkno
 void validate(const PrecisionModel& model);
 
 // The coarsest unit roundoff among the Winograd-domain tensors and the matrices: the u of the
-// amp2D prediction 0.7 u amp2D (DESIGN.md section 6). 0 when one of them is int8 (no prediction).
+// amp2D prediction 0.7 u amp2D (docs/design.md §6). 0 when one of them is int8 (no prediction).
 double prediction_unit_roundoff(const PrecisionModel& model);
 
 // "input=fp16 filter=fp16 V=fp16 U=fp16 acc=fp32 output=fp16 matrices=fp32 compute=fp32"

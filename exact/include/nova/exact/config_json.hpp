@@ -1,4 +1,4 @@
-// The transform JSON of DESIGN.md section 5 ("nova.transform/1"): writing, strict reading and
+// The transform JSON of docs/design.md §5 ("nova.transform/1"): writing, strict reading and
 // exact re-verification. Every reader error names the offending field.
 #pragma once
 

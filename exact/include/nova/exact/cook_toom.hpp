@@ -1,5 +1,5 @@
 // Cook-Toom construction of Winograd F(m, r) transforms in exact rational arithmetic, and the
-// exact proof of the correlation identity. Conventions are those of DESIGN.md section 3.
+// exact proof of the correlation identity. Conventions are those of docs/design.md §3.
 #pragma once
 
 #include "nova/exact/rational.hpp"
@@ -29,13 +29,13 @@ TileSize parse_tile(std::string_view text);
 void validate_tile(TileSize tile);
 
 // Where the Lagrange denominators f_i go. Balanced moves power-of-two row scales of G and B^T into
-// A^T so every row has 2-norm near 1 (DESIGN.md section 6); it is exact.
+// A^T so every row has 2-norm near 1 (docs/design.md §6); it is exact.
 enum class Scaling { DenominatorsInG, DenominatorsInA, DenominatorsInB, Balanced };
 
 Scaling parse_scaling(std::string_view text);  // "G", "A", "B", "balanced" or the long JSON names
 std::string_view scaling_name(Scaling scaling);  // JSON name, e.g. "denominators-in-G"
 
-// The single naming function of the project: f<m>x<r>_<pointset> (DESIGN.md section 2). It is used
+// The single naming function of the project: f<m>x<r>_<pointset> (docs/design.md §2). It is used
 // for config files, generated files, kernel symbols and the registry key.
 std::string transform_name(TileSize tile, std::string_view pointset);
 bool is_valid_pointset_label(std::string_view label);

@@ -25,7 +25,7 @@ FastTransform build_transform_fast(TileSize tile, const std::vector<double>& fin
 // points coincide.
 double kappa2_vandermonde(const std::vector<double>& finite_points);
 
-// amp2D of DESIGN.md section 6; invariant under row scaling.
+// amp2D of docs/design.md §6; invariant under row scaling.
 double amplification_2d(const Eigen::MatrixXd& AT, const Eigen::MatrixXd& G, const Eigen::MatrixXd& BT);
 
 // ||T - T_rec||_F of paper eq. 5: how far the double-precision Cook-Toom factors are from the

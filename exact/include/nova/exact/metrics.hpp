@@ -1,4 +1,4 @@
-// Conditioning and precision metrics of a transform (DESIGN.md sections 3 and 6).
+// Conditioning and precision metrics of a transform (docs/design.md §3 and §6).
 #pragma once
 
 #include "nova/exact/cook_toom.hpp"
@@ -18,7 +18,7 @@ struct Metrics {
   double max_abs_AT = 0, max_abs_G = 0, max_abs_BT = 0, max_abs_entry = 0;
   // ||A||_2 ||B||_2 ||G||_2, the paper's forward-error bound factor.
   double norm_product = 0;
-  // Squared 1D output amplification (DESIGN.md section 6); invariant under row scaling.
+  // Squared 1D output amplification (docs/design.md §6); invariant under row scaling.
   double amp2d = 0;
   // 0.7 u amp2D: the precision model's predicted relative L2 error with storage type u.
   double predicted_error_fp16 = 0, predicted_error_bf16 = 0;
@@ -31,7 +31,7 @@ inline constexpr const char* kMetricsMethod =
 
 inline constexpr double kUnitRoundoffFp16 = 1.0 / 2048.0;  // 2^-11
 inline constexpr double kUnitRoundoffBf16 = 1.0 / 256.0;   // 2^-8
-inline constexpr double kErrorModelConstant = 0.7;          // DESIGN.md section 6, measured
+inline constexpr double kErrorModelConstant = 0.7;          // docs/design.md §6, measured
 
 Metrics compute_metrics(const Transform& transform);
 

@@ -3,7 +3,7 @@
 // runtime, it maps each HIP name onto its CUDA twin. Add names here only as sources need them.
 //
 // Wave size: never assume one. NVIDIA warps have 32 lanes, CDNA wavefronts 64, RDNA 32 (wave32)
-// or 64; device code reads `warpSize` (see ../shared/seeds/hip-wave32-reduction-adr.md).
+// or 64; device code reads `warpSize` (docs/design.md §8).
 #pragma once
 
 #if defined(__HIP__) || defined(__HIPCC__)

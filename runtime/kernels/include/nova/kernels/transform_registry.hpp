@@ -30,7 +30,7 @@ struct TransformEntry {
   const double* G;
   const double* BT;
   int input_ops, output_ops;    // adds + multiplies of one emitted 2D input / output transform (codegen --stats)
-  double amp2d;                 // DESIGN.md section 6
+  double amp2d;                 // docs/design.md §6
   double predicted_error_fp16;  // 0.7 u amp2D, relative L2, fp16 storage
   const GpuTransformEntry* gpu;  // the transform's GPU launchers; nullptr in a build without them
 };

@@ -13,7 +13,7 @@
 //                            [n*n][P][K] fp32, (xi, k, p) at (xi * P + p) * K + k  (NHWC images)
 //   x, y  NCHW or NHWC images; y is N x K x Hout x Wout, only valid pixels are written.
 // The input transform reads pixels outside the image as zero (that is the padding). Transform
-// arithmetic is fp32 in registers for every storage type (DESIGN.md section 6).
+// arithmetic is fp32 in registers for every storage type (docs/design.md §6).
 #pragma once
 
 #include "nova/kernels/hip_compat.h"
