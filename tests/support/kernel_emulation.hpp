@@ -15,6 +15,7 @@
 
 #define __device__
 #define __global__
+#define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __shared__ static  // one block at a time, so one copy serves every block
 

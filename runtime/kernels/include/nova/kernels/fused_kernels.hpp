@@ -273,20 +273,171 @@ struct UStream {
   }
 };
 
+// The block's shared memory and tiles, as every phase sees them.
+struct FusedBlock {
+  __half* vs;           // [nn][plane]: V of every position, fused_v_offset within a plane
+  int plane;            // halves of one position's V: tiles x C
+  __half* u_buffers;    // [warp][fused_u_buffer_halves]
+  TileOrigin* origins;  // of the block's tiles
+  int tiles;            // the block's tiles (fewer in the grid's last block)
+};
+
+// Phase 2, one tile group of one warp: y = A^T (V U) A of tiles t0 .. t0 + 15 and the warp's K
+// blocks into `out` (out[b][pixel][e]: the mma's C fragment layout), position by position. Each
+// domain row i of M is accumulated over all channels, then folded into the outputs at once, so only
+// the m x m outputs and one row of M stay in registers.
+template <class Transform, int kKBlocks>
+__device__ __forceinline__ void fused_tile_group_products(float (&out)[kKBlocks][Transform::m * Transform::m][4],
+                                                          const FusedBlock& blk, const UStream<Transform::n, kKBlocks>& u,
+                                                          int C, int t0, int lane) {
+  constexpr int m = Transform::m, n = Transform::n;
+  const int steps = C / kFusedChannelStep;
+  const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, C);  // this lane's ldmatrix row
+  int slot = 0;  // of the step being multiplied; the next two are in flight
+  u.fetch(0, 0, 0);
+  u.fetch(0, 1, 1);
+#pragma unroll
+  for (int i = 0; i < n; ++i) {
+    float mrow[n][kKBlocks][4] = {};
+#pragma unroll 1
+    for (int step = 0; step < steps; ++step) {
+      const int f = i * steps + step, total = n * steps;
+      u.wait(f + 1 < total);
+      if (f + 2 < total) u.fetch(i, step + 2, slot == 0 ? 2 : slot - 1);
+      const int lane_at = lane_tile * C + ((2 * step + lane / 16) ^ lane_swizzle) * 8;
+#pragma unroll
+      for (int j = 0; j < n; ++j) {
+        UFragment frags[kKBlocks];
+#pragma unroll
+        for (int b = 0; b < kKBlocks; ++b) frags[b] = u.fragment(i, j, step, b, slot);
+        fused_mma(mrow[j], blk.vs + (i * n + j) * blk.plane, lane_at, t0, step * kFusedChannelStep, C, frags, lane);
+      }
+      slot = slot == kFusedUSlots - 1 ? 0 : slot + 1;
+    }
+    // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
+    float column[m], unit[n];
+#pragma unroll
+    for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
+    Transform::output_1d(unit, 1, column, 1);
+#pragma unroll
+    for (int b = 0; b < kKBlocks; ++b)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        float z[m];
+        Transform::output_1d(&mrow[0][b][e], kKBlocks * 4, z, 1);
+#pragma unroll
+        for (int r = 0; r < m; ++r)
+#pragma unroll
+          for (int s = 0; s < m; ++s) out[b][r * m + s][e] += column[r] * z[s];
+      }
+  }
+}
+
+// The bias of the two output channels this lane holds in K block kb + b.
+__device__ __forceinline__ void fused_bias_pair(const FusedConvArgs& a, int kb, int b, int lane, float& b0, float& b1) {
+  const int k = (kb + b) * kFusedBlockK + lane % 4 * 2;
+  b0 = a.bias ? a.bias[k] : 0.0f, b1 = a.bias ? a.bias[k + 1] : 0.0f;
+}
+
+// Phase 3 with one K block a warp (two blocks an SM, whose loops overlap the stores): bias, ReLU,
+// and each lane stores its channel pairs directly, with one copy of the store loop per (ReLU,
+// clipped tile). Restaging measured slower here (VGG-16 64@224: 469 -> 486 us, docs/performance.md).
+template <class Transform>
+__device__ __forceinline__ void fused_store_pairs(const FusedConvArgs& a, const FusedBlock& blk,
+                                                  const float (&out)[1][Transform::m * Transform::m][4], int t0,
+                                                  int kb, int lane) {
+  constexpr int m = Transform::m;
+  const TileGrid& g = a.grid;
+  float b0, b1;
+  fused_bias_pair(a, kb, 0, lane, b0, b1);
+  const int k = kb * kFusedBlockK + lane % 4 * 2;
+  const auto emit = [&](int h, const TileOrigin& o, auto relu, auto clipped) {
+    const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, k, o.row, o.col, a.K, g.out_height, g.out_width);
+#pragma unroll
+    for (int p = 0; p < m * m; ++p) {
+      const int r = p / m, s = p % m;
+      if (decltype(clipped)::value && (o.row + r >= g.out_height || o.col + s >= g.out_width)) continue;
+      float first = out[0][p][2 * h] + b0, second = out[0][p][2 * h + 1] + b1;
+      if (decltype(relu)::value) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
+      store_pair(a.y + walk.at(r, s), first, second);
+    }
+  };
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int t = t0 + lane / 4 + 8 * h;
+    if (t >= blk.tiles) continue;
+    const TileOrigin o = blk.origins[t];
+    const bool clipped = o.row + m > g.out_height || o.col + m > g.out_width;
+    using Yes = std::true_type;
+    using No = std::false_type;
+    if (a.relu) clipped ? emit(h, o, Yes{}, Yes{}) : emit(h, o, Yes{}, No{});
+    else clipped ? emit(h, o, No{}, Yes{}) : emit(h, o, No{}, No{});
+  }
+}
+
+// Phase 3 with two K blocks a warp (one block an SM): bias and ReLU, then the warp restages its
+// outputs through its U buffer (free once the loop is done) as [tile][pixel][its 16 channels], so
+// that each lane stores whole 16-byte channel runs of a pixel: a quarter of the store
+// instructions, and sectors written whole (VGG-16 128@112: 363 -> 320 us, docs/performance.md). A
+// tile's row is padded by 16 bytes, which keeps the pair writes free of bank conflicts.
+template <class Transform, int kKBlocks>
+__device__ __forceinline__ void fused_store_restaged(const FusedConvArgs& a, const FusedBlock& blk,
+                                                     const float (&out)[kKBlocks][Transform::m * Transform::m][4],
+                                                     __half* staging, int t0, int kb, int lane) {
+  constexpr int m = Transform::m, n = Transform::n;
+  const TileGrid& g = a.grid;
+  constexpr int kRun = kKBlocks * kFusedBlockK, kTileStride = m * m * kRun + 8;  // halves
+  static_assert(kFusedGroupTiles * kTileStride <= kFusedUSlots * n * kKBlocks * kFusedBlockK * kFusedChannelStep,
+                "the restaged outputs must fit in the warp's U buffer (codegen fuses only m * m < 3 n)");
+  fused_warp_sync();  // every lane has read its last U fragments
+#pragma unroll
+  for (int b = 0; b < kKBlocks; ++b) {
+    float b0, b1;
+    fused_bias_pair(a, kb, b, lane, b0, b1);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      __half* at = staging + (lane / 4 + 8 * h) * kTileStride + b * kFusedBlockK + lane % 4 * 2;
+#pragma unroll
+      for (int p = 0; p < m * m; ++p) {
+        float first = out[b][p][2 * h] + b0, second = out[b][p][2 * h + 1] + b1;
+        if (a.relu) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
+        store_pair(at + p * kRun, first, second);
+      }
+    }
+  }
+  fused_warp_sync();
+  constexpr int kRuns = kFusedGroupTiles * m * m * kKBlocks;
+#pragma unroll 1
+  for (int c = lane; c < kRuns; c += 32) {
+    const int t = c / (m * m * kKBlocks), p = c / kKBlocks % (m * m), b = c % kKBlocks;
+    if (t0 + t >= blk.tiles) continue;
+    const TileOrigin o = blk.origins[t0 + t];
+    const int row = o.row + p / m, col = o.col + p % m;
+    if (row >= g.out_height || col >= g.out_width) continue;
+    copy_run(a.y + ((o.image * g.out_height + row) * g.out_width + col) * a.K + (kb + b) * kFusedBlockK,
+             staging + t * kTileStride + p * kRun + b * kFusedBlockK);
+  }
+  fused_warp_sync();  // the next tile group's U copies overwrite the buffer
+}
+
+// The kernel body: lay out shared memory, phase 1 for the block, then phases 2 and 3 for each of a
+// warp's K blocks and each tile group.
 template <class Transform, int kTileGroups, int kKBlocks>
 __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   constexpr int m = Transform::m, n = Transform::n, nn = n * n;
   constexpr int kTiles = fused_block_tiles(kTileGroups);
-  const int threads = static_cast<int>(blockDim.x), warps = threads / 32;
   static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
+  const int threads = static_cast<int>(blockDim.x), warps = threads / 32;
   const TileGrid& g = a.grid;
-  const int C = g.channels, plane = kTiles * C, pairs = C / 2;  // plane: one position's V
-  __half* vs = reinterpret_cast<__half*>(fused_shared_memory());  // [nn][plane], fused_v_offset within
-  __half* u_buffers = vs + static_cast<long long>(nn) * plane;    // [warp][fused_u_buffer_halves]
-  auto* origins = reinterpret_cast<TileOrigin*>(u_buffers + warps * fused_u_buffer_halves(n, kKBlocks));
+  const int C = g.channels, pairs = C / 2;
+  FusedBlock blk;
+  blk.vs = reinterpret_cast<__half*>(fused_shared_memory());
+  blk.plane = kTiles * C;
+  blk.u_buffers = blk.vs + static_cast<long long>(nn) * blk.plane;
+  blk.origins = reinterpret_cast<TileOrigin*>(blk.u_buffers + warps * fused_u_buffer_halves(n, kKBlocks));
   const long long first_tile = static_cast<long long>(blockIdx.x) * kTiles;
-  const int tiles = g.tiles - first_tile < kTiles ? static_cast<int>(g.tiles - first_tile) : kTiles;
-  for (int t = static_cast<int>(threadIdx.x); t < tiles; t += threads) origins[t] = tile_origin(g, first_tile + t, m);
+  blk.tiles = g.tiles - first_tile < kTiles ? static_cast<int>(g.tiles - first_tile) : kTiles;
+  for (int t = static_cast<int>(threadIdx.x); t < blk.tiles; t += threads) blk.origins[t] = tile_origin(g, first_tile + t, m);
   __syncthreads();
 
   // 1. V = B^T d B of every (channel pair, tile); consecutive threads take consecutive pairs. With
@@ -300,8 +451,8 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
 #pragma unroll
     for (int ahead = 0; ahead < kItemsAhead; ++ahead) {
       const int item = first + ahead * threads, t = item / pairs;
-      const bool valid = item < items && t < tiles;
-      walk_patch<n, Layout::nhwc>(g, origins[valid ? t : 0], 2 * (item % pairs), valid,
+      const bool valid = item < items && t < blk.tiles;
+      walk_patch<n, Layout::nhwc>(g, blk.origins[valid ? t : 0], 2 * (item % pairs), valid,
                                   [&](int e, bool inside, int at) { raw[ahead][e] = load_pair(a.x, at, inside); });
     }
 #pragma unroll
@@ -313,139 +464,27 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
       for (int e = 0; e < nn; ++e) unpack_pair(raw[ahead][e], d0[e], d1[e]);
       Transform::input_2d(d0, v0);
       Transform::input_2d(d1, v1);
-      __half* at = vs + fused_v_offset(item / pairs, 2 * (item % pairs), C);
+      __half* at = blk.vs + fused_v_offset(item / pairs, 2 * (item % pairs), C);
 #pragma unroll
-      for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * plane, v0[xi], v1[xi]);
+      for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * blk.plane, v0[xi], v1[xi]);
     }
   }
   __syncthreads();
 
-  // 2. Each warp: its (tile, k) blocks of y = A^T (V U) A, position by position.
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
   const int blocks_k = a.K / kFusedBlockK, steps = C / kFusedChannelStep;
   constexpr int kBlockHalves = kFusedBlockK * kFusedChannelStep;
 #pragma unroll 1
   for (int kb = warp * kKBlocks; kb < blocks_k; kb += warps * kKBlocks) {  // fused_launch: K blocks come in pairs
     const UStream<n, kKBlocks> u{a.U + kb * steps * kBlockHalves, blocks_k * steps * kBlockHalves,
-                                 steps * kBlockHalves, steps, u_buffers + warp * fused_u_buffer_halves(n, kKBlocks),
+                                 steps * kBlockHalves, steps, blk.u_buffers + warp * fused_u_buffer_halves(n, kKBlocks),
                                  lane};
 #pragma unroll 1
-    for (int t0 = 0; t0 < tiles; t0 += kFusedGroupTiles) {
-      const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, C);  // this lane's ldmatrix row
+    for (int t0 = 0; t0 < blk.tiles; t0 += kFusedGroupTiles) {
       float out[kKBlocks][m * m][4] = {};
-      int slot = 0;  // of the step being multiplied; the next two are in flight
-      u.fetch(0, 0, 0);
-      u.fetch(0, 1, 1);
-#pragma unroll
-      for (int i = 0; i < n; ++i) {
-        float mrow[n][kKBlocks][4] = {};
-#pragma unroll 1
-        for (int step = 0; step < steps; ++step) {
-          const int f = i * steps + step, total = n * steps;
-          u.wait(f + 1 < total);
-          if (f + 2 < total) u.fetch(i, step + 2, slot == 0 ? 2 : slot - 1);
-          const int lane_at = lane_tile * C + ((2 * step + lane / 16) ^ lane_swizzle) * 8;
-#pragma unroll
-          for (int j = 0; j < n; ++j) {
-            UFragment frags[kKBlocks];
-#pragma unroll
-            for (int b = 0; b < kKBlocks; ++b) frags[b] = u.fragment(i, j, step, b, slot);
-            fused_mma(mrow[j], vs + (i * n + j) * plane, lane_at, t0, step * kFusedChannelStep, C, frags, lane);
-          }
-          slot = slot == kFusedUSlots - 1 ? 0 : slot + 1;
-        }
-        // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
-        float column[m], unit[n];
-#pragma unroll
-        for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
-        Transform::output_1d(unit, 1, column, 1);
-#pragma unroll
-        for (int b = 0; b < kKBlocks; ++b)
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            float z[m];
-            Transform::output_1d(&mrow[0][b][e], kKBlocks * 4, z, 1);
-#pragma unroll
-            for (int r = 0; r < m; ++r)
-#pragma unroll
-              for (int s = 0; s < m; ++s) out[b][r * m + s][e] += column[r] * z[s];
-          }
-      }
-
-      // 3. Epilogue: bias, ReLU, y. Measured both ways (docs/performance.md, "Fused v3"):
-      //    - with two K blocks (one block an SM) the warp restages its outputs through its U buffer
-      //      (free once the loop is done) as [tile][pixel][its 16 channels], so that each lane
-      //      stores whole 16-byte channel runs of a pixel: a quarter of the store instructions, and
-      //      sectors written whole (VGG-16 128@112: 363 -> 320 us). A tile's row is padded by 16
-      //      bytes, which keeps the pair writes free of bank conflicts.
-      //    - with one K block (two blocks an SM, whose loops overlap the stores) the restaging's
-      //      extra instructions cost more than it saves (64@224: 469 -> 486 us), so each lane stores
-      //      its channel pairs directly, with one copy of the store loop per (ReLU, clipped tile).
-      const auto bias_pair = [&](int b, float& b0, float& b1) {
-        const int k = (kb + b) * kFusedBlockK + lane % 4 * 2;
-        b0 = a.bias ? a.bias[k] : 0.0f, b1 = a.bias ? a.bias[k + 1] : 0.0f;
-      };
-      if constexpr (kKBlocks == 1) {
-        float b0, b1;
-        bias_pair(0, b0, b1);
-        const int k = kb * kFusedBlockK + lane % 4 * 2;
-        const auto emit = [&](int h, const TileOrigin& o, auto relu, auto clipped) {
-          const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, k, o.row, o.col, a.K, g.out_height, g.out_width);
-#pragma unroll
-          for (int p = 0; p < m * m; ++p) {
-            const int r = p / m, s = p % m;
-            if (decltype(clipped)::value && (o.row + r >= g.out_height || o.col + s >= g.out_width)) continue;
-            float first = out[0][p][2 * h] + b0, second = out[0][p][2 * h + 1] + b1;
-            if (decltype(relu)::value) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
-            store_pair(a.y + walk.at(r, s), first, second);
-          }
-        };
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int t = t0 + lane / 4 + 8 * h;
-          if (t >= tiles) continue;
-          const TileOrigin o = origins[t];
-          const bool clipped = o.row + m > g.out_height || o.col + m > g.out_width;
-          using Yes = std::true_type;
-          using No = std::false_type;
-          if (a.relu) clipped ? emit(h, o, Yes{}, Yes{}) : emit(h, o, Yes{}, No{});
-          else clipped ? emit(h, o, No{}, Yes{}) : emit(h, o, No{}, No{});
-        }
-      } else {
-        constexpr int kRun = kKBlocks * kFusedBlockK, kTileStride = m * m * kRun + 8;  // halves
-        static_assert(kFusedGroupTiles * kTileStride <= kFusedUSlots * n * kKBlocks * kFusedBlockK * kFusedChannelStep,
-                      "the restaged outputs must fit in the warp's U buffer (codegen fuses only m * m < 3 n)");
-        __half* staging = u.buffer;
-        fused_warp_sync();  // every lane has read its last U fragments
-#pragma unroll
-        for (int b = 0; b < kKBlocks; ++b) {
-          float b0, b1;
-          bias_pair(b, b0, b1);
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            __half* at = staging + (lane / 4 + 8 * h) * kTileStride + b * kFusedBlockK + lane % 4 * 2;
-#pragma unroll
-            for (int p = 0; p < m * m; ++p) {
-              float first = out[b][p][2 * h] + b0, second = out[b][p][2 * h + 1] + b1;
-              if (a.relu) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
-              store_pair(at + p * kRun, first, second);
-            }
-          }
-        }
-        fused_warp_sync();
-        constexpr int kRuns = kFusedGroupTiles * m * m * kKBlocks;
-#pragma unroll 1
-        for (int c = lane; c < kRuns; c += 32) {
-          const int t = c / (m * m * kKBlocks), p = c / kKBlocks % (m * m), b = c % kKBlocks;
-          if (t0 + t >= tiles) continue;
-          const TileOrigin o = origins[t0 + t];
-          const int row = o.row + p / m, col = o.col + p % m;
-          if (row >= g.out_height || col >= g.out_width) continue;
-          copy_run(a.y + ((o.image * g.out_height + row) * g.out_width + col) * a.K + (kb + b) * kFusedBlockK,
-                   staging + t * kTileStride + p * kRun + b * kFusedBlockK);
-        }
-        fused_warp_sync();  // the next tile group's U copies overwrite the buffer
-      }
+      fused_tile_group_products<Transform, kKBlocks>(out, blk, u, C, t0, lane);
+      if constexpr (kKBlocks == 1) fused_store_pairs<Transform>(a, blk, out, t0, kb, lane);
+      else fused_store_restaged<Transform, kKBlocks>(a, blk, out, u.buffer, t0, kb, lane);
     }
   }
 }
