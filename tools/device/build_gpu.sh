@@ -1,13 +1,38 @@
 #!/usr/bin/env bash
-# Builds the CUDA flavour of the runtime and the GPU programs here (nvcc, sm_90) and stages them in
-# .device/ (git-ignored) for the device tool to carry: .device/bin and .device/lib.
+# Builds the CUDA flavour here (nvcc, sm_90) and stages what the GPU machine runs in .device/
+# (git-ignored; the device tool carries it): the runtime, the bench and the GPU tests with their
+# ctest files, as .device/build-cuda/, and in .device/build-cuda.path the absolute path the build
+# tree had (its ctest files name it; tools/device/run_gpu_tests.sh maps it there).
+# --broken-kernel also builds the same against a copy of generated/ whose f4x3_standard input
+# transform has one sign flipped, staged as .device/build-cuda-broken: the test of the tests
+# (ctest -L gpu must fail there).
+# Usage: tools/device/build_gpu.sh [--broken-kernel]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build-cuda
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_ENABLE_CUDA=ON \
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DNOVA_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target nova-bench-conv "$@"
-rm -rf .device && mkdir -p .device/bin .device/lib
-cp "$build"/tools/device/nova-bench-conv .device/bin/
-cp -P "$build"/runtime/libnova_runtime.so* .device/lib/
-echo "staged: $(du -sh .device | cut -f1) in .device/"
+targets=(nova_runtime nova-bench-conv nova_runtime_gpu_tests nova_transform_kernels_gpu)
+
+build_and_stage() {  # build dir, extra cmake arguments...
+  local build=$1
+  shift
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DNOVA_WARNINGS_AS_ERRORS=ON "$@" >/dev/null
+  cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
+  local stage=.device/$(basename "$build")
+  rm -rf "$stage" && mkdir -p "$stage/runtime" "$stage/tools/device" "$stage/tests/gpu"
+  cp -P "$build"/runtime/libnova_runtime.so* "$stage/runtime/"
+  cp "$build/tools/device/nova-bench-conv" "$stage/tools/device/"
+  cp "$build"/tests/gpu/nova_runtime_gpu_tests "$build"/tests/gpu/nova_transform_kernels_gpu "$build"/tests/gpu/*.cmake \
+    "$stage/tests/gpu/"
+  echo 'subdirs("tests/gpu")' >"$stage/CTestTestfile.cmake"  # the GPU tests only
+  realpath "$build" >"$stage.path"
+  echo "staged $(du -sh "$stage" | cut -f1) in $stage"
+}
+
+build_and_stage build-cuda
+if [ "${1:-}" = --broken-kernel ]; then
+  broken=build-cuda-broken.generated
+  rm -rf "$broken" && cp -r generated "$broken"
+  sed -i '0,/y\[y_stride\] = even_1_2 + odd_1_2;/s//y[y_stride] = even_1_2 - odd_1_2;/' "$broken/f4x3_standard_transforms.hpp"
+  grep -q 'y\[y_stride\] = even_1_2 - odd_1_2;' "$broken/f4x3_standard_transforms.hpp" || { echo "the sign to flip moved" >&2; exit 1; }
+  build_and_stage build-cuda-broken -DNOVA_GENERATED_DIR="$PWD/$broken"
+fi

@@ -1,0 +1,434 @@
+// libnova_runtime on the GPU against the FP64 reference, with assertions (ctest label `gpu`): every
+// path (AUTO, THREE_PASS, FUSED) x layout x dtype x epilogue on shapes with border tiles, within
+// 1.5x the precision model and with no non-finite or unwritten output; the statuses of misaligned
+// tensors and of a workspace too small; and work that stays on the handle's own stream. Without a
+// GPU every test prints SKIP (ctest reports it skipped). tools/device/run_gpu_tests.sh runs them.
+#include "nova/runtime.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+bool have_gpu() {
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+}
+
+#define NOVA_REQUIRE_GPU()        \
+  if (!have_gpu()) {              \
+    std::puts("SKIP: no GPU");    \
+    return;                       \
+  }
+
+void check_cuda(cudaError_t e) {
+  INFO(cudaGetErrorString(e));
+  REQUIRE(e == cudaSuccess);
+}
+
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(size_t bytes) : bytes_(bytes) { check_cuda(cudaMalloc(&ptr_, bytes ? bytes : 1)); }
+  ~DeviceBuffer() { cudaFree(ptr_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  template <class T = void>
+  T* get() const { return static_cast<T*>(ptr_); }
+  size_t bytes() const { return bytes_; }
+  void upload(const void* host) { check_cuda(cudaMemcpy(ptr_, host, bytes_, cudaMemcpyHostToDevice)); }
+  void download(void* host) const { check_cuda(cudaMemcpy(host, ptr_, bytes_, cudaMemcpyDeviceToHost)); }
+  void poison() { check_cuda(cudaMemset(ptr_, 0xff, bytes_)); }  // NaN in fp16 and fp32
+
+ private:
+  void* ptr_ = nullptr;
+  size_t bytes_;
+};
+
+uint16_t half_bits(float v) {
+  const _Float16 h = static_cast<_Float16>(v);
+  uint16_t bits;
+  std::memcpy(&bits, &h, sizeof bits);
+  return bits;
+}
+float from_half_bits(uint16_t bits) {
+  _Float16 h;
+  std::memcpy(&h, &bits, sizeof h);
+  return static_cast<float>(h);
+}
+
+struct Shape {
+  int n, c, k, hw, pad;
+};
+
+// One convolution's inputs on the host (x fp16-representable, so that both dtypes see the same
+// values), as device tensors in every layout and dtype, and its FP64 references.
+class Problem {
+ public:
+  Problem(const Shape& s, float x_scale, unsigned seed) : s_(s) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::uniform_real_distribution<float> flat(-1.0f, 1.0f);
+    x_.resize(static_cast<size_t>(s.n) * s.c * s.hw * s.hw);
+    for (auto& v : x_) v = from_half_bits(half_bits(x_scale * (x_scale == 1.0f ? normal(rng) : flat(rng))));
+    w_.resize(static_cast<size_t>(s.k) * s.c * 9);
+    for (auto& v : w_) v = normal(rng) / std::sqrt(9.0f * static_cast<float>(s.c));
+    bias_.resize(static_cast<size_t>(s.k));
+    for (auto& v : bias_) v = 0.5f * normal(rng);
+    weights_ = std::make_unique<DeviceBuffer>(w_.size() * sizeof(float));
+    weights_->upload(w_.data());
+    bias_d_ = std::make_unique<DeviceBuffer>(bias_.size() * sizeof(float));
+    bias_d_->upload(bias_.data());
+    for (const bool epilogue : {false, true}) {
+      nova::ConvDesc d = desc(NOVA_DTYPE_FP32, NOVA_LAYOUT_NCHW, "auto");
+      std::vector<float> y32(outputs());
+      nova::check(nova_conv_reference(&d, x_.data(), w_.data(), epilogue ? bias_.data() : nullptr, epilogue, y32.data()));
+      reference_[epilogue] = std::vector<double>(y32.begin(), y32.end());
+    }
+    // nova_conv_reference accumulates in double and rounds to fp32 at the end: far below any model.
+  }
+
+  const Shape& shape() const { return s_; }
+  size_t inputs() const { return x_.size(); }
+  size_t outputs() const {
+    const size_t out = static_cast<size_t>(s_.hw + 2 * s_.pad - 2);
+    return static_cast<size_t>(s_.n) * s_.k * out * out;
+  }
+  nova::ConvDesc desc(nova_dtype_t dtype, nova_layout_t layout, const char* transform) const {
+    nova::ConvDesc d;
+    d.n = s_.n, d.c = s_.c, d.k = s_.k, d.h = d.w = s_.hw, d.pad = s_.pad;
+    d.dtype = dtype, d.layout = layout, d.transform = transform;
+    return d;
+  }
+  // x on the device in the layout and dtype asked for.
+  std::unique_ptr<DeviceBuffer> input(nova_dtype_t dtype, nova_layout_t layout) const {
+    const std::vector<float> values = layout == NOVA_LAYOUT_NHWC ? to_nhwc(x_, s_.c, s_.hw) : x_;
+    return upload(values, dtype);
+  }
+  const float* weights() const { return weights_->get<float>(); }
+  const float* bias() const { return bias_d_->get<float>(); }
+  const std::vector<double>& reference(bool epilogue) const { return reference_[epilogue]; }
+
+  // NCHW <-> NHWC on the host, for images of `channels` channels and hw x hw pixels.
+  std::vector<float> to_nhwc(const std::vector<float>& v, int channels, int hw) const {
+    std::vector<float> out(v.size());
+    const size_t plane = static_cast<size_t>(hw) * hw;
+    for (size_t i = 0; i < v.size(); ++i) {
+      const size_t img = i / (plane * channels), c = i / plane % channels, p = i % plane;
+      out[(img * plane + p) * channels + c] = v[i];
+    }
+    return out;
+  }
+  std::vector<float> to_nchw(const std::vector<float>& v, int channels, int hw) const {
+    std::vector<float> out(v.size());
+    const size_t plane = static_cast<size_t>(hw) * hw;
+    for (size_t i = 0; i < v.size(); ++i) {
+      const size_t img = i / (plane * channels), p = i / channels % plane, c = i % channels;
+      out[(img * channels + c) * plane + p] = v[i];
+    }
+    return out;
+  }
+
+  static std::unique_ptr<DeviceBuffer> upload(const std::vector<float>& values, nova_dtype_t dtype) {
+    auto buffer = std::make_unique<DeviceBuffer>(values.size() * (dtype == NOVA_DTYPE_FP16 ? 2 : 4));
+    if (dtype == NOVA_DTYPE_FP16) {
+      std::vector<uint16_t> bits(values.size());
+      for (size_t i = 0; i < values.size(); ++i) bits[i] = half_bits(values[i]);
+      buffer->upload(bits.data());
+    } else {
+      buffer->upload(values.data());
+    }
+    return buffer;
+  }
+
+  // y from the device (any layout, dtype) as NCHW floats; NaN stays NaN.
+  std::vector<float> download(const DeviceBuffer& y, nova_dtype_t dtype, nova_layout_t layout) const {
+    std::vector<float> values(outputs());
+    if (dtype == NOVA_DTYPE_FP16) {
+      std::vector<uint16_t> bits(values.size());
+      y.download(bits.data());
+      for (size_t i = 0; i < values.size(); ++i) values[i] = from_half_bits(bits[i]);
+    } else {
+      y.download(values.data());
+    }
+    return layout == NOVA_LAYOUT_NHWC ? to_nchw(values, s_.k, s_.hw + 2 * s_.pad - 2) : values;
+  }
+
+ private:
+  Shape s_;
+  std::vector<float> x_, w_, bias_;
+  std::unique_ptr<DeviceBuffer> weights_, bias_d_;
+  std::vector<double> reference_[2];
+};
+
+struct Error {
+  double rel_l2;
+  long long non_finite;  // an unwritten (poisoned) output counts here
+};
+
+Error compare(const std::vector<float>& y, const std::vector<double>& ref) {
+  double e2 = 0, r2 = 0;
+  long long bad = 0;
+  for (size_t i = 0; i < y.size(); ++i) {
+    if (!std::isfinite(y[i])) {
+      ++bad;
+      continue;
+    }
+    e2 += (y[i] - ref[i]) * (y[i] - ref[i]);
+    r2 += ref[i] * ref[i];
+  }
+  return {std::sqrt(e2 / r2), bad};
+}
+
+// The precision model (docs/design.md §6): V and U stored at unit roundoff u give 0.7 u amp2D. In
+// fp32 every stage rounds at u and the GEMM's sum over C dominates: a sum of C products rounds like
+// a random walk, so its part grows as sqrt(C / 3) and adds to the storage part in quadrature
+// (measured 0.76x this at C = 64 and C = 512, docs/runtime.md). Both add the output's own rounding
+// (u / sqrt(3), relative RMS), which the storage model leaves out.
+double predicted_error(double amp2d, nova_dtype_t dtype, int channels) {
+  const bool fp16 = dtype == NOVA_DTYPE_FP16;
+  const double u = fp16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -24);
+  const double storage = 0.7 * u * amp2d * (fp16 ? 1.0 : std::sqrt(1.0 + channels / 3.0));
+  return std::sqrt(storage * storage + u * u / 3.0);
+}
+
+struct Transform {
+  std::string name;
+  double amp2d;  // 0 for "auto"
+};
+
+// The transforms "auto" may take for the dtype (r = 3, predicted error within the budget).
+std::vector<Transform> transforms_within_budget(nova_dtype_t dtype) {
+  const double u = dtype == NOVA_DTYPE_FP16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -24);
+  const double budget = dtype == NOVA_DTYPE_FP16 ? 1e-2 : 1e-5;
+  std::vector<Transform> out;
+  for (int i = 0; i < nova_transform_count(); ++i) {
+    nova_transform_info_t info{};
+    nova::check(nova_transform_info(i, &info));
+    if (info.r == 3 && 0.7 * u * info.amp2d <= budget) out.push_back({info.name, info.amp2d});
+  }
+  return out;
+}
+
+struct Run {
+  nova_status_t status;
+  Error error;
+  bool fused;
+  std::string transform;  // what ran
+};
+
+// One forward on poisoned outputs; profile() tells which path ran, forward() is what users call:
+// both are run and must agree bit for bit.
+Run run(nova_handle_t h, const Problem& p, nova::ConvDesc d, bool epilogue) {
+  const auto x = p.input(d.dtype, d.layout);
+  const size_t element = d.dtype == NOVA_DTYPE_FP16 ? 2 : 4;
+  DeviceBuffer y(p.outputs() * element), y_profiled(p.outputs() * element);
+  y.poison();
+  y_profiled.poison();
+  const float* bias = epilogue ? p.bias() : nullptr;
+  Run r{nova_conv_forward(h, &d, x->get(), p.weights(), 1, bias, epilogue, y.get(), nullptr, 0), {}, false, {}};
+  if (r.status != NOVA_STATUS_SUCCESS) return r;
+  nova_stage_profile_t profile{};
+  REQUIRE(nova_conv_profile(h, &d, x->get(), p.weights(), 1, bias, epilogue, y_profiled.get(), nullptr, 0, &profile) ==
+          NOVA_STATUS_SUCCESS);
+  check_cuda(cudaDeviceSynchronize());
+  const std::vector<float> out = p.download(y, d.dtype, d.layout), profiled = p.download(y_profiled, d.dtype, d.layout);
+  CHECK(std::memcmp(out.data(), profiled.data(), out.size() * sizeof(float)) == 0);
+  const char* name = nullptr;
+  nova::check(nova_conv_transform_name(h, &d, &name));
+  return {r.status, compare(out, p.reference(epilogue)), profile.fused != 0, name};
+}
+
+// Border tiles everywhere (sizes not multiples of any tile), K not a multiple of a fused block's
+// 16 (48, 80), batch > 1, both fused launch shapes (C = 32 and 64: several tile groups a block;
+// C = 128: two K blocks a warp), padding 0 to 2, and C, K that the fused kernel cannot take (24, 20).
+const Shape kShapes[] = {{3, 32, 48, 29, 1}, {2, 128, 80, 23, 1}, {1, 64, 16, 9, 2}, {2, 128, 128, 30, 1},
+                         {2, 24, 20, 17, 0}};
+
+// Whether the fused kernel takes this shape and transform ("auto": any it can fuse), as runtime.h
+// documents it: fp16, tiles up to 6 x 6 (F(2,3), F(4,3)), C and K multiples of 16, and (on an H100
+// or H200, F(4,3)) C up to 128.
+bool fusable(const Shape& s, nova_dtype_t dtype, const std::string& transform) {
+  const bool tile_fits = transform == "auto" || transform.rfind("f2x3_", 0) == 0 || transform.rfind("f4x3_", 0) == 0;
+  return dtype == NOVA_DTYPE_FP16 && tile_fits && s.c % 16 == 0 && s.k % 16 == 0 && s.c <= 128;
+}
+
+double amp2d_of(const std::string& name) {
+  for (int i = 0; i < nova_transform_count(); ++i) {
+    nova_transform_info_t info{};
+    nova::check(nova_transform_info(i, &info));
+    if (info.name == name) return info.amp2d;
+  }
+  FAIL("no transform " << name);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("every path, layout, dtype and epilogue matches FP64 within 1.5x the precision model", "[gpu]") {
+  NOVA_REQUIRE_GPU();
+  nova::Handle gpu(NOVA_BACKEND_GPU);
+  int runs = 0, fused_runs = 0;
+  double worst = 0;
+  for (const Shape& s : kShapes) {
+    const Problem p(s, 1.0f, 31u + static_cast<unsigned>(s.hw));
+    for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_FP32}) {
+      std::vector<Transform> candidates = transforms_within_budget(dtype);
+      candidates.insert(candidates.begin(), Transform{"auto", 0});
+      for (const nova_layout_t layout : {NOVA_LAYOUT_NCHW, NOVA_LAYOUT_NHWC})
+        for (const nova_algo_t algorithm : {NOVA_ALGO_AUTO, NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED})
+          for (const Transform& t : candidates)
+            for (const bool epilogue : {false, true}) {
+              nova::ConvDesc d = p.desc(dtype, layout, t.name.c_str());
+              d.algorithm = algorithm;
+              INFO("N,C,K,HW,pad " << s.n << "," << s.c << "," << s.k << "," << s.hw << "," << s.pad << " "
+                                   << (dtype == NOVA_DTYPE_FP16 ? "fp16 " : "fp32 ")
+                                   << (layout == NOVA_LAYOUT_NHWC ? "NHWC " : "NCHW ") << "algorithm " << algorithm
+                                   << " " << t.name << (epilogue ? " +bias+ReLU" : ""));
+              const Run r = run(gpu.get(), p, d, epilogue);
+              if (algorithm == NOVA_ALGO_FUSED && !fusable(s, dtype, t.name)) {
+                CHECK(r.status == NOVA_STATUS_NOT_SUPPORTED);
+                continue;
+              }
+              REQUIRE(r.status == NOVA_STATUS_SUCCESS);
+              if (algorithm == NOVA_ALGO_FUSED) CHECK(r.fused);
+              if (algorithm == NOVA_ALGO_THREE_PASS) CHECK_FALSE(r.fused);
+              const double model = predicted_error(amp2d_of(r.transform), dtype, s.c);
+              INFO("ran " << r.transform << (r.fused ? " fused" : " 3-pass") << ": rel L2 " << r.error.rel_l2
+                          << ", model " << model);
+              CHECK(r.error.non_finite == 0);
+              CHECK(r.error.rel_l2 <= 1.5 * model);
+              worst = std::max(worst, r.error.rel_l2 / model);
+              ++runs, fused_runs += r.fused;
+            }
+    }
+  }
+  std::printf("gpu paths: %d runs (%d fused), worst error %.2f x the precision model\n", runs, fused_runs, worst);
+  CHECK(fused_runs > 0);
+}
+
+TEST_CASE("fp16 inputs up to 8 in magnitude stay finite and within the model", "[gpu]") {
+  NOVA_REQUIRE_GPU();
+  nova::Handle gpu(NOVA_BACKEND_GPU);
+  const Problem p({4, 64, 64, 56, 1}, 8.0f, 99u);  // uniform in [-8, 8]
+  for (const Transform& t : transforms_within_budget(NOVA_DTYPE_FP16)) {
+    INFO(t.name);
+    const Run r = run(gpu.get(), p, p.desc(NOVA_DTYPE_FP16, NOVA_LAYOUT_NCHW, t.name.c_str()), false);
+    REQUIRE(r.status == NOVA_STATUS_SUCCESS);
+    CHECK(r.error.non_finite == 0);
+    CHECK(r.error.rel_l2 <= 1.5 * predicted_error(t.amp2d, NOVA_DTYPE_FP16, 64));
+  }
+}
+
+TEST_CASE("misaligned tensors on the fused path get their status and leave the device healthy", "[gpu]") {
+  NOVA_REQUIRE_GPU();
+  nova::Handle gpu(NOVA_BACKEND_GPU);
+  const Problem p({1, 64, 64, 28, 1}, 1.0f, 3u);
+  for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW}) {
+    nova::ConvDesc d = p.desc(NOVA_DTYPE_FP16, layout, "auto");
+    d.algorithm = NOVA_ALGO_FUSED;
+    const auto x = p.input(NOVA_DTYPE_FP16, layout);
+    DeviceBuffer shifted_x(x->bytes() + 16), y(p.outputs() * 2 + 16);
+    check_cuda(cudaMemcpy(shifted_x.get<char>() + 2, x->get(), x->bytes(), cudaMemcpyDeviceToDevice));
+    CHECK(nova_conv_forward(gpu.get(), &d, shifted_x.get<char>() + 2, p.weights(), 1, nullptr, 0, y.get(), nullptr, 0) ==
+          NOVA_STATUS_MISALIGNED);
+    CHECK(nova_conv_forward(gpu.get(), &d, x->get(), p.weights(), 1, nullptr, 0, y.get<char>() + 2, nullptr, 0) ==
+          NOVA_STATUS_MISALIGNED);
+    if (layout == NOVA_LAYOUT_NCHW) {  // the conversions' copies live in the workspace
+      size_t bytes = 0;
+      nova::check(nova_conv_workspace_size(gpu.get(), &d, &bytes));
+      DeviceBuffer workspace(bytes + 16);
+      CHECK(nova_conv_forward(gpu.get(), &d, x->get(), p.weights(), 1, nullptr, 0, y.get(), workspace.get<char>() + 2,
+                              bytes) == NOVA_STATUS_MISALIGNED);
+    }
+    check_cuda(cudaDeviceSynchronize());
+    const Run r = run(gpu.get(), p, d, false);  // and the next call is right
+    CHECK(r.status == NOVA_STATUS_SUCCESS);
+    CHECK(r.error.non_finite == 0);
+  }
+}
+
+TEST_CASE("a workspace too small is refused and nothing is written", "[gpu]") {
+  NOVA_REQUIRE_GPU();
+  nova::Handle gpu(NOVA_BACKEND_GPU);
+  const Problem p({2, 32, 32, 20, 1}, 1.0f, 5u);
+  for (const nova_algo_t algorithm : {NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED}) {
+    const nova::ConvDesc d = [&] {
+      nova::ConvDesc desc = p.desc(NOVA_DTYPE_FP16, NOVA_LAYOUT_NCHW, "auto");
+      desc.algorithm = algorithm;
+      return desc;
+    }();
+    size_t bytes = 0;
+    nova::check(nova_conv_workspace_size(gpu.get(), &d, &bytes));
+    REQUIRE(bytes > 0);
+    const auto x = p.input(NOVA_DTYPE_FP16, NOVA_LAYOUT_NCHW);
+    DeviceBuffer workspace(bytes), y(p.outputs() * 2);
+    y.poison();
+    CHECK(nova_conv_forward(gpu.get(), &d, x->get(), p.weights(), 1, nullptr, 0, y.get(), workspace.get(), bytes - 1) ==
+          NOVA_STATUS_WORKSPACE_TOO_SMALL);
+    check_cuda(cudaDeviceSynchronize());
+    const std::vector<float> out = p.download(y, NOVA_DTYPE_FP16, NOVA_LAYOUT_NCHW);
+    CHECK(compare(out, p.reference(false)).non_finite == static_cast<long long>(out.size()));
+  }
+}
+
+TEST_CASE("a handle on its own stream puts all its work there: a forward captures into a CUDA graph", "[gpu]") {
+  NOVA_REQUIRE_GPU();
+  cudaStream_t stream = nullptr;
+  check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  {
+    nova::Handle gpu(NOVA_BACKEND_GPU, stream);
+    const Problem p({2, 64, 64, 30, 1}, 1.0f, 7u);
+    for (const auto& [dtype, layout, algorithm] :
+         {std::tuple{NOVA_DTYPE_FP16, NOVA_LAYOUT_NHWC, NOVA_ALGO_AUTO}, std::tuple{NOVA_DTYPE_FP16, NOVA_LAYOUT_NCHW, NOVA_ALGO_FUSED},
+          std::tuple{NOVA_DTYPE_FP32, NOVA_LAYOUT_NCHW, NOVA_ALGO_THREE_PASS}}) {
+      nova::ConvDesc d = p.desc(dtype, layout, "auto");
+      d.algorithm = algorithm;
+      INFO((dtype == NOVA_DTYPE_FP16 ? "fp16 " : "fp32 ") << (layout == NOVA_LAYOUT_NHWC ? "NHWC " : "NCHW ") << algorithm);
+      const auto x = p.input(dtype, layout);
+      size_t bytes = 0;
+      nova::check(nova_conv_workspace_size(gpu.get(), &d, &bytes));
+      DeviceBuffer workspace(bytes), y(p.outputs() * (dtype == NOVA_DTYPE_FP16 ? 2 : 4));
+      // The first call transforms and caches the filter; the captured one only convolves.
+      nova::check(nova_filter_transform(gpu.get(), &d, p.weights(), 1));
+      check_cuda(cudaStreamSynchronize(stream));
+      y.poison();
+      // Global capture: a launch on any other stream, a synchronisation or an allocation during it
+      // is an error, so a successful capture shows every kernel went to `stream`.
+      check_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+      const nova_status_t st =
+          nova_conv_forward(gpu.get(), &d, x->get(), p.weights(), 1, p.bias(), 1, y.get(), workspace.get(), bytes);
+      cudaGraph_t graph = nullptr;
+      const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+      REQUIRE(st == NOVA_STATUS_SUCCESS);
+      REQUIRE(ended == cudaSuccess);
+      size_t nodes = 0;
+      check_cuda(cudaGraphGetNodes(graph, nullptr, &nodes));
+      CHECK(nodes > 0);
+      // Nothing ran outside the graph: y is still poisoned until it is launched.
+      check_cuda(cudaDeviceSynchronize());
+      CHECK(compare(p.download(y, dtype, layout), p.reference(true)).non_finite == static_cast<long long>(p.outputs()));
+      cudaGraphExec_t exec = nullptr;
+      check_cuda(cudaGraphInstantiate(&exec, graph, 0));
+      check_cuda(cudaGraphLaunch(exec, stream));
+      check_cuda(cudaStreamSynchronize(stream));
+      const Error e = compare(p.download(y, dtype, layout), p.reference(true));
+      const char* name = nullptr;
+      nova::check(nova_conv_transform_name(gpu.get(), &d, &name));
+      CHECK(e.non_finite == 0);
+      CHECK(e.rel_l2 <= 1.5 * predicted_error(amp2d_of(name), dtype, 64));
+      cudaGraphExecDestroy(exec);
+      cudaGraphDestroy(graph);
+    }
+  }
+  cudaStreamDestroy(stream);
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the repository root, with .device/ carried (tools/device/build_gpu.sh
+# staged it): runs exactly `ctest -L gpu` of a staged build and exits with its status (non-zero on
+# any failure). The staged ctest files name the absolute paths the build had on the machine that
+# built it; where such a path does not exist (the GPU machine), it is linked to the carried copy.
+# Usage: tools/device/run_gpu_tests.sh [STAGE]   (default build-cuda; build-cuda-broken: the test of the tests)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+stage=.device/${1:-build-cuda}
+built_at=$(cat "$stage.path")
+if [ ! -e "$built_at" ]; then
+  mkdir -p "$(dirname "$built_at")"
+  ln -s "$PWD/$stage" "$built_at"
+fi
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+ctest --test-dir "$stage" -L gpu --output-on-failure --timeout 900
