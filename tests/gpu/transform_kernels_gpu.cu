@@ -2,8 +2,7 @@
 // path on fresh random fp16 and fp32 data, and prints one row per kernel: max relative error,
 // error against the precision-model bound, non-finite values (and how many of them are fp16
 // overflows the exact values call for), writes past the end. Exit 0 when every kernel passes,
-// 1 otherwise; prints SKIP and exits 0 without a GPU.
-// Build: tools/device/check_transform_kernels.sh (nvcc only; no Boost, GMP or Eigen needed).
+// 1 otherwise; prints SKIP and exits 0 without a GPU. The ctest gpu.transform_kernels (label gpu).
 #include "nova/kernels/hip_compat.h"
 #include "nova/kernels/transform_registry.hpp"
 #include "nova/kernels/transform_registry_gpu.hpp"
