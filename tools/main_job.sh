@@ -22,8 +22,8 @@ echo "== discover: F(6,3) with the paper's points; exact 1D and 2D verification,
 echo "== codegen: unrolled transforms, kernels and registry from that JSON"
 "$build/codegen/nova-codegen" "$out/configs/f6x3_nova.json" --out "$out/generated" --stats
 
-echo "== build: libnova_runtime from the generated code, and the example program"
-cmake -S . -B "$out/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_BUILD_TESTS=OFF \
+echo "== build: libnova_runtime alone (Eigen only) from the generated code, and the example program"
+cmake -S . -B "$out/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_BUILD_TOOLS=OFF \
   -DNOVA_GENERATED_DIR="$out/generated" >/dev/null
 cmake --build "$out/build" -j "$jobs" --target nova_conv_example
 

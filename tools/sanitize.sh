@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every CPU test under AddressSanitizer + UndefinedBehaviorSanitizer, then the tests that run
-# threads (labels `threads`) under ThreadSanitizer; GCC, any report fails the script. The compile
-# checks and the stand-alone runtime build are left to the ordinary build (tools/test.sh).
+# threads (label `threads`) under ThreadSanitizer; GCC, any report fails the script. The compile
+# checks and the builds of the runtime alone and of the installed example (uninstrumented programs
+# against the instrumented library) are left to the ordinary build (tools/test.sh).
 # Usage: tools/sanitize.sh [asan|tsan]   (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,19 +12,19 @@ flags="-fno-omit-frame-pointer -fno-sanitize-recover=all"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
-run() {  # name, sanitizer flags, ctest selection...
-  local build=build-$1 sanitizer=$2
-  shift 2
+run() {  # name, sanitizer flags, targets to build ("" for all), ctest selection...
+  local build=build-$1 sanitizer=$2 targets=$3
+  shift 3
   echo "== $build: $sanitizer"
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="$sanitizer $flags" \
     -DCMAKE_EXE_LINKER_FLAGS="$sanitizer" -DCMAKE_SHARED_LINKER_FLAGS="$sanitizer" >/dev/null
-  cmake --build "$build" -j "$jobs"
+  cmake --build "$build" -j "$jobs" ${targets:+--target $targets}
   ctest --test-dir "$build" --output-on-failure -j "$jobs" "$@"
 }
 
 if [ "$which" != tsan ]; then
-  run asan "-fsanitize=address,undefined" -LE compile-check -E '^runtime[.]builds_alone$'
+  run asan "-fsanitize=address,undefined" "" -LE compile-check -E '^(runtime[.]builds_alone|runtime_example_find_package)$'
 fi
 if [ "$which" != asan ]; then
-  run tsan "-fsanitize=thread" -L threads
+  run tsan "-fsanitize=thread" "nova_exact_tests nova_discover_tests nova_runtime_tests" -L threads
 fi

@@ -11,6 +11,18 @@ namespace {
 // Every tensor the kernels index must stay below 2^31 elements (32-bit indices on the device).
 constexpr int64_t kMaxElements = std::numeric_limits<int32_t>::max();
 
+// Whether an enum field a C caller filled holds one of `values`. Read as the int it is stored as:
+// loading a C++ enum that holds no enumerator's value is undefined behaviour.
+template <class Enum>
+bool valid_enum(const Enum& field, std::initializer_list<Enum> values) {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums are int-sized");
+  int raw = 0;
+  std::memcpy(&raw, &field, sizeof raw);
+  for (const Enum v : values)
+    if (raw == static_cast<int>(v)) return true;
+  return false;
+}
+
 bool checked_product(std::initializer_list<int64_t> factors, int64_t& out) {
   int64_t p = 1;
   for (const int64_t f : factors)
@@ -35,9 +47,9 @@ nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
   if (!desc) return NOVA_STATUS_INVALID_ARGUMENT;
   if (desc->n <= 0 || desc->c <= 0 || desc->h <= 0 || desc->w <= 0 || desc->k <= 0) return NOVA_STATUS_INVALID_ARGUMENT;
   if (desc->pad < 0 || desc->pad > 2 || desc->kernel_size < 1) return NOVA_STATUS_INVALID_ARGUMENT;
-  if (desc->layout != NOVA_LAYOUT_NCHW && desc->layout != NOVA_LAYOUT_NHWC) return NOVA_STATUS_INVALID_ARGUMENT;
-  if (desc->dtype != NOVA_DTYPE_FP32 && desc->dtype != NOVA_DTYPE_FP16) return NOVA_STATUS_INVALID_ARGUMENT;
-  if (desc->algorithm != NOVA_ALGO_AUTO && desc->algorithm != NOVA_ALGO_THREE_PASS && desc->algorithm != NOVA_ALGO_FUSED)
+  if (!valid_enum(desc->layout, {NOVA_LAYOUT_NCHW, NOVA_LAYOUT_NHWC}) ||
+      !valid_enum(desc->dtype, {NOVA_DTYPE_FP32, NOVA_DTYPE_FP16}) ||
+      !valid_enum(desc->algorithm, {NOVA_ALGO_AUTO, NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED}))
     return NOVA_STATUS_INVALID_ARGUMENT;
   if (desc->stride != 1 || desc->dilation != 1 || desc->groups != 1) return NOVA_STATUS_NOT_SUPPORTED;
   // Each size on its own within the element limit first, so that no sum or product below overflows.

@@ -73,6 +73,8 @@ TEST_CASE("bad input: clear message, non-zero exit, nothing written") {
       {"--tile six --points standard", "invalid tile"},
       {"--points standard", "--tile is required"},
       {"--no-such-option", "no-such-option"},
+      // Known to take minutes: refused up front (F(12,3)'s 2D identity is 5e7 exact products).
+      {"--tile 12,3 --points standard --verify-2d", "the 2D identity of F(12,3) needs 5.0e+07 exact products"},
   };
   for (const auto& c : cases) {
     INFO(c.args);

@@ -7,7 +7,7 @@
 
 using namespace nova::discover;
 
-TEST_CASE("every index runs exactly once, whatever the thread count", "[worker_pool]") {
+TEST_CASE("every index runs exactly once, whatever the thread count", "[worker_pool][threads]") {
   for (unsigned threads : {1u, 2u, 5u}) {
     WorkerPool pool(threads);
     CHECK(pool.size() == threads);
@@ -19,7 +19,7 @@ TEST_CASE("every index runs exactly once, whatever the thread count", "[worker_p
   }
 }
 
-TEST_CASE("an exception in a loop body reaches the caller and the pool stays usable", "[worker_pool]") {
+TEST_CASE("an exception in a loop body reaches the caller and the pool stays usable", "[worker_pool][threads]") {
   WorkerPool pool(3);
   CHECK_THROWS_AS(pool.for_each_index(100, [](std::size_t i) { if (i == 42) throw std::runtime_error("boom"); }),
                   std::runtime_error);

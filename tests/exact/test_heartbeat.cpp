@@ -41,7 +41,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("a heartbeat speaks after its delay, repeats, and stops with its scope") {
+TEST_CASE("a heartbeat speaks after its delay, repeats, and stops with its scope", "[threads]") {
   const std::string long_run = stderr_of([] {
     const nova::exact::Heartbeat beat("tool", "proving F(22,3)", 100ms, 100ms);
     std::this_thread::sleep_for(450ms);
