@@ -97,8 +97,6 @@ class Problem {
     // nova_conv_reference accumulates in double and rounds to fp32 at the end: far below any model.
   }
 
-  const Shape& shape() const { return s_; }
-  size_t inputs() const { return x_.size(); }
   size_t outputs() const {
     const size_t out = static_cast<size_t>(s_.hw + 2 * s_.pad - 2);
     return static_cast<size_t>(s_.n) * s_.k * out * out;
