@@ -1,5 +1,6 @@
 // Runs the real nova-codegen binary: it writes what is committed, --list writes nothing, and bad
 // input fails with a message and a non-zero exit.
+#include "nova/exact/config_json.hpp"
 #include "support/command.hpp"
 
 #include <catch2/catch.hpp>
@@ -129,6 +130,17 @@ TEST_CASE("one name per transform: a second config of the same transform is refu
   CHECK_THAT(r.output, Catch::Contains("f4x3_nova.json and twin.json hold the same transform") &&
                            Catch::Contains("\"aliases\""));
   CHECK_FALSE(fs::exists(dir / "out"));
+  // The same points in another order are the same transform (only the rows are permuted).
+  using namespace nova::exact;
+  const TileSize tile{4, 3};
+  write_config(dir / "twin.json",
+                     make_config("f4x3_twin",
+                                 build_transform(tile, finite_points_for_tile(tile, parse_point_list("-7/6,7/6,-5/6,5/6,0")),
+                                                 Scaling::DenominatorsInG),
+                                 false, {{"tool", "test"}, {"command", "test"}}));
+  r = run_in(dir, "f4x3_nova.json twin.json --out out");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("hold the same transform"));
   // Declared as an alias instead: one set of kernels, both names in the registry.
   std::string aliased = slurp(dir / "f4x3_nova.json");
   aliased.insert(aliased.find("\"tile\""), "\"aliases\": [\"f4x3_twin\"],\n  ");

@@ -73,6 +73,8 @@ TEST_CASE("bad input: clear message, non-zero exit, nothing written") {
       {"--tile six --points standard", "invalid tile"},
       {"--points standard", "--tile is required"},
       {"--no-such-option", "no-such-option"},
+      {"--tile 6,3 --points standard --alias f6x3_a f6x3_b", "f6x3_b"},  // one name per --alias
+      {"--tile 6,3 --points standard --alias f4x3_a", "alias 'f4x3_a' does not follow f6x3_<pointset>"},
       // Known to take minutes: refused up front (F(12,3)'s 2D identity is 5e7 exact products).
       {"--tile 12,3 --points standard --verify-2d", "the 2D identity of F(12,3) needs 5.0e+07 exact products"},
   };

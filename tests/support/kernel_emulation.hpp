@@ -1,4 +1,4 @@
-// Just enough of the GPU programming model to run the kernel loops of nova/runtime/ (transform,
+// Just enough of the GPU programming model to run the kernel loops of nova/kernels/ (transform,
 // fused and layout kernels) on the CPU: a grid runs one block at a time, and the block's
 // threads are coroutines (ucontext) that __syncthreads() switches between, so every thread of the
 // block reaches a barrier before any passes it, as on a GPU. Slow, exact, and needs no GPU.

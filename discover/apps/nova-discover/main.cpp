@@ -271,7 +271,8 @@ int main(int argc, char** argv) {
                  "evaluating, the objective plus _dyadic/_bf16/_int8 for a --dtype when searching)");
   app.add_option("--alias", opt.aliases,
                  "Another name of the same transform, f<m>x<r>_<label> (repeatable): codegen then makes one set of "
-                 "kernels under every name, and refuses a second config that holds the same transform");
+                 "kernels under every name, and refuses a second config that holds the same transform")
+      ->allow_extra_args(false);  // one name per --alias: "--alias a b" must not record b
   app.add_option("--out", opt.out,
                  "JSON file to write (default: configs/<name>.json); written atomically, never through a link or "
                  "over a special file; an existing config of another transform is kept unless --force");
