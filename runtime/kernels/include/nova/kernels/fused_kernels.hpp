@@ -3,21 +3,24 @@
 // the small-channel layers near cuDNN). Written once for every transform; each generated
 // <name>_kernels.hip whose tile fits (n <= 6) binds it to its transform.
 //
-// A block of 8 warps takes kTiles = 16 * kTileGroups tiles and every channel:
-//   1. its threads write V = B^T d B of every (channel, tile) into shared memory as fp16 (the
-//      storage precision of the 3-pass pipeline). A thread takes a channel pair of one tile: one
-//      4-byte load per patch element (a warp reads whole NHWC pixels), two transforms in fp32, one
-//      4-byte store per position.
-//   2. a warp takes kKBlocks blocks of 8 output channels and, in turn, each tile group of 16 tiles:
-//      for every Winograd position xi it computes the 16 (tile) x 8 (channel) blocks of M_xi = V_xi U_xi
-//      over all C (tensor-core mma, fp16 in, fp32 accumulate; V from shared memory, stored with an
-//      XOR swizzle instead of padding; U from the cached filter through the warp's own shared
-//      buffer, two steps ahead, UStream) and folds it into y = A^T M A at once, a domain row at a
-//      time, so only the m*m outputs and one row of M stay in registers. Every M
-//      element a thread holds has the same (tile, k) for every xi, which is what makes the output
-//      transform thread-local.
-//   3. the epilogue adds the bias, applies ReLU and stores each tile's pixels: as channel pairs
-//      with one K block a warp, as 16-byte channel runs restaged through the U buffer with two.
+// A block of 8 warps takes kTiles = 16 * kTileGroups tiles and every channel (fused_conv_tiles):
+//   1. fused_input_transform: its threads write V = B^T d B of every (channel, tile) into shared
+//      memory as fp16 (the storage precision of the 3-pass pipeline). A thread takes a channel
+//      pair of one tile: one 4-byte load per patch element (a warp reads whole NHWC pixels), two
+//      transforms in fp32, one 4-byte store per position.
+//   2. fused_tile_group: a warp takes kKBlocks blocks of 8 output channels and, in turn, each tile
+//      group of 16 tiles: for every Winograd position xi it computes the 16 (tile) x 8 (channel)
+//      blocks of M_xi = V_xi U_xi over all C (fused_mma: tensor-core mma, fp16 in, fp32
+//      accumulate; V from shared memory, stored with an XOR swizzle instead of padding; U from the
+//      cached filter through the warp's own shared buffer, two steps ahead, UStream) and folds it
+//      into y = A^T M A at once, a domain row at a time, so only the m*m outputs and one row of M
+//      stay in registers. Every M element a thread holds has the same (tile, k) for every xi,
+//      which is what makes the output transform thread-local.
+//   3. the epilogue, at the end of fused_tile_group, adds the bias, applies ReLU and stores each
+//      tile's pixels: as channel pairs with one K block a warp (fused_store_pairs), as 16-byte
+//      channel runs restaged through the U buffer with two (fused_store_restaged).
+// Each step is force-inlined into the kernel, so that its arrays stay in registers; the split
+// leaves the sm_90 machine code as the single function compiled (byte for byte).
 // Warps never wait for each other after phase 1. Where two blocks fit in an SM's shared memory
 // (small C), one block's loads overlap the other's matrix products and a warp takes one K block;
 // otherwise a block has the SM's registers to itself and a warp takes two K blocks, so that each
@@ -282,54 +285,40 @@ struct FusedBlock {
   int tiles;            // the block's tiles (fewer in the grid's last block)
 };
 
-// Phase 2, one tile group of one warp: y = A^T (V U) A of tiles t0 .. t0 + 15 and the warp's K
-// blocks into `out` (out[b][pixel][e]: the mma's C fragment layout), position by position. Each
-// domain row i of M is accumulated over all channels, then folded into the outputs at once, so only
-// the m x m outputs and one row of M stay in registers.
-template <class Transform, int kKBlocks>
-__device__ __forceinline__ void fused_tile_group_products(float (&out)[kKBlocks][Transform::m * Transform::m][4],
-                                                          const FusedBlock& blk, const UStream<Transform::n, kKBlocks>& u,
-                                                          int C, int t0, int lane) {
-  constexpr int m = Transform::m, n = Transform::n;
-  const int steps = C / kFusedChannelStep;
-  const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, C);  // this lane's ldmatrix row
-  int slot = 0;  // of the step being multiplied; the next two are in flight
-  u.fetch(0, 0, 0);
-  u.fetch(0, 1, 1);
-#pragma unroll
-  for (int i = 0; i < n; ++i) {
-    float mrow[n][kKBlocks][4] = {};
+// Phase 1: V = B^T d B of every (channel pair, tile) of the block into its shared memory;
+// consecutive threads take consecutive pairs (`pairs` a tile). With two K blocks a warp the kernel
+// has registers to spare here: a thread loads the patches of kItemsAhead items before it
+// transforms the first, so that their loads' latencies overlap.
+template <class Transform, int kTiles, int kKBlocks>
+__device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, const FusedBlock& blk, int pairs) {
+  constexpr int n = Transform::n, nn = n * n;
+  constexpr int kItemsAhead = kKBlocks == 1 ? 1 : 2;
+  const TileGrid& g = a.grid;
+  const int threads = static_cast<int>(blockDim.x), C = g.channels;
+  const int items = pairs * kTiles;
 #pragma unroll 1
-    for (int step = 0; step < steps; ++step) {
-      const int f = i * steps + step, total = n * steps;
-      u.wait(f + 1 < total);
-      if (f + 2 < total) u.fetch(i, step + 2, slot == 0 ? 2 : slot - 1);
-      const int lane_at = lane_tile * C + ((2 * step + lane / 16) ^ lane_swizzle) * 8;
+  for (int first = static_cast<int>(threadIdx.x); first < items; first += kItemsAhead * threads) {
+    HalfPair raw[kItemsAhead][nn];
 #pragma unroll
-      for (int j = 0; j < n; ++j) {
-        UFragment frags[kKBlocks];
-#pragma unroll
-        for (int b = 0; b < kKBlocks; ++b) frags[b] = u.fragment(i, j, step, b, slot);
-        fused_mma(mrow[j], blk.vs + (i * n + j) * blk.plane, lane_at, t0, step * kFusedChannelStep, C, frags, lane);
-      }
-      slot = slot == kFusedUSlots - 1 ? 0 : slot + 1;
+    for (int ahead = 0; ahead < kItemsAhead; ++ahead) {
+      const int item = first + ahead * threads, t = item / pairs;
+      const bool valid = item < items && t < blk.tiles;
+      walk_patch<n, Layout::nhwc>(g, blk.origins[valid ? t : 0], 2 * (item % pairs), valid,
+                                  [&](int e, bool inside, int at) { raw[ahead][e] = load_pair(a.x, at, inside); });
     }
-    // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
-    float column[m], unit[n];
 #pragma unroll
-    for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
-    Transform::output_1d(unit, 1, column, 1);
+    for (int ahead = 0; ahead < kItemsAhead; ++ahead) {
+      const int item = first + ahead * threads;
+      if (item >= items) break;
+      float d0[nn], d1[nn], v0[nn], v1[nn];
 #pragma unroll
-    for (int b = 0; b < kKBlocks; ++b)
+      for (int e = 0; e < nn; ++e) unpack_pair(raw[ahead][e], d0[e], d1[e]);
+      Transform::input_2d(d0, v0);
+      Transform::input_2d(d1, v1);
+      __half* at = blk.vs + fused_v_offset(item / pairs, 2 * (item % pairs), C);
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        float z[m];
-        Transform::output_1d(&mrow[0][b][e], kKBlocks * 4, z, 1);
-#pragma unroll
-        for (int r = 0; r < m; ++r)
-#pragma unroll
-          for (int s = 0; s < m; ++s) out[b][r * m + s][e] += column[r] * z[s];
-      }
+      for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * blk.plane, v0[xi], v1[xi]);
+    }
   }
 }
 
@@ -420,6 +409,62 @@ __device__ __forceinline__ void fused_store_restaged(const FusedConvArgs& a, con
   fused_warp_sync();  // the next tile group's U copies overwrite the buffer
 }
 
+// Phases 2 and 3 for one tile group of one warp: y = A^T (V U) A of tiles t0 .. t0 + 15 and the
+// warp's K blocks from kb into `out` (out[b][pixel][e]: the mma's C fragment layout), position by
+// position, then the epilogue. Each domain row i of M is accumulated over all channels, then folded
+// into the outputs at once, so only the m x m outputs and one row of M stay in registers. `out` is
+// declared here, beside the rows of M, not by the caller: there ptxas schedules the one-K-block
+// kernels differently (the same instruction count and registers, but a different order).
+template <class Transform, int kKBlocks>
+__device__ __forceinline__ void fused_tile_group(const FusedConvArgs& a, const FusedBlock& blk,
+                                                 const UStream<Transform::n, kKBlocks>& u, int C, int t0, int kb,
+                                                 int lane) {
+  constexpr int m = Transform::m, n = Transform::n;
+  const int steps = C / kFusedChannelStep;
+  const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, C);  // this lane's ldmatrix row
+  float out[kKBlocks][m * m][4] = {};
+  int slot = 0;  // of the step being multiplied; the next two are in flight
+  u.fetch(0, 0, 0);
+  u.fetch(0, 1, 1);
+#pragma unroll
+  for (int i = 0; i < n; ++i) {
+    float mrow[n][kKBlocks][4] = {};
+#pragma unroll 1
+    for (int step = 0; step < steps; ++step) {
+      const int f = i * steps + step, total = n * steps;
+      u.wait(f + 1 < total);
+      if (f + 2 < total) u.fetch(i, step + 2, slot == 0 ? 2 : slot - 1);
+      const int lane_at = lane_tile * C + ((2 * step + lane / 16) ^ lane_swizzle) * 8;
+#pragma unroll
+      for (int j = 0; j < n; ++j) {
+        UFragment frags[kKBlocks];
+#pragma unroll
+        for (int b = 0; b < kKBlocks; ++b) frags[b] = u.fragment(i, j, step, b, slot);
+        fused_mma(mrow[j], blk.vs + (i * n + j) * blk.plane, lane_at, t0, step * kFusedChannelStep, C, frags, lane);
+      }
+      slot = slot == kFusedUSlots - 1 ? 0 : slot + 1;
+    }
+    // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
+    float column[m], unit[n];
+#pragma unroll
+    for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
+    Transform::output_1d(unit, 1, column, 1);
+#pragma unroll
+    for (int b = 0; b < kKBlocks; ++b)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        float z[m];
+        Transform::output_1d(&mrow[0][b][e], kKBlocks * 4, z, 1);
+#pragma unroll
+        for (int r = 0; r < m; ++r)
+#pragma unroll
+          for (int s = 0; s < m; ++s) out[b][r * m + s][e] += column[r] * z[s];
+      }
+  }
+  if constexpr (kKBlocks == 1) fused_store_pairs<Transform>(a, blk, out, t0, kb, lane);
+  else fused_store_restaged<Transform, kKBlocks>(a, blk, out, u.buffer, t0, kb, lane);
+}
+
 // The kernel body: lay out shared memory, phase 1 for the block, then phases 2 and 3 for each of a
 // warp's K blocks and each tile group.
 template <class Transform, int kTileGroups, int kKBlocks>
@@ -429,6 +474,8 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
   const int threads = static_cast<int>(blockDim.x), warps = threads / 32;
   const TileGrid& g = a.grid;
+  // pairs: phase 1's channel pairs a tile, computed before the first barrier: computed after it
+  // (in fused_input_transform), the one-K-block f4x3 kernels spill 76 to 172 bytes.
   const int C = g.channels, pairs = C / 2;
   FusedBlock blk;
   blk.vs = reinterpret_cast<__half*>(fused_shared_memory());
@@ -440,35 +487,7 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   for (int t = static_cast<int>(threadIdx.x); t < blk.tiles; t += threads) blk.origins[t] = tile_origin(g, first_tile + t, m);
   __syncthreads();
 
-  // 1. V = B^T d B of every (channel pair, tile); consecutive threads take consecutive pairs. With
-  //    two K blocks a warp the kernel has registers to spare here: a thread loads the patches of
-  //    kItemsAhead items before it transforms the first, so that their loads' latencies overlap.
-  constexpr int kItemsAhead = kKBlocks == 1 ? 1 : 2;
-  const int items = pairs * kTiles;
-#pragma unroll 1
-  for (int first = static_cast<int>(threadIdx.x); first < items; first += kItemsAhead * threads) {
-    HalfPair raw[kItemsAhead][nn];
-#pragma unroll
-    for (int ahead = 0; ahead < kItemsAhead; ++ahead) {
-      const int item = first + ahead * threads, t = item / pairs;
-      const bool valid = item < items && t < blk.tiles;
-      walk_patch<n, Layout::nhwc>(g, blk.origins[valid ? t : 0], 2 * (item % pairs), valid,
-                                  [&](int e, bool inside, int at) { raw[ahead][e] = load_pair(a.x, at, inside); });
-    }
-#pragma unroll
-    for (int ahead = 0; ahead < kItemsAhead; ++ahead) {
-      const int item = first + ahead * threads;
-      if (item >= items) break;
-      float d0[nn], d1[nn], v0[nn], v1[nn];
-#pragma unroll
-      for (int e = 0; e < nn; ++e) unpack_pair(raw[ahead][e], d0[e], d1[e]);
-      Transform::input_2d(d0, v0);
-      Transform::input_2d(d1, v1);
-      __half* at = blk.vs + fused_v_offset(item / pairs, 2 * (item % pairs), C);
-#pragma unroll
-      for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * blk.plane, v0[xi], v1[xi]);
-    }
-  }
+  fused_input_transform<Transform, kTiles, kKBlocks>(a, blk, pairs);
   __syncthreads();
 
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
@@ -480,12 +499,8 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
                                  steps * kBlockHalves, steps, blk.u_buffers + warp * fused_u_buffer_halves(n, kKBlocks),
                                  lane};
 #pragma unroll 1
-    for (int t0 = 0; t0 < blk.tiles; t0 += kFusedGroupTiles) {
-      float out[kKBlocks][m * m][4] = {};
-      fused_tile_group_products<Transform, kKBlocks>(out, blk, u, C, t0, lane);
-      if constexpr (kKBlocks == 1) fused_store_pairs<Transform>(a, blk, out, t0, kb, lane);
-      else fused_store_restaged<Transform, kKBlocks>(a, blk, out, u.buffer, t0, kb, lane);
-    }
+    for (int t0 = 0; t0 < blk.tiles; t0 += kFusedGroupTiles)
+      fused_tile_group<Transform, kKBlocks>(a, blk, u, C, t0, kb, lane);
   }
 }
 
