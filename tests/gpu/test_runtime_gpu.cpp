@@ -4,6 +4,7 @@
 // tensors and of a workspace too small; and work that stays on the handle's own stream. Without a
 // GPU every test prints SKIP (ctest reports it skipped). tools/device/run_gpu_tests.sh runs them.
 #include "nova/runtime.hpp"
+#include "support/half_bits.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -19,6 +20,9 @@
 #include <vector>
 
 namespace {
+
+using nova::test::from_half_bits;
+using nova::test::half_bits;
 
 bool have_gpu() {
   int devices = 0;
@@ -53,18 +57,6 @@ class DeviceBuffer {
   void* ptr_ = nullptr;
   size_t bytes_;
 };
-
-uint16_t half_bits(float v) {
-  const _Float16 h = static_cast<_Float16>(v);
-  uint16_t bits;
-  std::memcpy(&bits, &h, sizeof bits);
-  return bits;
-}
-float from_half_bits(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, sizeof h);
-  return static_cast<float>(h);
-}
 
 struct Shape {
   int n, c, k, hw, pad;
@@ -109,29 +101,22 @@ class Problem {
   }
   // x on the device in the layout and dtype asked for.
   std::unique_ptr<DeviceBuffer> input(nova_dtype_t dtype, nova_layout_t layout) const {
-    const std::vector<float> values = layout == NOVA_LAYOUT_NHWC ? to_nhwc(x_, s_.c, s_.hw) : x_;
+    const std::vector<float> values = layout == NOVA_LAYOUT_NHWC ? relayout(x_, s_.c, s_.hw, true) : x_;
     return upload(values, dtype);
   }
   const float* weights() const { return weights_->get<float>(); }
   const float* bias() const { return bias_d_->get<float>(); }
   const std::vector<double>& reference(bool epilogue) const { return reference_[epilogue]; }
 
-  // NCHW <-> NHWC on the host, for images of `channels` channels and hw x hw pixels.
-  std::vector<float> to_nhwc(const std::vector<float>& v, int channels, int hw) const {
+  // NCHW -> NHWC (or back, with `to_nhwc` false) on the host, for images of `channels` channels
+  // and hw x hw pixels.
+  static std::vector<float> relayout(const std::vector<float>& v, int channels, int hw, bool to_nhwc) {
     std::vector<float> out(v.size());
     const size_t plane = static_cast<size_t>(hw) * hw;
-    for (size_t i = 0; i < v.size(); ++i) {
+    for (size_t i = 0; i < v.size(); ++i) {  // i indexes NCHW
       const size_t img = i / (plane * channels), c = i / plane % channels, p = i % plane;
-      out[(img * plane + p) * channels + c] = v[i];
-    }
-    return out;
-  }
-  std::vector<float> to_nchw(const std::vector<float>& v, int channels, int hw) const {
-    std::vector<float> out(v.size());
-    const size_t plane = static_cast<size_t>(hw) * hw;
-    for (size_t i = 0; i < v.size(); ++i) {
-      const size_t img = i / (plane * channels), p = i / channels % plane, c = i % channels;
-      out[(img * channels + c) * plane + p] = v[i];
+      const size_t nhwc = (img * plane + p) * channels + c;
+      (to_nhwc ? out[nhwc] : out[i]) = to_nhwc ? v[i] : v[nhwc];
     }
     return out;
   }
@@ -158,7 +143,7 @@ class Problem {
     } else {
       y.download(values.data());
     }
-    return layout == NOVA_LAYOUT_NHWC ? to_nchw(values, s_.k, s_.hw + 2 * s_.pad - 2) : values;
+    return layout == NOVA_LAYOUT_NHWC ? relayout(values, s_.k, s_.hw + 2 * s_.pad - 2, false) : values;
   }
 
  private:

@@ -2,6 +2,7 @@
 // convolution on random shapes, with the tolerance the precision model gives (docs/design.md §6).
 #include "nova/runtime.hpp"
 #include "nova/kernels/transform_registry.hpp"
+#include "support/half_bits.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,19 +14,8 @@
 namespace {
 
 using nova::kernels::TransformEntry;
-
-uint16_t to_half_bits(float v) {
-  const _Float16 h = static_cast<_Float16>(v);
-  uint16_t bits;
-  std::memcpy(&bits, &h, sizeof bits);
-  return bits;
-}
-
-float from_half_bits(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, sizeof h);
-  return static_cast<float>(h);
-}
+using nova::test::from_half_bits;
+using nova::test::half_bits;
 
 struct Measured {
   double rel_l2;
@@ -51,7 +41,7 @@ Measured run_case(nova::ConvDesc desc, std::mt19937& rng, bool with_bias_relu) {
   std::vector<float> ref32(out);
   if (desc.dtype == NOVA_DTYPE_FP16) {
     std::vector<uint16_t> xh(in), yh(out, 0x7e00);  // poisoned with NaN: every element must be written
-    for (size_t i = 0; i < in; ++i) xh[i] = to_half_bits(x[i]), x[i] = from_half_bits(xh[i]);
+    for (size_t i = 0; i < in; ++i) xh[i] = half_bits(x[i]), x[i] = from_half_bits(xh[i]);
     handle.forward(desc, xh.data(), w.data(), 1, yh.data(), b, with_bias_relu);
     for (size_t i = 0; i < out; ++i) y[i] = from_half_bits(yh[i]);
   } else {

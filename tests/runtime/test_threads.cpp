@@ -4,6 +4,7 @@
 // the same call made alone on the same handle (which fixes what "tuned" chose for it). Tagged
 // [threads]: tools/sanitize.sh runs these under ThreadSanitizer.
 #include "nova/runtime.hpp"
+#include "support/half_bits.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -43,8 +44,8 @@ std::vector<Job> make_jobs(unsigned seed) {
     for (auto& v : j.x) v = normal(rng);
     if (j.desc.dtype == NOVA_DTYPE_FP16)  // the same values as fp16 bit patterns, two per float slot
       for (size_t e = 0; e < j.x.size(); ++e) {
-        const _Float16 h = static_cast<_Float16>(j.x[e]);
-        std::memcpy(reinterpret_cast<char*>(j.x.data()) + 2 * e, &h, 2);
+        const uint16_t bits = nova::test::half_bits(j.x[e]);
+        std::memcpy(reinterpret_cast<char*>(j.x.data()) + 2 * e, &bits, 2);
       }
     j.w.resize(static_cast<size_t>(j.desc.k * j.desc.c * 9));
     for (auto& v : j.w) v = normal(rng) / 3.0f;
