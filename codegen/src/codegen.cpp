@@ -37,20 +37,11 @@ std::vector<Source> load_sources(const std::vector<std::filesystem::path>& paths
         throw InputError(it->second->path + " and " + s.path + " both define '" + name +
                          "' (as a name or an alias): each transform name must come from one file");
   }
-  // The same point set in another order only permutes the matrices' rows: the same transform.
-  const auto point_set = [](const exact::Transform& t) {
-    std::vector<std::string> points;
-    for (const exact::Point& p : t.points()) points.push_back(exact::to_string(p));
-    std::sort(points.begin(), points.end());
-    return points;
-  };
   for (std::size_t i = 0; i < sources.size(); ++i)
-    for (std::size_t j = i + 1; j < sources.size(); ++j) {
-      const exact::Transform &a = sources[i].config.transform, &b = sources[j].config.transform;
-      if (a.tile == b.tile && a.scaling == b.scaling && point_set(a) == point_set(b))
+    for (std::size_t j = i + 1; j < sources.size(); ++j)
+      if (exact::same_transform(sources[i].config.transform, sources[j].config.transform))
         throw InputError(sources[i].path + " and " + sources[j].path + " hold the same transform (tile, points and scaling) as " +
                          sources[i].config.name + " and " + sources[j].config.name + ": keep one file and list the other name under its \"aliases\"");
-    }
   return sources;
 }
 

@@ -84,6 +84,14 @@ bool is_valid_pointset_label(std::string_view label) {
                      [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
 }
 
+bool same_transform(const Transform& a, const Transform& b) {
+  if (!(a.tile == b.tile) || a.scaling != b.scaling) return false;
+  std::vector<Rational> x = a.finite_points, y = b.finite_points;
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  return x == y;
+}
+
 std::string transform_name(TileSize tile, std::string_view pointset) {
   if (!is_valid_pointset_label(pointset))
     throw InputError("invalid point-set name '" + std::string(pointset) +

@@ -17,18 +17,20 @@ nova_status_t prepare(nova_handle_t h, const nova_conv_desc_t* desc, ConvShape& 
   return prepare(*h->backend, h->choices, desc, s, t);
 }
 
+// The transformed filter from the handle's cache, or transformed now (outside the cache's lock, so
+// that other threads' hits need not wait) and cached.
 nova_status_t cached_filter(nova_handle_t h, const ConvShape& s, const TransformEntry& t, const float* weights,
                             uint64_t version, FilterCache::Filter& out) {
   Backend& backend = *h->backend;
   const FilterCache::Key key{weights, version, &t, s.k, s.c, s.dtype, backend.fuses(s, t)};
-  return h->filters.get(
-      key,
-      [&](Buffer& filter, size_t& bytes) {
-        bytes = static_cast<size_t>(tile_shape(s, t).transformed_filter_elements()) *
-                static_cast<size_t>(backend.transformed_element_bytes(s.dtype));
-        return backend.transform_filter(s, t, weights, filter);
-      },
-      out);
+  if ((out = h->filters.find(key))) return NOVA_STATUS_SUCCESS;
+  Buffer filter{nullptr, std::free};
+  if (const nova_status_t st = backend.transform_filter(s, t, weights, filter); st != NOVA_STATUS_SUCCESS) return st;
+  out = std::make_shared<const Buffer>(std::move(filter));
+  h->filters.insert(key, out,
+                    static_cast<size_t>(tile_shape(s, t).transformed_filter_elements()) *
+                        static_cast<size_t>(backend.transformed_element_bytes(s.dtype)));
+  return NOVA_STATUS_SUCCESS;
 }
 
 nova_status_t run_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const float* weights,

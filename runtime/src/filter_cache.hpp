@@ -25,14 +25,15 @@ class FilterCache {
     friend bool operator==(const Key&, const Key&) = default;
   };
   using Filter = std::shared_ptr<const Buffer>;
-  // Transforms the filter of a key into a new buffer of `bytes` bytes.
-  using Make = std::function<nova_status_t(Buffer& filter, size_t& bytes)>;
 
   static constexpr size_t kDefaultLimitBytes = size_t{1} << 30;
 
-  // The filter of `key`: the cached one, or a new one from `make`, cached unless it alone exceeds
-  // the limit. A new version of the same weights and transform replaces the old one.
-  nova_status_t get(const Key& key, const Make& make, Filter& out);
+  // The cached filter of `key` (now the most recently used), or null. No allocation on a hit.
+  Filter find(const Key& key);
+  // Caches a filter of `bytes` bytes for `key`, unless it alone exceeds the limit; a new version of
+  // the same weights and transform replaces the old one. Two threads that both missed a key both
+  // transform it; the second insert replaces the first.
+  void insert(const Key& key, Filter filter, size_t bytes);
   void invalidate(const float* weights);  // every entry of these weights
   void set_limit(size_t bytes);           // evicts at once down to the new limit
   size_t bytes() const;

@@ -118,3 +118,17 @@ TEST_CASE("the naming function") {
   CHECK_THROWS_AS(transform_name({6, 3}, ""), InputError);
   CHECK_THROWS_AS(transform_name({6, 3}, "../x"), InputError);
 }
+
+TEST_CASE("same_transform: tile, scaling and point set, in any order") {
+  const TileSize tile{4, 3};
+  const auto build = [&](const char* points, Scaling scaling) {
+    return build_transform(tile, finite_points_for_tile(tile, parse_point_list(points)), scaling);
+  };
+  const Transform a = build("0,5/6,-5/6,7/6,-7/6", Scaling::DenominatorsInG);
+  CHECK(same_transform(a, build("-7/6,7/6,0,-5/6,5/6", Scaling::DenominatorsInG)));
+  CHECK_FALSE(same_transform(a, build("0,5/6,-5/6,7/6,-7/6", Scaling::Balanced)));
+  CHECK_FALSE(same_transform(a, build("0,1,-1,2,-2", Scaling::DenominatorsInG)));
+  const TileSize other{3, 4};  // the same n, another tile
+  CHECK_FALSE(same_transform(a, build_transform(other, finite_points_for_tile(other, parse_point_list("0,5/6,-5/6,7/6,-7/6")),
+                                                Scaling::DenominatorsInG)));
+}

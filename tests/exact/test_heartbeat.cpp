@@ -44,7 +44,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 TEST_CASE("a heartbeat speaks after its delay, repeats, and stops with its scope", "[threads]") {
   const std::string long_run = stderr_of([] {
     const nova::exact::Heartbeat beat("tool", "proving F(22,3)", 100ms, 100ms);
-    std::this_thread::sleep_for(450ms);
+    std::this_thread::sleep_for(1s);  // ten periods: three beats leave room for a loaded machine
   });
   CHECK(count(long_run, "tool: still proving F(22,3) (") >= 3);
   CHECK_THAT(long_run, Catch::Contains("Ctrl-C stops"));

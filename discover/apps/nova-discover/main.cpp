@@ -76,7 +76,7 @@ std::string replacement_conflict(const std::string& path, const Config& config) 
     return path + " exists and is not a config this tool reads (" + e.what() + ")";
   }
   const Transform &a = old.transform, &b = config.transform;
-  if (a.tile == b.tile && a.points() == b.points() && a.scaling == b.scaling) return {};
+  if (same_transform(a, b)) return {};
   return path + " holds " + old.name + " with points " + format_points(a.points()) + ", scaling " +
          std::string(scaling_name(a.scaling)) + "; this run made " + config.name + " with points " +
          format_points(b.points()) + ", scaling " + std::string(scaling_name(b.scaling));

@@ -60,6 +60,10 @@ struct Transform {
   std::vector<Point> points() const;  // finite points followed by infinity
 };
 
+// Whether two transforms are one: the same tile, scaling and point set. The order of the points
+// only permutes the matrices' rows (B^T, G) and columns (A^T), so it does not count.
+bool same_transform(const Transform& a, const Transform& b);
+
 // Builds A^T, G, B^T exactly. Throws InputError for an invalid tile or point set.
 Transform build_transform(TileSize tile, std::vector<Rational> finite_points, Scaling scaling);
 
