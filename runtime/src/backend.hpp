@@ -1,6 +1,7 @@
 // What the C API needs from a backend: the CPU one is in cpu_backend.cpp, the GPU one in
 // gpu_backend.hip (built only with NOVA_ENABLE_CUDA or HIP); the shared part in backend.cpp.
-// A backend is used by every thread that shares its handle: no member may change after creation.
+// A backend is used by every thread that shares its handle: no member may change after creation,
+// except the GPU's stream through set_stream(), which the C API lets no call overlap.
 #pragma once
 
 #include "conv_shape.hpp"
@@ -35,14 +36,22 @@ class Backend {
   size_t workspace_bytes(const ConvShape& shape, const TransformEntry& t) const;
   virtual nova_status_t allocate(size_t bytes, Buffer& out) = 0;
   virtual nova_status_t zero(void* p, size_t bytes) = 0;  // memory from allocate()
-  // Writes the transformed filter into a buffer it allocates.
+  // Bytes of the transformed filter, and of the scratch its transform needs.
+  size_t filter_bytes(const ConvShape& s, const TransformEntry& t) const {
+    return static_cast<size_t>(tile_shape(s, t).transformed_filter_elements()) *
+           static_cast<size_t>(transformed_element_bytes(s.dtype));
+  }
+  virtual size_t filter_scratch_bytes(const ConvShape&, const TransformEntry&) const { return 0; }
+  // Writes the transformed filter into `filter` (filter_bytes()), using `scratch`; on the GPU both
+  // are device memory and the work is queued on the stream.
   virtual nova_status_t transform_filter(const ConvShape& shape, const TransformEntry& t, const float* weights,
-                                         Buffer& filter) = 0;
+                                         void* filter, void* scratch) = 0;
   // profile: null for a plain forward; otherwise stage times are filled in (stages synchronised).
   virtual nova_status_t forward(const ConvShape& shape, const TransformEntry& t, const void* x, const void* filter,
                                 const float* bias, int relu, void* y, void* workspace,
                                 nova_stage_profile_t* profile) = 0;
   virtual nova_status_t synchronize() = 0;
+  virtual nova_status_t set_stream(void*) { return NOVA_STATUS_SUCCESS; }  // the CPU has none
 };
 
 std::unique_ptr<Backend> make_cpu_backend();

@@ -17,30 +17,56 @@ nova_status_t prepare(nova_handle_t h, const nova_conv_desc_t* desc, ConvShape& 
   return prepare(*h->backend, h->choices, desc, s, t);
 }
 
+nova_filter_plan_t filter_plan(const Backend& backend, const ConvShape& s, const TransformEntry& t) {
+  // The registry position names the transform; the path and the element size fix the byte order.
+  const auto index = static_cast<uint64_t>(&t - transform_registry().data());
+  const uint64_t layout = (index + 1) << 32 | uint64_t{backend.fuses(s, t)} << 8 |
+                          static_cast<uint64_t>(backend.transformed_element_bytes(s.dtype));
+  return {backend.filter_bytes(s, t), backend.filter_scratch_bytes(s, t), layout};
+}
+
+bool same_plan(const nova_filter_plan_t& a, const nova_filter_plan_t& b) {
+  return a.bytes == b.bytes && a.scratch_bytes == b.scratch_bytes && a.layout == b.layout;
+}
+
 // The transformed filter from the handle's cache, or transformed now (outside the cache's lock, so
-// that other threads' hits need not wait) and cached.
+// that other threads' hits need not wait) and cached. Freeing the GPU scratch waits for the transform.
 nova_status_t cached_filter(nova_handle_t h, const ConvShape& s, const TransformEntry& t, const float* weights,
                             uint64_t version, FilterCache::Filter& out) {
   Backend& backend = *h->backend;
   const FilterCache::Key key{weights, version, &t, s.k, s.c, s.dtype, backend.fuses(s, t)};
   if ((out = h->filters.find(key))) return NOVA_STATUS_SUCCESS;
-  Buffer filter{nullptr, std::free};
-  if (const nova_status_t st = backend.transform_filter(s, t, weights, filter); st != NOVA_STATUS_SUCCESS) return st;
+  const nova_filter_plan_t plan = filter_plan(backend, s, t);
+  Buffer filter{nullptr, std::free}, scratch{nullptr, std::free};
+  if (const nova_status_t st = backend.allocate(plan.bytes, filter); st != NOVA_STATUS_SUCCESS) return st;
+  if (plan.scratch_bytes)
+    if (const nova_status_t st = backend.allocate(plan.scratch_bytes, scratch); st != NOVA_STATUS_SUCCESS) return st;
+  if (const nova_status_t st = backend.transform_filter(s, t, weights, filter.get(), scratch.get());
+      st != NOVA_STATUS_SUCCESS)
+    return st;
   out = std::make_shared<const Buffer>(std::move(filter));
-  h->filters.insert(key, out,
-                    static_cast<size_t>(tile_shape(s, t).transformed_filter_elements()) *
-                        static_cast<size_t>(backend.transformed_element_bytes(s.dtype)));
+  h->filters.insert(key, out, plan.bytes);
   return NOVA_STATUS_SUCCESS;
 }
 
-nova_status_t run_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const float* weights,
-                          uint64_t weights_version, const float* bias, int relu, void* y, void* workspace,
-                          size_t workspace_bytes, nova_stage_profile_t* profile) {
-  if (!x || !weights || !y) return NOVA_STATUS_INVALID_ARGUMENT;
+// Where a forward's transformed filter comes from: the handle's cache (weights, version) or the
+// caller's memory (plan, filter).
+struct FilterSource {
+  const float* weights = nullptr;
+  uint64_t version = 0;
+  const nova_filter_plan_t* plan = nullptr;
+  const void* filter = nullptr;
+};
+
+nova_status_t run_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const FilterSource& source,
+                          const float* bias, int relu, void* y, void* workspace, size_t workspace_bytes,
+                          nova_stage_profile_t* profile) {
+  if (!x || !y || !(source.weights || (source.plan && source.filter))) return NOVA_STATUS_INVALID_ARGUMENT;
   ConvShape s;
   const TransformEntry* t = nullptr;
   if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
   Backend& backend = *handle->backend;
+  if (source.filter && !same_plan(*source.plan, filter_plan(backend, s, *t))) return NOVA_STATUS_FILTER_MISMATCH;
   const size_t needed = backend.workspace_bytes(s, *t);
   if (workspace && workspace_bytes < needed) return NOVA_STATUS_WORKSPACE_TOO_SMALL;
   std::unique_lock<std::mutex> own_workspace;  // held until the backend is done with it
@@ -56,19 +82,24 @@ nova_status_t run_forward(nova_handle_t handle, const nova_conv_desc_t* desc, co
   }
   if (profile) {
     *profile = nova_stage_profile_t{};
-    handle->filters.invalidate(weights);
+    handle->filters.invalidate(source.weights);
     if (const nova_status_t st = backend.synchronize(); st != NOVA_STATUS_SUCCESS) return st;
   }
   const auto start = std::chrono::steady_clock::now();
-  FilterCache::Filter filter;
-  if (const nova_status_t st = cached_filter(handle, s, *t, weights, weights_version, filter); st != NOVA_STATUS_SUCCESS)
-    return st;
+  FilterCache::Filter cached;
+  const void* filter = source.filter;
+  if (!filter) {
+    if (const nova_status_t st = cached_filter(handle, s, *t, source.weights, source.version, cached);
+        st != NOVA_STATUS_SUCCESS)
+      return st;
+    filter = cached->get();
+  }
   if (profile) {
     if (const nova_status_t st = backend.synchronize(); st != NOVA_STATUS_SUCCESS) return st;
     profile->filter_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     fill_stage_traffic(s, *t, backend.transformed_element_bytes(s.dtype), backend.fuses(s, *t), *profile);
   }
-  return backend.forward(s, *t, x, filter->get(), bias, relu, y, workspace, profile);
+  return backend.forward(s, *t, x, filter, bias, relu, y, workspace, profile);
 }
 
 }  // namespace
@@ -87,6 +118,7 @@ const char* nova_status_string(nova_status_t status) {
     case NOVA_STATUS_NO_GPU: return "no GPU: the library was built without a GPU backend, or no device is present";
     case NOVA_STATUS_BACKEND_ERROR: return "backend error: the GPU runtime or BLAS library reported a failure";
     case NOVA_STATUS_MISALIGNED: return "misaligned: the GPU's fused kernel needs x, y and the workspace at 16-byte boundaries (cudaMalloc/hipMalloc memory is); or ask for NOVA_ALGO_THREE_PASS";
+    case NOVA_STATUS_FILTER_MISMATCH: return "filter mismatch: the filter was transformed for another plan (transform, path, element type or size) than this descriptor's; query nova_filter_plan() for it and transform again";
     case NOVA_STATUS_INACCURATE: return "inaccurate: the named transform's predicted error 0.7*u*amp2D exceeds the dtype's budget (fp16 1e-2, fp32 1e-5); set allow_inaccurate = 1 in the descriptor to run it anyway, or use \"auto\"";
   }
   return "unknown status";
@@ -130,6 +162,11 @@ nova_status_t nova_create(nova_handle_t* handle, nova_backend_t backend, void* s
 nova_status_t nova_destroy(nova_handle_t handle) {
   delete handle;  // filters and workspace are released by their owners' deleters
   return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_set_stream(nova_handle_t handle, void* stream) {
+  if (!handle) return NOVA_STATUS_INVALID_ARGUMENT;
+  return handle->backend->set_stream(stream);
 }
 
 nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova_conv_desc_t* desc, const char** name) {
@@ -178,17 +215,46 @@ nova_status_t nova_filter_cache_bytes(nova_handle_t handle, size_t* bytes) {
   return NOVA_STATUS_SUCCESS;
 }
 
+nova_status_t nova_filter_plan(nova_handle_t handle, const nova_conv_desc_t* desc, nova_filter_plan_t* plan) {
+  if (!plan) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  *plan = filter_plan(*handle->backend, s, *t);
+  return NOVA_STATUS_SUCCESS;
+}
+
+nova_status_t nova_filter_transform_into(nova_handle_t handle, const nova_conv_desc_t* desc, const float* weights,
+                                         const nova_filter_plan_t* plan, void* filter, void* scratch) {
+  if (!weights || !plan || !filter || (plan->scratch_bytes && !scratch)) return NOVA_STATUS_INVALID_ARGUMENT;
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  if (!same_plan(*plan, filter_plan(*handle->backend, s, *t))) return NOVA_STATUS_FILTER_MISMATCH;
+  return handle->backend->transform_filter(s, *t, weights, filter, scratch);
+}
+
+nova_status_t nova_conv_forward_with_filter(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
+                                            const nova_filter_plan_t* plan, const void* filter, const float* bias,
+                                            int relu, void* y, void* workspace, size_t workspace_bytes) {
+  if (!plan || !filter) return NOVA_STATUS_INVALID_ARGUMENT;
+  return run_forward(handle, desc, x, FilterSource{nullptr, 0, plan, filter}, bias, relu, y, workspace, workspace_bytes,
+                     nullptr);
+}
+
 nova_status_t nova_conv_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const float* weights,
                                 uint64_t weights_version, const float* bias, int relu, void* y, void* workspace,
                                 size_t workspace_bytes) {
-  return run_forward(handle, desc, x, weights, weights_version, bias, relu, y, workspace, workspace_bytes, nullptr);
+  return run_forward(handle, desc, x, FilterSource{weights, weights_version}, bias, relu, y, workspace, workspace_bytes,
+                     nullptr);
 }
 
 nova_status_t nova_conv_profile(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x, const float* weights,
                                 uint64_t weights_version, const float* bias, int relu, void* y, void* workspace,
                                 size_t workspace_bytes, nova_stage_profile_t* profile) {
-  if (!profile) return NOVA_STATUS_INVALID_ARGUMENT;
-  return run_forward(handle, desc, x, weights, weights_version, bias, relu, y, workspace, workspace_bytes, profile);
+  if (!profile || !weights) return NOVA_STATUS_INVALID_ARGUMENT;
+  return run_forward(handle, desc, x, FilterSource{weights, weights_version}, bias, relu, y, workspace, workspace_bytes,
+                     profile);
 }
 
 nova_status_t nova_conv_reference(const nova_conv_desc_t* desc, const void* x, const float* weights, const float* bias,

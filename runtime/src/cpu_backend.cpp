@@ -133,12 +133,9 @@ class CpuBackend final : public Backend {
     out = Buffer(std::malloc(bytes ? bytes : 1), std::free);
     return out ? NOVA_STATUS_SUCCESS : NOVA_STATUS_ALLOCATION_FAILED;
   }
-  nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, Buffer& filter) override {
-    const Tiling tiling = tile_shape(s, t);
-    if (const nova_status_t st = allocate(static_cast<size_t>(tiling.transformed_filter_elements()) * sizeof(float), filter);
-        st != NOVA_STATUS_SUCCESS)
-      return st;
-    cpu::transform_filter(s, t, weights, static_cast<float*>(filter.get()));
+  nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, void* filter,
+                                 void*) override {
+    cpu::transform_filter(s, t, weights, static_cast<float*>(filter));
     return NOVA_STATUS_SUCCESS;
   }
   nova_status_t forward(const ConvShape& s, const TransformEntry& t, const void* x, const void* filter, const float* bias,

@@ -161,23 +161,24 @@ class GpuBackend final : public Backend {
     return NOVA_STATUS_SUCCESS;
   }
 
-  nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, Buffer& filter) override {
+  // The fused kernel's filter order is made from the usual one, transformed first into scratch.
+  size_t filter_scratch_bytes(const ConvShape& s, const TransformEntry& t) const override {
+    return fuses(s, t) ? filter_bytes(s, t) : 0;
+  }
+
+  nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, void* filter,
+                                 void* scratch) override {
     const GpuTransformEntry* g = t.gpu;
     if (!g) return NOVA_STATUS_UNKNOWN_TRANSFORM;
-    const Tiling tiling = tile_shape(s, t);
-    const size_t bytes = static_cast<size_t>(tiling.transformed_filter_elements()) * transformed_element_bytes(s.dtype);
-    if (const nova_status_t st = allocate(bytes, filter); st != NOVA_STATUS_SUCCESS) return st;
     const int K = static_cast<int>(s.k), C = static_cast<int>(s.c);
-    if (fuses(s, t)) {  // transform as usual, then reorder; hipFree of `plain` waits for both kernels
-      Buffer plain{nullptr, [](void*) {}};
-      if (const nova_status_t st = allocate(bytes, plain); st != NOVA_STATUS_SUCCESS) return st;
-      auto* u = static_cast<__half*>(plain.get());
-      if (const hipError_t e = g->launch_filter_transform(weights, u, K, C, stream_); e != hipSuccess) return status_of(e);
-      return status_of(launch_fused_filter_order(u, static_cast<__half*>(filter.get()), t.n * t.n, K, C, stream_));
+    if (fuses(s, t)) {
+      auto* plain = static_cast<__half*>(scratch);
+      if (const hipError_t e = g->launch_filter_transform(weights, plain, K, C, stream_); e != hipSuccess) return status_of(e);
+      return status_of(launch_fused_filter_order(plain, static_cast<__half*>(filter), t.n * t.n, K, C, stream_));
     }
     return status_of(s.dtype == NOVA_DTYPE_FP16
-                         ? g->launch_filter_transform(weights, static_cast<__half*>(filter.get()), K, C, stream_)
-                         : g->launch_filter_transform_f32(weights, static_cast<float*>(filter.get()), K, C, stream_));
+                         ? g->launch_filter_transform(weights, static_cast<__half*>(filter), K, C, stream_)
+                         : g->launch_filter_transform_f32(weights, static_cast<float*>(filter), K, C, stream_));
   }
 
   nova_status_t forward(const ConvShape& s, const TransformEntry& t, const void* x, const void* filter, const float* bias,
@@ -254,6 +255,17 @@ class GpuBackend final : public Backend {
   }
 
   nova_status_t synchronize() override { return status_of(hipStreamSynchronize(stream_)); }
+
+  nova_status_t set_stream(void* stream) override {
+    const auto s = static_cast<hipStream_t>(stream);
+#if !(defined(__HIP__) || defined(__HIPCC__))
+    if (cublasSetStream(blas_, s) != CUBLAS_STATUS_SUCCESS) return NOVA_STATUS_BACKEND_ERROR;
+#elif NOVA_ENABLE_HIPBLAS
+    if (hipblasSetStream(blas_, s) != HIPBLAS_STATUS_SUCCESS) return NOVA_STATUS_BACKEND_ERROR;
+#endif
+    stream_ = s;
+    return NOVA_STATUS_SUCCESS;
+  }
 
   nova_status_t zero(void* p, size_t bytes) override { return status_of(hipMemsetAsync(p, 0, bytes, stream_)); }
 

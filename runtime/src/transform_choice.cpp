@@ -24,15 +24,17 @@ bool same_problem(const ConvShape& a, const ConvShape& b) {
 nova_status_t time_forward(Backend& backend, const ConvShape& s, const TransformEntry& t, double& best_ms) {
   const size_t io_bytes = s.dtype == NOVA_DTYPE_FP16 ? 2 : 4;
   Buffer x{nullptr, std::free}, y{nullptr, std::free}, w{nullptr, std::free}, ws{nullptr, std::free},
-      filter{nullptr, std::free};
+      filter{nullptr, std::free}, scratch{nullptr, std::free};
   const size_t x_bytes = static_cast<size_t>(s.input_elements()) * io_bytes,
                w_bytes = static_cast<size_t>(s.filter_elements()) * sizeof(float);
   for (const nova_status_t st :
        {backend.allocate(x_bytes, x), backend.allocate(static_cast<size_t>(s.output_elements()) * io_bytes, y),
-        backend.allocate(w_bytes, w), backend.allocate(backend.workspace_bytes(s, t), ws)})
+        backend.allocate(w_bytes, w), backend.allocate(backend.workspace_bytes(s, t), ws),
+        backend.allocate(backend.filter_bytes(s, t), filter), backend.allocate(backend.filter_scratch_bytes(s, t), scratch)})
     if (st != NOVA_STATUS_SUCCESS) return st;
   for (const nova_status_t st : {backend.zero(x.get(), x_bytes), backend.zero(w.get(), w_bytes),
-                                 backend.transform_filter(s, t, static_cast<const float*>(w.get()), filter)})
+                                 backend.transform_filter(s, t, static_cast<const float*>(w.get()), filter.get(),
+                                                          scratch.get())})
     if (st != NOVA_STATUS_SUCCESS) return st;
   best_ms = HUGE_VAL;
   for (int rep = 0; rep < 4; ++rep) {  // the first is a warm-up

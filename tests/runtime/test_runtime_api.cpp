@@ -73,7 +73,7 @@ TEST_CASE("bad descriptors return a clear status") {
 }
 
 TEST_CASE("every status has its own explanation") {
-  const nova_status_t last = NOVA_STATUS_INACCURATE;
+  const nova_status_t last = NOVA_STATUS_FILTER_MISMATCH;
   std::vector<std::string> seen;
   for (int i = NOVA_STATUS_SUCCESS; i <= last; ++i) {
     const std::string text = nova_status_string(static_cast<nova_status_t>(i));
@@ -140,6 +140,44 @@ TEST_CASE("the filter cache follows the weights version and explicit invalidatio
   handle.invalidate_filter(b.w.data());
   handle.forward(d, b.x.data(), b.w.data(), 2, second.data());  // invalidated: recomputed
   CHECK(second[0] == Approx(first[0]));
+}
+
+TEST_CASE("a filter the caller holds gives the cached filter's bits; another plan's filter is refused") {
+  nova::Handle handle;
+  nova::ConvDesc d = small_desc();
+  Buffers b(d);
+  for (size_t i = 0; i < b.w.size(); ++i) b.w[i] = static_cast<float>(i % 7) * 0.125f - 0.3f;
+  for (size_t i = 0; i < b.x.size(); ++i) b.x[i] = static_cast<float>(i % 5) * 0.5f - 1.0f;
+  std::vector<float> cached(b.y.size()), held(b.y.size(), -1.0f);
+  handle.forward(d, b.x.data(), b.w.data(), 1, cached.data());
+
+  nova_filter_plan_t plan{};
+  REQUIRE(nova_filter_plan(handle.get(), &d, &plan) == NOVA_STATUS_SUCCESS);
+  CHECK(plan.scratch_bytes == 0);  // only the GPU's fused order needs scratch
+  std::vector<float> filter(plan.bytes / sizeof(float));
+  REQUIRE(nova_filter_transform_into(handle.get(), &d, b.w.data(), &plan, filter.data(), nullptr) == NOVA_STATUS_SUCCESS);
+  REQUIRE(nova_conv_forward_with_filter(handle.get(), &d, b.x.data(), &plan, filter.data(), nullptr, 0, held.data(),
+                                        nullptr, 0) == NOVA_STATUS_SUCCESS);
+  CHECK(held == cached);
+
+  nova::ConvDesc other = d;
+  other.transform = "f2x3_standard";  // same shape, another transform: another plan
+  nova_filter_plan_t other_plan{};
+  REQUIRE(nova_filter_plan(handle.get(), &other, &other_plan) == NOVA_STATUS_SUCCESS);
+  CHECK(other_plan.layout != plan.layout);
+  CHECK(nova_conv_forward_with_filter(handle.get(), &other, b.x.data(), &plan, filter.data(), nullptr, 0, held.data(),
+                                      nullptr, 0) == NOVA_STATUS_FILTER_MISMATCH);
+  CHECK(nova_filter_transform_into(handle.get(), &other, b.w.data(), &plan, filter.data(), nullptr) ==
+        NOVA_STATUS_FILTER_MISMATCH);
+  nova_filter_plan_t short_plan = plan;
+  short_plan.bytes -= sizeof(float);
+  CHECK(nova_conv_forward_with_filter(handle.get(), &d, b.x.data(), &short_plan, filter.data(), nullptr, 0, held.data(),
+                                      nullptr, 0) == NOVA_STATUS_FILTER_MISMATCH);
+  CHECK(nova_conv_forward_with_filter(handle.get(), &d, b.x.data(), nullptr, filter.data(), nullptr, 0, held.data(),
+                                      nullptr, 0) == NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_filter_plan(handle.get(), &d, nullptr) == NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_set_stream(nullptr, nullptr) == NOVA_STATUS_INVALID_ARGUMENT);
+  CHECK(nova_set_stream(handle.get(), nullptr) == NOVA_STATUS_SUCCESS);  // the CPU has no stream
 }
 
 TEST_CASE("C++ wrapper turns statuses into nova::Error") {

@@ -6,8 +6,8 @@
  * Threads: a handle may be shared between threads, as a cuBLAS handle may. Any calls may run at
  * once on one handle or on several; each caller passes its own x, y and workspace. Calls that pass
  * no workspace use the handle's own and take turns for it; with their own workspaces they run
- * concurrently (on the GPU, in the order they reach the handle's stream). Only nova_destroy() must
- * not overlap another call on the same handle. */
+ * concurrently (on the GPU, in the order they reach the handle's stream). Only nova_destroy() and
+ * nova_set_stream() must not overlap another call on the same handle. */
 #ifndef NOVA_RUNTIME_H
 #define NOVA_RUNTIME_H
 
@@ -36,7 +36,8 @@ typedef enum {
   NOVA_STATUS_NO_GPU,              /* GPU backend requested but not built in, or no device present */
   NOVA_STATUS_BACKEND_ERROR,       /* CUDA/HIP/cuBLAS reported an error */
   NOVA_STATUS_MISALIGNED,          /* the GPU's fused kernel needs x, y and workspace at 16-byte boundaries */
-  NOVA_STATUS_INACCURATE           /* a named transform predicted beyond the dtype's error budget */
+  NOVA_STATUS_INACCURATE,          /* a named transform predicted beyond the dtype's error budget */
+  NOVA_STATUS_FILTER_MISMATCH      /* a caller's filter was transformed for another plan than the descriptor's */
 } nova_status_t;
 
 typedef enum { NOVA_BACKEND_CPU = 0, NOVA_BACKEND_GPU = 1 } nova_backend_t;
@@ -93,9 +94,15 @@ NOVA_API nova_status_t nova_transform_info(int index, nova_transform_info_t* inf
 
 NOVA_API void nova_conv_desc_init(nova_conv_desc_t* desc);
 
-/* stream: a cudaStream_t / hipStream_t for the GPU backend (NULL = default stream); ignored on CPU. */
+/* stream: a cudaStream_t / hipStream_t for the GPU backend (NULL = default stream); ignored on CPU.
+ * The GPU backend serves the device that is current when the handle is created. */
 NOVA_API nova_status_t nova_create(nova_handle_t* handle, nova_backend_t backend, void* stream);
 NOVA_API nova_status_t nova_destroy(nova_handle_t handle);
+/* The stream later calls on the handle run on (as cudnnSetStream): a framework passes its current
+ * stream before each call. Like nova_destroy(), it must not overlap another call on the same handle;
+ * the calls themselves never synchronise with the host except where documented (profile, and the
+ * handle's filter cache when it transforms a filter). Ignored on the CPU backend. */
+NOVA_API nova_status_t nova_set_stream(nova_handle_t handle, void* stream);
 
 /* The transform that runs for this descriptor ("auto" or "tuned" resolved); the string lives as
  * long as the library. */
@@ -116,6 +123,28 @@ NOVA_API nova_status_t nova_filter_invalidate(nova_handle_t handle, const float*
  * used out first; a filter larger than the limit is used by its call and not kept. */
 NOVA_API nova_status_t nova_filter_cache_limit(nova_handle_t handle, size_t bytes);
 NOVA_API nova_status_t nova_filter_cache_bytes(nova_handle_t handle, size_t* bytes); /* held now */
+
+/* Filters the caller holds (in a framework's allocator, or memory a CUDA graph owns) instead of the
+ * handle's cache: nova_filter_plan() says how many bytes the transformed filter of a descriptor takes,
+ * how much scratch its transform needs and what the bytes hold (`layout`: transform, GPU path and
+ * element type; "auto" resolves on the whole shape, so two descriptors may need different filters).
+ * nova_filter_transform_into() writes it on the handle's stream (no host synchronisation, nothing
+ * allocated, nothing cached); nova_conv_forward_with_filter() runs a forward from it and refuses,
+ * with NOVA_STATUS_FILTER_MISMATCH, a plan that differs from the descriptor's own. Filter and scratch
+ * follow the same alignment rule as x and y. */
+typedef struct {
+  size_t bytes;          /* of the transformed filter */
+  size_t scratch_bytes;  /* of scratch its transform needs; 0 when none */
+  uint64_t layout;       /* identifies what the bytes hold; equal layouts and sizes are interchangeable */
+} nova_filter_plan_t;
+
+NOVA_API nova_status_t nova_filter_plan(nova_handle_t handle, const nova_conv_desc_t* desc, nova_filter_plan_t* plan);
+NOVA_API nova_status_t nova_filter_transform_into(nova_handle_t handle, const nova_conv_desc_t* desc, const float* weights,
+                                                  const nova_filter_plan_t* plan, void* filter, void* scratch);
+NOVA_API nova_status_t nova_conv_forward_with_filter(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
+                                                     const nova_filter_plan_t* plan, const void* filter,
+                                                     const float* bias, int relu, void* y, void* workspace,
+                                                     size_t workspace_bytes);
 
 /* y = conv(x, w) + bias (bias: K floats, may be NULL), then ReLU if relu != 0. Pointers are host
  * memory on the CPU backend and device memory on the GPU backend. workspace may be NULL: the
