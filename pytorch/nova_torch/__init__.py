@@ -8,10 +8,11 @@ conv2d() is the functional op (torch.ops.nova.conv2d underneath on PyTorch 2.x);
 it would run; fallback_counts() what fell back to PyTorch and why. docs/pytorch.md has the details.
 """
 from .functional import (clear_filter_cache, conv2d, describe, explain, fallback_counts, filter_cache_bytes,
-                         predicted_error, transforms)
+                         predicted_error, set_enabled, transforms)
 from .fusion import fuse_conv_bn_relu
 from .modules import NovaConv2d, SwapReport, replace_conv2d
 from ._runtime import LIBRARY_PATH, NovaError
 
-__all__ = ["conv2d", "describe", "explain", "predicted_error", "fallback_counts", "filter_cache_bytes", "clear_filter_cache", "transforms",
-           "NovaConv2d", "replace_conv2d", "SwapReport", "fuse_conv_bn_relu", "NovaError", "LIBRARY_PATH"]
+__all__ = ["conv2d", "describe", "explain", "predicted_error", "set_enabled", "fallback_counts", "filter_cache_bytes",
+           "clear_filter_cache", "transforms", "NovaConv2d", "replace_conv2d", "SwapReport", "fuse_conv_bn_relu",
+           "NovaError", "LIBRARY_PATH"]

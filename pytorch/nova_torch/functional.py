@@ -36,6 +36,17 @@ def _note_fallback(reason):
     _fallbacks[reason] += 1
 
 
+_enabled = True
+
+
+def set_enabled(enabled):
+    """Turns NOVA on or off for every later call (off: all run torch.nn.functional.conv2d, counted as
+    the reason "disabled"), for A/B comparisons in one process. Returns the previous setting."""
+    global _enabled
+    previous, _enabled = _enabled, bool(enabled)
+    return previous
+
+
 def fallback_counts():
     """A Counter of the reasons eager calls fell back to torch.nn.functional.conv2d."""
     return collections.Counter(_fallbacks)
@@ -394,6 +405,8 @@ def conv2d(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=
     """
     input, weight, bias = _autocast(input, weight, bias)
     reason, pad = _check(input, weight, bias, stride, padding, dilation, groups)
+    if reason is None and not _enabled:
+        reason = "disabled (nova_torch.set_enabled(False))"
     if reason is not None:
         _note_fallback(reason)
         out = F.conv2d(input, weight, bias, stride, padding, dilation, groups)

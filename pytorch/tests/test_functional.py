@@ -230,3 +230,15 @@ def test_opcheck(device):
                                                                       False, True)]:
         args = tuple(a.requires_grad_() if isinstance(a, torch.Tensor) else a for a in args)
         torch.library.opcheck(torch.ops.nova.conv2d.default, args)
+
+
+def test_set_enabled_switches_every_call_to_pytorch(device):
+    x, w, b = random_conv(1, 4, 6, 6, 4, device=device)
+    previous = nova_torch.set_enabled(False)
+    try:
+        before = nova_torch.fallback_counts()
+        assert torch.equal(nova_torch.conv2d(x, w, b), F.conv2d(x, w, b, padding=1))
+        assert any("disabled" in r for r in nova_torch.fallback_counts() - before)
+    finally:
+        nova_torch.set_enabled(previous)
+    assert previous is True

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the CUDA flavour here (nvcc, sm_90) and stages what the GPU machine runs in .device/
-# (git-ignored; the device tool carries it): the runtime, the bench and the GPU tests with their
-# ctest files, as .device/build-cuda/, and in .device/build-cuda.path the absolute path the build
+# (git-ignored; the device tool carries it): the runtime, the bench, the GPU tests with their
+# ctest files and the nova_torch package, as .device/build-cuda/, and in .device/build-cuda.path the absolute path the build
 # tree had (its ctest files name it; tools/device/run_gpu_tests.sh maps it there).
 # --broken-kernel also builds the same against a copy of generated/ whose f4x3_standard input
 # transform has one sign flipped, staged as .device/build-cuda-broken: the test of the tests
@@ -21,6 +21,7 @@ build_and_stage() {  # build dir, extra cmake arguments...
   rm -rf "$stage" && mkdir -p "$stage/runtime" "$stage/tools/device" "$stage/tests/gpu"
   cp -P "$build"/runtime/libnova_runtime.so* "$stage/runtime/"
   cp "$build/tools/device/nova-bench-conv" "$stage/tools/device/"
+  cp -r "$build/pytorch/nova_torch" "$stage/"  # the package; NOVA_RUNTIME_LIBRARY names the carried library
   cp "$build"/tests/gpu/nova_runtime_gpu_tests "$build"/tests/gpu/nova_transform_kernels_gpu "$build"/tests/gpu/*.cmake \
     "$stage/tests/gpu/"
   echo 'subdirs("tests/gpu")' >"$stage/CTestTestfile.cmake"  # the GPU tests only

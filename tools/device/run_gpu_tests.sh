@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, from the repository root, with .device/ carried (tools/device/build_gpu.sh
-# staged it): runs exactly `ctest -L gpu` of a staged build and exits with its status (non-zero on
-# any failure). The staged ctest files name the absolute paths the build had on the machine that
+# staged it): runs exactly `ctest -L gpu` of a staged build, then nova_torch's pytest tests with the
+# staged package and library (every test on CUDA tensors too, and tests/test_cuda.py), and exits
+# non-zero if either fails. The staged ctest files name the absolute paths the build had on the machine that
 # built it; where such a path does not exist (the GPU machine), it is linked to the carried copy.
 # Usage: tools/device/run_gpu_tests.sh [STAGE]   (default build-cuda; build-cuda-broken: the test of the tests)
 set -euo pipefail
@@ -13,4 +14,8 @@ if [ ! -e "$built_at" ]; then
   ln -s "$PWD/$stage" "$built_at"
 fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
-ctest --test-dir "$stage" -L gpu --output-on-failure --timeout 900
+status=0
+ctest --test-dir "$stage" -L gpu --output-on-failure --timeout 900 || status=1
+PYTHONPATH="$PWD/$stage" NOVA_RUNTIME_LIBRARY="$PWD/$stage/runtime/libnova_runtime.so" \
+  python3 -m pytest -q -p no:cacheprovider pytorch/tests || status=1
+exit $status

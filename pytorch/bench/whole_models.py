@@ -1,0 +1,270 @@
+"""Whole-model measurement of nova_torch against PyTorch on cuDNN, in one process on one GPU.
+
+For torchvision ResNet-18, ResNet-50, VGG-16 (random initialisation) and a UNet-style model, in eval
+mode, channels_last:
+  latency  fp16 at each batch: PyTorch (cuDNN) eager, the same model with BatchNorm folded run by
+           PyTorch ("cudnn folded"), NOVA (fuse_conv_bn_relu) eager; with --compile also
+           torch.compile of the PyTorch model and of the NOVA model. fp32 at the largest batch:
+           cuDNN with TF32 off and on, NOVA (its fp32 path never uses TF32).
+  accuracy relative L2 error of the logits against the FP64 model (one batch), top-1 agreement with
+           the FP32 model (TF32 off) on --images synthetic images, non-finite outputs, for cuDNN fp16,
+           NOVA fp16, cuDNN fp32 (TF32 on) and NOVA fp32.
+  overhead host time per call of one small convolution (the GPU kept busy, so only enqueueing is
+           timed): F.conv2d, nova_torch.conv2d, torch.ops.nova.conv2d, and the C API call alone.
+Times: median of --reps runs after warm-up, CUDA events. Tables print last; --json writes all numbers.
+"""
+import argparse
+import copy
+import ctypes
+import json
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+import torchvision
+
+import nova_torch
+from nova_torch import _runtime, functional
+from unet import UNet
+
+MODELS = {
+    "resnet18": (lambda: torchvision.models.resnet18(), 224),
+    "resnet50": (lambda: torchvision.models.resnet50(), 224),
+    "vgg16": (lambda: torchvision.models.vgg16(), 224),
+    "unet": (lambda: UNet(width=64, depth=4), 128),
+}
+
+
+def make_model(name, seed=0):
+    torch.manual_seed(seed)
+    make, size = MODELS[name]
+    model = make().eval()
+    with torch.no_grad():  # BatchNorm statistics that are not the identity, as a trained model's
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.1, 0.1)
+                m.running_var.uniform_(0.5, 1.5)
+    return model.cuda(), size
+
+
+def images(batch, size, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return torch.randn(batch, 3, size, size, device="cuda", generator=g)
+
+
+def median_ms(fn, reps, warmup=3):
+    with torch.no_grad():
+        for _ in range(warmup):
+            fn()
+        times = []
+        for _ in range(reps):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def pytorch_run(model):
+    """Runs a (fused) model with NOVA switched off: the folded model on cuDNN."""
+    def run(x):
+        previous = nova_torch.set_enabled(False)
+        try:
+            return model(x)
+        finally:
+            nova_torch.set_enabled(previous)
+    return run
+
+
+def fp(model, dtype):
+    """A copy in `dtype`, channels_last (Module.to converts in place)."""
+    return copy.deepcopy(model).to(dtype=dtype, memory_format=torch.channels_last)
+
+
+def channels_last(x, dtype):
+    return x.to(dtype=dtype, memory_format=torch.channels_last)
+
+
+def latency(name, batches, reps, compile_models):
+    rows = []
+    base, size = make_model(name)
+    for dtype in (torch.float16,):
+        model = fp(base, dtype)
+        fused = nova_torch.fuse_conv_bn_relu(model)
+        compiled = {}
+        if compile_models:
+            torch._dynamo.reset()
+            compiled = {"cudnn compile": torch.compile(model), "nova compile": torch.compile(fused)}
+        for batch in batches:
+            x = channels_last(images(batch, size, 1), dtype)
+            row = {"model": name, "dtype": "fp16", "batch": batch,
+                   "cudnn eager": median_ms(lambda: model(x), reps),
+                   "cudnn folded": median_ms(lambda: pytorch_run(fused)(x), reps),
+                   "nova eager": median_ms(lambda: fused(x), reps)}
+            for key, fn in compiled.items():
+                row[key] = median_ms(lambda: fn(x), reps, warmup=3)
+            rows.append(row)
+            print(f"  {name} fp16 batch {batch}: " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()
+                                                              if isinstance(v, float)), flush=True)
+    model32 = fp(base, torch.float32)
+    fused32 = nova_torch.fuse_conv_bn_relu(model32)
+    batch = max(batches)
+    x = channels_last(images(batch, size, 1), torch.float32)
+    row = {"model": name, "dtype": "fp32", "batch": batch}
+    for tf32 in (False, True):
+        torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = tf32
+        row["cudnn tf32" if tf32 else "cudnn strict"] = median_ms(lambda: model32(x), reps)
+    torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
+    row["nova eager"] = median_ms(lambda: fused32(x), reps)
+    rows.append(row)
+    print(f"  {name} fp32 batch {batch}: " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()
+                                                      if isinstance(v, float)), flush=True)
+    return rows
+
+
+def rel_l2(y, ref):
+    y = y.double()
+    return ((y - ref).norm() / ref.norm()).item()
+
+
+def accuracy(name, count, batch=8, agree_batch=32):
+    base, size = make_model(name)
+    x = images(batch, size, 2)
+    torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
+    with torch.no_grad():
+        strict = fp(base, torch.float32)
+        ref = base.double()(x.double())
+        variants = {
+            "cudnn fp16": (fp(strict, torch.float16), torch.float16, False),
+            "nova fp16": (nova_torch.fuse_conv_bn_relu(fp(strict, torch.float16)), torch.float16, False),
+            "cudnn fp32 tf32": (strict, torch.float32, True),
+            "nova fp32": (nova_torch.fuse_conv_bn_relu(strict), torch.float32, False),
+        }
+        out = {}
+        for key, (model, dtype, tf32) in variants.items():
+            torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = tf32
+            y = model(channels_last(x, dtype))
+            out[key] = {"logits rel err": rel_l2(y, ref), "non-finite": int((~torch.isfinite(y)).sum())}
+        torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
+        out["cudnn fp32 strict"] = {"logits rel err": rel_l2(strict(channels_last(x, torch.float32)), ref),
+                                    "non-finite": 0}
+        # Top-1 (per pixel for the UNet) against the FP32 model, TF32 off.
+        agree = {key: 0 for key in variants}
+        total = 0
+        for i in range((count + agree_batch - 1) // agree_batch):
+            xi = images(agree_batch, size, 100 + i)
+            torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
+            top = strict(channels_last(xi, torch.float32)).argmax(1)
+            total += top.numel()
+            for key, (model, dtype, tf32) in variants.items():
+                torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = tf32
+                y = model(channels_last(xi, dtype))
+                out[key]["non-finite"] += int((~torch.isfinite(y)).sum())
+                agree[key] += int((y.argmax(1) == top).sum())
+        for key in variants:
+            out[key]["top-1 agreement %"] = 100.0 * agree[key] / total
+    torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
+    print(f"  {name}: " + "; ".join(f"{k} {v}" for k, v in out.items()), flush=True)
+    return {"model": name, "images": total, **out}
+
+
+def host_overhead(calls=200):
+    """Host microseconds per call while the GPU sleeps: enqueueing only."""
+    x = torch.randn(1, 16, 8, 8, device="cuda").half().to(memory_format=torch.channels_last)
+    w = torch.randn(16, 16, 3, 3, device="cuda").half()
+    b = torch.randn(16, device="cuda").half()
+    y = torch.empty_like(x)
+    handle = _runtime.handle_for(x.device)
+    functional._conv2d_impl(x, w, b, 1, "auto", False, False)
+    plan = next(p for k, p in functional._plans.items() if k[1:5] == (1, 16, 8, 8))
+    u = functional._derived.get(w, (plan.filter.layout, plan.filter.bytes, False), None)
+    b32 = functional._fp32_bias(b)
+    lib = _runtime._lib
+    stream = torch.cuda.current_stream().cuda_stream
+
+    def c_api():
+        lib.nova_set_stream(handle.ptr, stream)
+        lib.nova_conv_forward_with_filter(handle.ptr, ctypes.byref(plan.desc), x.data_ptr(), ctypes.byref(plan.filter),
+                                          u.data_ptr(), b32.data_ptr(), 0, y.data_ptr(), None, 0)
+
+    fns = {"F.conv2d (cuDNN)": lambda: F.conv2d(x, w, b, padding=1),
+           "nova_torch.conv2d": lambda: nova_torch.conv2d(x, w, b),
+           "torch.ops.nova.conv2d": lambda: torch.ops.nova.conv2d(x, w, b, 1, "auto", False, False),
+           "C API call alone": c_api}
+    out = {}
+    with torch.no_grad():
+        for key, fn in fns.items():
+            best = float("inf")
+            for _ in range(5):
+                torch.cuda.synchronize()
+                torch.cuda._sleep(200_000_000)
+                start = time.perf_counter()
+                for _ in range(calls):
+                    fn()
+                best = min(best, (time.perf_counter() - start) / calls * 1e6)
+            out[key] = best
+    torch.cuda.synchronize()
+    return out
+
+
+def print_tables(results):
+    print("\n## Latency (ms, median; ratio NOVA / cuDNN eager)")
+    for row in results["latency"]:
+        keys = [k for k in row if isinstance(row[k], float)]
+        ref = row.get("cudnn eager") or row.get("cudnn strict")
+        cells = " | ".join(f"{k} {row[k]:.2f}" for k in keys)
+        print(f"| {row['model']:9s} | {row['dtype']} | {row['batch']:3d} | {cells} | ratio {row['nova eager'] / ref:.2f} |")
+    print("\n## Accuracy (logits rel. L2 vs FP64; top-1 agreement with FP32; non-finite)")
+    for row in results["accuracy"]:
+        for key in ("cudnn fp16", "nova fp16", "cudnn fp32 tf32", "nova fp32", "cudnn fp32 strict"):
+            r = row[key]
+            agree = f"{r['top-1 agreement %']:.2f} %" if "top-1 agreement %" in r else "-"
+            print(f"| {row['model']:9s} | {key:17s} | {r['logits rel err']:.2e} | {agree} | {r['non-finite']} |")
+    print("\n## Host time per call (us, GPU busy)")
+    for key, us in results["overhead"].items():
+        print(f"| {key:22s} | {us:.1f} |")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--models", default=",".join(MODELS), help="comma-separated: " + ", ".join(MODELS))
+    p.add_argument("--batches", default="1,8,32")
+    p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--images", type=int, default=2048, help="synthetic images for top-1 agreement")
+    p.add_argument("--compile", action="store_true", help="also time torch.compile of both models")
+    p.add_argument("--skip", default="", help="comma-separated parts to skip: latency, accuracy, overhead")
+    p.add_argument("--json", help="write every number here")
+    args = p.parse_args()
+    if not torch.cuda.is_available():
+        sys.exit("whole_models.py needs a CUDA GPU")
+    names = args.models.split(",")
+    unknown = [n for n in names if n not in MODELS]
+    if unknown:
+        sys.exit(f"unknown models {unknown}; choose from {list(MODELS)}")
+    batches = [int(b) for b in args.batches.split(",")]
+    skip = set(filter(None, args.skip.split(",")))
+    torch.backends.cudnn.benchmark = True  # cuDNN's fastest algorithm per layer, as a tuned deployment
+    print(f"device {torch.cuda.get_device_name()}, torch {torch.__version__}, cuDNN "
+          f"{torch.backends.cudnn.version()}, library {nova_torch.LIBRARY_PATH}", flush=True)
+    results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "latency": [], "accuracy": [],
+               "overhead": {}}
+    if "overhead" not in skip:
+        results["overhead"] = host_overhead()
+    for name in names:
+        if "latency" not in skip:
+            results["latency"] += latency(name, batches, args.reps, args.compile)
+        if "accuracy" not in skip:
+            results["accuracy"].append(accuracy(name, args.images))
+    results["fallbacks"] = {k: v for k, v in nova_torch.fallback_counts().items()}
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    print_tables(results)
+
+
+if __name__ == "__main__":
+    main()
