@@ -182,7 +182,7 @@ def host_overhead(calls=200):
     functional._conv2d_impl(x, w, b, 1, "auto", False, False)
     plan = next(p for k, p in functional._plans.items() if k[1:5] == (1, 16, 8, 8))
     u = functional._derived.get(w, (plan.filter.layout, plan.filter.bytes, False), None)
-    b32 = functional._fp32_bias(b)
+    b32 = functional._fp32_bias(x, b)
     lib = _runtime._lib
     stream = torch.cuda.current_stream().cuda_stream
 

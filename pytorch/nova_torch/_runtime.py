@@ -109,6 +109,7 @@ class Handle:
         self.backend = backend
         self.device_index = device_index
         self.lock = threading.Lock() if backend == BACKEND_GPU else None
+        self.stream = None  # the stream last set (nova_create's: the default stream)
         self.ptr = c_void_p()
         check(_lib.nova_create(ctypes.byref(self.ptr), backend, None), "nova_create")
 

@@ -249,18 +249,30 @@ def _effective_weight(weight, flip):
     return weight.flip(2, 3).transpose(0, 1) if flip else weight
 
 
+if hasattr(torch._C, "_cuda_getCurrentRawStream"):  # the stream pointer without a Stream object
+    def _current_stream(device):
+        return torch._C._cuda_getCurrentRawStream(device.index)
+else:
+    def _current_stream(device):
+        return torch.cuda.current_stream(device).cuda_stream
+
+
 def _call(handle, x, fn, *args):
     """Runs a runtime call on PyTorch's current stream of x's device (the GPU handle's stream is
-    switched under its lock), with that device current."""
+    switched under its lock when it differs), with that device current."""
     if handle.lock is None:
         return fn(handle.ptr, *args)
     if torch.cuda.current_device() != x.device.index:
         with torch.cuda.device(x.device):
             return _call(handle, x, fn, *args)
-    stream = torch.cuda.current_stream(x.device).cuda_stream
+    stream = _current_stream(x.device)
     with handle.lock:
-        status = _runtime._lib.nova_set_stream(handle.ptr, stream)
-        return status if status != _runtime.SUCCESS else fn(handle.ptr, *args)
+        if handle.stream != stream:
+            status = _runtime._lib.nova_set_stream(handle.ptr, stream)
+            if status != _runtime.SUCCESS:
+                return status
+            handle.stream = stream
+        return fn(handle.ptr, *args)
 
 
 def _transformed_filter(handle, plan, x, weight, flip):
@@ -274,12 +286,34 @@ def _transformed_filter(handle, plan, x, weight, flip):
     return u
 
 
-def _fp32_bias(bias):
+_filter_streams = {}
+
+
+def _kept(x, make):
+    """make() for a value the cache keeps across calls. On the GPU it runs on a side stream ordered
+    after PyTorch's current one and before its later work, so that its memory comes from the
+    ordinary caching allocator and never from a CUDA-graph pool the current stream may be
+    allocating into (torch.compile's CUDA graphs refuse memory that outlives their runs)."""
+    if x.device.type != "cuda":
+        return make()
+    current = torch.cuda.current_stream(x.device)
+    side = _filter_streams.get(x.device.index)
+    if side is None:
+        side = _filter_streams[x.device.index] = torch.cuda.Stream(x.device)
+    side.wait_stream(current)
+    with torch.cuda.stream(side):
+        value = make()
+    current.wait_stream(side)
+    value.record_stream(current)
+    return value
+
+
+def _fp32_bias(x, bias):
     if bias is None:
         return None
     if bias.dtype == torch.float32 and bias.is_contiguous():
         return bias
-    return _derived.get(bias, "fp32", lambda: bias.detach().to(torch.float32).contiguous())
+    return _derived.get(bias, "fp32", lambda: _kept(x, lambda: bias.detach().to(torch.float32).contiguous()))
 
 
 def _output(x, k, r, pad):
@@ -309,8 +343,8 @@ def _conv2d_impl(x, weight, bias, padding, transform, relu, flip):
         plan = _plan(handle, (x.device, n, c, h, w, k, r, padding, _is_nhwc(x), x.dtype == torch.float16, transform,
                               _runtime.ALGO_AUTO if aligned else _runtime.ALGO_THREE_PASS))
         u = _derived.get(weight, (plan.filter.layout, plan.filter.bytes, flip),
-                         lambda: _transformed_filter(handle, plan, x, weight, flip))
-        b32 = _fp32_bias(bias)
+                         lambda: _kept(x, lambda: _transformed_filter(handle, plan, x, weight, flip)))
+        b32 = _fp32_bias(x, bias)
         ws = (torch.empty(plan.workspace_bytes, dtype=torch.uint8, device=x.device)
               if plan.workspace_bytes else None)
         status = _call(handle, x, _runtime._lib.nova_conv_forward_with_filter, ctypes.byref(plan.desc), x.data_ptr(),
@@ -394,6 +428,21 @@ else:  # older PyTorch (Debian's 1.13): the same op as an autograd.Function
     _op = _Conv2dFunction.apply
 
 
+_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
+
+
+def _needs_dispatcher(x, weight, bias):
+    """Whether the call must go through the registered op: while torch.compile traces, when autograd
+    records, or for tensor subclasses (fake tensors, functorch wrappers). Otherwise (eager inference)
+    the op's implementation is called directly: the same code without the dispatcher's host time."""
+    if _is_compiling() or type(x) not in _PLAIN_TENSORS or type(weight) not in _PLAIN_TENSORS:
+        return True
+    if bias is not None and type(bias) not in _PLAIN_TENSORS:
+        return True
+    return torch.is_grad_enabled() and (x.requires_grad or weight.requires_grad or
+                                        (bias is not None and bias.requires_grad))
+
+
 def conv2d(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=1, transform="auto", relu=False):
     """y = conv2d(input, weight) + bias, then ReLU if `relu`: torch.nn.functional.conv2d's result.
 
@@ -411,9 +460,10 @@ def conv2d(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=
         _note_fallback(reason)
         out = F.conv2d(input, weight, bias, stride, padding, dilation, groups)
         return F.relu(out) if relu else out
+    run = _op if _needs_dispatcher(input, weight, bias) else _conv2d_impl
     if input.dim() == 3:
-        return _op(input.unsqueeze(0), weight, bias, pad, transform, bool(relu), False).squeeze(0)
-    return _op(input, weight, bias, pad, transform, bool(relu), False)
+        return run(input.unsqueeze(0), weight, bias, pad, transform, bool(relu), False).squeeze(0)
+    return run(input, weight, bias, pad, transform, bool(relu), False)
 
 
 def predicted_error(transform, dtype, channels):

@@ -18,8 +18,14 @@ def device(request):
 
 
 @pytest.fixture(autouse=True)
-def _seed():
+def _seed_and_strict_fp32():
+    """A fixed seed, and float32 convolutions and matrix products in float32 on the GPU (PyTorch lets
+    cuDNN use TF32 by default: errors near 3e-4 in the layers NOVA leaves to it)."""
     torch.manual_seed(1234)
+    saved = torch.backends.cudnn.allow_tf32, torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
+    yield
+    torch.backends.cudnn.allow_tf32, torch.backends.cuda.matmul.allow_tf32 = saved
 
 
 def reference(x, w, b=None, padding=1, relu=False):
