@@ -7,6 +7,7 @@ dispatcher on PyTorch 2.x: a fake implementation and an autograd formula; an aut
 older PyTorch), else torch.nn.functional.conv2d, and the reason is logged and counted.
 """
 import collections
+import concurrent.futures
 import ctypes
 import logging
 import re
@@ -287,22 +288,31 @@ def _transformed_filter(handle, plan, x, weight, flip):
 
 
 _filter_streams = {}
+_filter_thread = None
 
 
 def _kept(x, make):
-    """make() for a value the cache keeps across calls. On the GPU it runs on a side stream ordered
-    after PyTorch's current one and before its later work, so that its memory comes from the
-    ordinary caching allocator and never from a CUDA-graph pool the current stream may be
-    allocating into (torch.compile's CUDA graphs refuse memory that outlives their runs)."""
+    """make() for a value the cache keeps across calls. On the GPU it runs on a helper thread and
+    a side stream ordered after PyTorch's current one and before its later work: a CUDA-graph pool
+    that the calling thread allocates into (torch.compile's reduce-overhead warm-up, which refuses
+    memory that outlives its runs) never holds it. Capture itself should find the cache warm: run the
+    model once before capturing, as PyTorch advises for any capture."""
+    global _filter_thread
     if x.device.type != "cuda":
         return make()
     current = torch.cuda.current_stream(x.device)
     side = _filter_streams.get(x.device.index)
     if side is None:
         side = _filter_streams[x.device.index] = torch.cuda.Stream(x.device)
+    if _filter_thread is None:
+        _filter_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="nova_torch_filters")
+
+    def on_side_stream():
+        with torch.cuda.device(x.device), torch.cuda.stream(side):
+            return make()
+
     side.wait_stream(current)
-    with torch.cuda.stream(side):
-        value = make()
+    value = _filter_thread.submit(on_side_stream).result()
     current.wait_stream(side)
     value.record_stream(current)
     return value
@@ -316,9 +326,9 @@ def _fp32_bias(x, bias):
     return _derived.get(bias, "fp32", lambda: _kept(x, lambda: bias.detach().to(torch.float32).contiguous()))
 
 
-def _output(x, k, r, pad):
+def _output(x, k, r, pad, nhwc):
     n, _, h, w = x.shape
-    fmt = torch.channels_last if _is_nhwc(x) else torch.contiguous_format
+    fmt = torch.channels_last if nhwc else torch.contiguous_format
     return torch.empty((n, k, h + 2 * pad - r + 1, w + 2 * pad - r + 1), dtype=x.dtype, device=x.device,
                        memory_format=fmt)
 
@@ -332,15 +342,16 @@ def _conv2d_impl(x, weight, bias, padding, transform, relu, flip):
     """The op on real tensors: NOVA, or F.conv2d where the runtime refuses the call."""
     r = weight.shape[-1]
     k = weight.shape[1] if flip else weight.shape[0]
-    if not _is_nhwc(x) and not x.is_contiguous():
+    nhwc = _is_nhwc(x)
+    if not nhwc and not x.is_contiguous():
         x = x.contiguous()
-    y = _output(x, k, r, padding)
+    y = _output(x, k, r, padding, nhwc)
     try:
         handle = _runtime.handle_for(x.device)
         # The fused kernel's 16-byte loads and stores; views at odd offsets take the 3-pass path.
         aligned = x.data_ptr() % 16 == 0 and y.data_ptr() % 16 == 0
         n, c, h, w = x.shape
-        plan = _plan(handle, (x.device, n, c, h, w, k, r, padding, _is_nhwc(x), x.dtype == torch.float16, transform,
+        plan = _plan(handle, (x.device, n, c, h, w, k, r, padding, nhwc, x.dtype == torch.float16, transform,
                               _runtime.ALGO_AUTO if aligned else _runtime.ALGO_THREE_PASS))
         u = _derived.get(weight, (plan.filter.layout, plan.filter.bytes, flip),
                          lambda: _kept(x, lambda: _transformed_filter(handle, plan, x, weight, flip)))
@@ -399,7 +410,7 @@ if hasattr(torch.library, "custom_op"):  # PyTorch >= 2.4: the dispatcher's cust
 
     @_op.register_fake
     def _(x, weight, bias, padding, transform, relu, flip):
-        return _output(x, weight.shape[1] if flip else weight.shape[0], weight.shape[-1], padding)
+        return _output(x, weight.shape[1] if flip else weight.shape[0], weight.shape[-1], padding, _is_nhwc(x))
 
     def _setup_context(ctx, inputs, output):
         x, weight, bias, padding, transform, relu, flip = inputs
