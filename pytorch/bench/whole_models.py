@@ -179,7 +179,7 @@ def host_overhead(calls=200):
     b = torch.randn(16, device="cuda").half()
     y = torch.empty_like(x)
     handle = _runtime.handle_for(x.device)
-    functional._conv2d_impl(x, w, b, 1, "auto", False, False)
+    functional._conv2d_impl(x, w, b, 1, "auto", 0.0, False, False)
     plan = next(p for k, p in functional._plans.items() if k[1:5] == (1, 16, 8, 8))
     u = functional._derived.get(w, (plan.filter.layout, plan.filter.bytes, False), None)
     b32 = functional._fp32_bias(x, b)
@@ -193,7 +193,7 @@ def host_overhead(calls=200):
 
     fns = {"F.conv2d (cuDNN)": lambda: F.conv2d(x, w, b, padding=1),
            "nova_torch.conv2d": lambda: nova_torch.conv2d(x, w, b),
-           "torch.ops.nova.conv2d": lambda: torch.ops.nova.conv2d(x, w, b, 1, "auto", False, False),
+           "torch.ops.nova.conv2d": lambda: torch.ops.nova.conv2d(x, w, b, 1, "auto", 0.0, False, False),
            "C API call alone": c_api}
     out = {}
     with torch.no_grad():

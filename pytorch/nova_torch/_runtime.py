@@ -27,7 +27,7 @@ class ConvDesc(ctypes.Structure):
     _fields_ = [("n", c_int64), ("c", c_int64), ("h", c_int64), ("w", c_int64), ("k", c_int64),
                 ("kernel_size", c_int), ("pad", c_int), ("stride", c_int), ("dilation", c_int),
                 ("groups", c_int), ("layout", c_int), ("dtype", c_int), ("transform", c_char_p),
-                ("algorithm", c_int), ("allow_inaccurate", c_int)]
+                ("algorithm", c_int), ("allow_inaccurate", c_int), ("max_error", ctypes.c_double)]
 
 
 class FilterPlan(ctypes.Structure):

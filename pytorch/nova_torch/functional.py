@@ -217,13 +217,14 @@ class _Plan:
     __slots__ = ("desc", "filter", "workspace_bytes")
 
     def __init__(self, handle, key):
-        _device, n, c, h, w, k, r, pad, nhwc, half, transform, algorithm = key
+        _device, n, c, h, w, k, r, pad, nhwc, half, transform, max_error, algorithm = key
         d = _runtime.ConvDesc()
         _runtime._lib.nova_conv_desc_init(ctypes.byref(d))
         d.n, d.c, d.h, d.w, d.k, d.kernel_size, d.pad = n, c, h, w, k, r, pad
         d.layout = _runtime.LAYOUT_NHWC if nhwc else _runtime.LAYOUT_NCHW
         d.dtype = _runtime.DTYPE_FP16 if half else _runtime.DTYPE_FP32
         d.transform = transform.encode()
+        d.max_error = max_error or 0.0
         d.algorithm = algorithm
         self.desc = d
         self.filter = _runtime.FilterPlan()
@@ -338,7 +339,7 @@ _FALLBACK_STATUSES = frozenset({_runtime.INVALID_ARGUMENT, _runtime.NOT_SUPPORTE
                                 _runtime.SIZE_OVERFLOW, _runtime.NO_GPU, _runtime.INACCURATE})
 
 
-def _conv2d_impl(x, weight, bias, padding, transform, relu, flip):
+def _conv2d_impl(x, weight, bias, padding, transform, max_error, relu, flip):
     """The op on real tensors: NOVA, or F.conv2d where the runtime refuses the call."""
     r = weight.shape[-1]
     k = weight.shape[1] if flip else weight.shape[0]
@@ -352,7 +353,7 @@ def _conv2d_impl(x, weight, bias, padding, transform, relu, flip):
         aligned = x.data_ptr() % 16 == 0 and y.data_ptr() % 16 == 0
         n, c, h, w = x.shape
         plan = _plan(handle, (x.device, n, c, h, w, k, r, padding, nhwc, x.dtype == torch.float16, transform,
-                              _runtime.ALGO_AUTO if aligned else _runtime.ALGO_THREE_PASS))
+                              max_error, _runtime.ALGO_AUTO if aligned else _runtime.ALGO_THREE_PASS))
         u = _derived.get(weight, (plan.filter.layout, plan.filter.bytes, flip),
                          lambda: _kept(x, lambda: _transformed_filter(handle, plan, x, weight, flip)))
         b32 = _fp32_bias(x, bias)
@@ -376,7 +377,7 @@ def _conv2d_impl(x, weight, bias, padding, transform, relu, flip):
     return torch.relu_(out) if relu else out
 
 
-def _gradients(x, weight, y, has_bias, padding, transform, relu, flip, needs, grad):
+def _gradients(x, weight, y, has_bias, padding, transform, max_error, relu, flip, needs, grad):
     """Gradients of y = relu?(conv(x, w_eff) + b): the data gradient is the stride-1 convolution of
     grad with w_eff's flipped transpose at padding r - 1 - pad (through NOVA where that padding is
     served); the weight gradient through PyTorch."""
@@ -388,7 +389,7 @@ def _gradients(x, weight, y, has_bias, padding, transform, relu, flip, needs, gr
     if needs[0]:
         back_pad = r - 1 - padding
         if 0 <= back_pad <= 2:
-            gx = _op(grad, weight, None, back_pad, transform, False, not flip)
+            gx = _op(grad, weight, None, back_pad, transform, max_error, False, not flip)
         else:
             gx = torch.nn.grad.conv2d_input(x.shape, w_eff, grad, padding=padding)
     if needs[1]:
@@ -405,36 +406,36 @@ if hasattr(torch.library, "custom_op"):  # PyTorch >= 2.4: the dispatcher's cust
 
     @torch.library.custom_op("nova::conv2d", mutates_args=())
     def _op(x: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor], padding: int, transform: str,
-            relu: bool, flip: bool) -> torch.Tensor:
-        return _conv2d_impl(x, weight, bias, padding, transform, relu, flip)
+            max_error: float, relu: bool, flip: bool) -> torch.Tensor:
+        return _conv2d_impl(x, weight, bias, padding, transform, max_error, relu, flip)
 
     @_op.register_fake
-    def _(x, weight, bias, padding, transform, relu, flip):
+    def _(x, weight, bias, padding, transform, max_error, relu, flip):
         return _output(x, weight.shape[1] if flip else weight.shape[0], weight.shape[-1], padding, _is_nhwc(x))
 
     def _setup_context(ctx, inputs, output):
-        x, weight, bias, padding, transform, relu, flip = inputs
+        x, weight, bias, padding, transform, max_error, relu, flip = inputs
         ctx.save_for_backward(x, weight, output if relu else None)
-        ctx.args = (bias is not None, padding, transform, relu, flip)
+        ctx.args = (bias is not None, padding, transform, max_error, relu, flip)
 
     def _backward(ctx, grad):
         x, weight, y = ctx.saved_tensors
-        return _gradients(x, weight, y, *ctx.args, ctx.needs_input_grad, grad) + (None,) * 4
+        return _gradients(x, weight, y, *ctx.args, ctx.needs_input_grad, grad) + (None,) * 5
 
     _op.register_autograd(_backward, setup_context=_setup_context)
 else:  # older PyTorch (Debian's 1.13): the same op as an autograd.Function
     class _Conv2dFunction(torch.autograd.Function):
         @staticmethod
-        def forward(ctx, x, weight, bias, padding, transform, relu, flip):
-            y = _conv2d_impl(x, weight, bias, padding, transform, relu, flip)
+        def forward(ctx, x, weight, bias, padding, transform, max_error, relu, flip):
+            y = _conv2d_impl(x, weight, bias, padding, transform, max_error, relu, flip)
             ctx.save_for_backward(x, weight, y if relu else None)
-            ctx.args = (bias is not None, padding, transform, relu, flip)
+            ctx.args = (bias is not None, padding, transform, max_error, relu, flip)
             return y
 
         @staticmethod
         def backward(ctx, grad):
             x, weight, y = ctx.saved_tensors
-            return _gradients(x, weight, y, *ctx.args, ctx.needs_input_grad, grad) + (None,) * 4
+            return _gradients(x, weight, y, *ctx.args, ctx.needs_input_grad, grad) + (None,) * 5
 
     _op = _Conv2dFunction.apply
 
@@ -454,14 +455,18 @@ def _needs_dispatcher(x, weight, bias):
                                         (bias is not None and bias.requires_grad))
 
 
-def conv2d(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=1, transform="auto", relu=False):
+def conv2d(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=1, transform="auto", relu=False,
+           max_error=None):
     """y = conv2d(input, weight) + bias, then ReLU if `relu`: torch.nn.functional.conv2d's result.
 
     NOVA serves stride 1, dilation 1, groups 1, square kernels with a generated transform, padding
     0..2 (int, equal pair, 'same' for odd kernels, 'valid'), float16 and float32, CPU and CUDA
     tensors; everything else runs torch.nn.functional.conv2d (explain() says why). channels_last
     input runs NHWC without a copy, and the output keeps the input's memory format. `transform`:
-    'auto' (default), 'tuned', or a transform name (nova_torch.transforms()).
+    'auto' (default), 'tuned', or a transform name (nova_torch.transforms()). `max_error`: the
+    largest predicted relative error (predicted_error()) a transform may have, default the dtype's
+    budget (float16 1e-2, float32 1e-5); smaller trades speed for accuracy, and a layer no transform
+    fits runs PyTorch's convolution.
     """
     input, weight, bias = _autocast(input, weight, bias)
     reason, pad = _check(input, weight, bias, stride, padding, dilation, groups)
@@ -472,9 +477,10 @@ def conv2d(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=
         out = F.conv2d(input, weight, bias, stride, padding, dilation, groups)
         return F.relu(out) if relu else out
     run = _op if _needs_dispatcher(input, weight, bias) else _conv2d_impl
+    budget = _error_budget(max_error)
     if input.dim() == 3:
-        return run(input.unsqueeze(0), weight, bias, pad, transform, bool(relu), False).squeeze(0)
-    return run(input, weight, bias, pad, transform, bool(relu), False)
+        return run(input.unsqueeze(0), weight, bias, pad, transform, budget, bool(relu), False).squeeze(0)
+    return run(input, weight, bias, pad, transform, budget, bool(relu), False)
 
 
 def predicted_error(transform, dtype, channels):
@@ -490,7 +496,17 @@ def predicted_error(transform, dtype, channels):
     return (storage * storage + u * u / 3.0) ** 0.5
 
 
-def describe(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=1, transform="auto"):
+def _error_budget(max_error):
+    """The descriptor's max_error: 0 for the dtype's default; ValueError unless positive and finite."""
+    if max_error is None:
+        return 0.0
+    if not isinstance(max_error, (int, float)) or not 0 < max_error < float("inf"):
+        raise ValueError(f"nova_torch: max_error must be a positive finite number or None, got {max_error!r}")
+    return float(max_error)
+
+
+def describe(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=1, transform="auto",
+             max_error=None):
     """What conv2d() would run for these arguments, as a dict: "runs" ("nova" or "torch"), and
     either "reason" (why PyTorch runs it) or "transform" (the canonical name "auto"/"tuned"/an
     alias resolves to), "layout" and "predicted_error" (predicted_error())."""
@@ -503,7 +519,7 @@ def describe(input, weight, bias=None, padding=1, *, stride=1, dilation=1, group
         handle = _runtime.handle_for(x.device)
         n, c, h, w = x.shape
         plan = _plan(handle, (x.device, n, c, h, w, weight.shape[0], weight.shape[-1], pad, _is_nhwc(x),
-                              x.dtype == torch.float16, transform, _runtime.ALGO_AUTO))
+                              x.dtype == torch.float16, transform, _error_budget(max_error), _runtime.ALGO_AUTO))
         name = ctypes.c_char_p()
         _runtime.check(_runtime._lib.nova_conv_transform_name(handle.ptr, ctypes.byref(plan.desc), ctypes.byref(name)),
                        "nova_conv_transform_name")
@@ -514,10 +530,12 @@ def describe(input, weight, bias=None, padding=1, *, stride=1, dilation=1, group
             "predicted_error": predicted_error(name, x.dtype, x.shape[1])}
 
 
-def explain(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=1, transform="auto"):
+def explain(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=1, transform="auto",
+            max_error=None):
     """describe() in one line: the NOVA transform and layout conv2d() would run, or why it would fall
     back to torch.nn.functional.conv2d."""
-    d = describe(input, weight, bias, padding, stride=stride, dilation=dilation, groups=groups, transform=transform)
+    d = describe(input, weight, bias, padding, stride=stride, dilation=dilation, groups=groups, transform=transform,
+                 max_error=max_error)
     if d["runs"] == "torch":
         return f"torch.nn.functional.conv2d: {d['reason']}"
     return (f"NOVA on {input.device}: transform {d['transform']}, {d['layout']}, {input.dtype}, "

@@ -24,7 +24,7 @@ def _is_relu(node, modules):
     return node.op == "call_method" and node.target in ("relu", "relu_")
 
 
-def _folded(conv, bn, relu, transform):
+def _folded(conv, bn, relu, transform, max_error):
     """A NovaConv2d computing relu?(bn(conv(x))) in eval mode: w' = w s, b' = (b - mean) s + beta,
     s = gamma / sqrt(var + eps), in float64 then rounded once to the weight's dtype."""
     w = conv.weight.detach().double()
@@ -37,19 +37,21 @@ def _folded(conv, bn, relu, transform):
     fused = NovaConv2d(conv.in_channels, conv.out_channels, conv.kernel_size, stride=conv.stride, padding=conv.padding,
                        dilation=conv.dilation, groups=conv.groups, bias=True, padding_mode=conv.padding_mode,
                        device=conv.weight.device, dtype=conv.weight.dtype,
-                       transform=getattr(conv, "transform", transform), relu=relu)
+                       transform=getattr(conv, "transform", transform), relu=relu,
+                       max_error=getattr(conv, "max_error", max_error))
     with torch.no_grad():
         fused.weight.copy_(w * scale.reshape(-1, 1, 1, 1))
         fused.bias.copy_((b - mean) * scale + beta)
     return fused.eval()
 
 
-def fuse_conv_bn_relu(model, *, transform="auto"):
+def fuse_conv_bn_relu(model, *, transform="auto", max_error=None):
     """Returns an inference copy of `model` (in eval mode; the model itself is not changed) in which
     every Conv2d followed only by a BatchNorm2d (and then optionally a ReLU) is one NovaConv2d with
     the BatchNorm folded into its weights and bias and the ReLU in its epilogue; a Conv2d followed
     directly by a ReLU takes it into its epilogue too. Every other Conv2d is swapped as
-    replace_conv2d() would. The model must trace with torch.fx (torchvision's ResNets, VGGs and
+    replace_conv2d() would; `transform` and `max_error` as there (a NovaConv2d keeps its own). The
+    model must trace with torch.fx (torchvision's ResNets, VGGs and
     UNet-style blocks do)."""
     if model.training:
         raise ValueError("fuse_conv_bn_relu folds BatchNorm's running statistics: call model.eval() first")
@@ -77,16 +79,17 @@ def fuse_conv_bn_relu(model, *, transform="auto"):
         if bn is None and not relu:
             continue
         if bn is not None:
-            fused = _folded(conv, bn, relu, transform)
+            fused = _folded(conv, bn, relu, transform, max_error)
         else:
-            fused = NovaConv2d.from_conv2d(conv, transform=getattr(conv, "transform", transform), relu=True)
+            fused = NovaConv2d.from_conv2d(conv, transform=getattr(conv, "transform", transform), relu=True,
+                                           max_error=getattr(conv, "max_error", max_error))
         _replace_module(traced, node.target, fused)
         for done in ([consumer] if bn is not None else []) + ([relu_node] if relu else []):
             done.replace_all_uses_with(node)
             graph.erase_node(done)
         modules = dict(traced.named_modules())
     from .modules import replace_conv2d
-    replace_conv2d(traced, transform=transform)
+    replace_conv2d(traced, transform=transform, max_error=max_error)
     graph.lint()
     traced.delete_all_unused_submodules()  # the folded BatchNorms and the absorbed ReLUs
     traced.recompile()

@@ -2,29 +2,32 @@
 import torch
 from torch import nn
 
-from .functional import conv2d, layer_reason, transform_kernel_size
+from .functional import _error_budget, conv2d, layer_reason, transform_kernel_size
 
 
 class NovaConv2d(nn.Conv2d):
     """torch.nn.Conv2d with the same parameters, state_dict keys and results, run by nova_torch.conv2d
     (NOVA where it serves the layer, PyTorch's convolution elsewhere). `transform` picks the Winograd
-    transform ('auto', 'tuned' or a name); `relu=True` applies ReLU in NOVA's epilogue (as
-    fuse_conv_bn_relu() sets it)."""
+    transform ('auto', 'tuned' or a name); `max_error` bounds its predicted relative error (see
+    nova_torch.conv2d); `relu=True` applies ReLU in NOVA's epilogue (as fuse_conv_bn_relu() sets it)."""
 
-    def __init__(self, *args, transform="auto", relu=False, **kwargs):
+    def __init__(self, *args, transform="auto", relu=False, max_error=None, **kwargs):
         super().__init__(*args, **kwargs)
         transform_kernel_size(transform)
+        _error_budget(max_error)
         self.transform = transform
+        self.max_error = max_error
         self.relu = bool(relu)
 
     @classmethod
-    def from_conv2d(cls, conv, *, transform="auto", relu=False):
+    def from_conv2d(cls, conv, *, transform="auto", relu=False, max_error=None):
         """A NovaConv2d that shares conv's parameters (an optimiser holding them keeps working)."""
         if not isinstance(conv, nn.Conv2d):
             raise TypeError(f"from_conv2d needs a torch.nn.Conv2d, got {type(conv).__name__}")
         new = cls(conv.in_channels, conv.out_channels, conv.kernel_size, stride=conv.stride, padding=conv.padding,
                   dilation=conv.dilation, groups=conv.groups, bias=conv.bias is not None,
-                  padding_mode=conv.padding_mode, device="meta", transform=transform, relu=relu)
+                  padding_mode=conv.padding_mode, device="meta", transform=transform, relu=relu,
+                  max_error=max_error)
         new.weight = conv.weight
         new.bias = conv.bias
         new.train(conv.training)
@@ -50,10 +53,11 @@ class NovaConv2d(nn.Conv2d):
             out = self._conv_forward(input, self.weight, self.bias)
             return torch.relu(out) if self.relu else out
         return conv2d(input, self.weight, self.bias, self.padding, stride=self.stride, dilation=self.dilation,
-                      groups=self.groups, transform=self.transform, relu=self.relu)
+                      groups=self.groups, transform=self.transform, relu=self.relu, max_error=self.max_error)
 
     def extra_repr(self):
         extra = f", transform={self.transform!r}" + (", relu=True" if self.relu else "")
+        extra += f", max_error={self.max_error}" if self.max_error is not None else ""
         return super().extra_repr() + extra
 
 
@@ -70,11 +74,13 @@ class SwapReport:
         return "\n".join(lines)
 
 
-def replace_conv2d(model, *, filter=None, transform="auto"):
+def replace_conv2d(model, *, filter=None, transform="auto", max_error=None):
     """Swaps every torch.nn.Conv2d in `model` (nested ones included) that NOVA can serve for a
-    NovaConv2d sharing its parameters, in place. `filter(name, conv)` may veto a layer. Layers
-    already NovaConv2d are left as they are, so a second call swaps nothing. Returns a SwapReport."""
+    NovaConv2d sharing its parameters, in place, with `transform` and `max_error` (see
+    nova_torch.conv2d). `filter(name, conv)` may veto a layer. Layers already NovaConv2d are left as
+    they are, so a second call swaps nothing. Returns a SwapReport."""
     transform_kernel_size(transform)
+    _error_budget(max_error)
     report = SwapReport()
     if isinstance(model, nn.Conv2d):
         report.left.append(("", "the model itself is a Conv2d: use NovaConv2d.from_conv2d(model)"))
@@ -93,7 +99,7 @@ def replace_conv2d(model, *, filter=None, transform="auto"):
             if filter is not None and not filter(name, child):
                 report.left.append((name, "excluded by filter"))
                 continue
-            candidate = NovaConv2d.from_conv2d(child, transform=transform)
+            candidate = NovaConv2d.from_conv2d(child, transform=transform, max_error=max_error)
             reason = candidate.unsupported_reason()
             if reason is not None:
                 report.left.append((name, reason))

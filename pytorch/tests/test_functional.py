@@ -225,9 +225,10 @@ def test_double_backward_flips_back(device):
 @pytest.mark.skipif(not hasattr(torch.library, "opcheck"), reason="torch.library.opcheck needs PyTorch >= 2.4")
 def test_opcheck(device):
     x, w, b = random_conv(2, 4, 7, 7, 4, device=device)
-    for args in [(x, w, b, 1, "auto", False, False), (x.to(memory_format=torch.channels_last), w, None, 0, "auto",
-                                                       True, False), (x, w.transpose(0, 1).contiguous(), b, 2, "auto",
-                                                                      False, True)]:
+    cases = [(x, w, b, 1, "auto", 0.0, False, False),
+             (x.to(memory_format=torch.channels_last), w, None, 0, "auto", 3e-3, True, False),
+             (x, w.transpose(0, 1).contiguous(), b, 2, "auto", 0.0, False, True)]
+    for args in cases:
         args = tuple(a.requires_grad_() if isinstance(a, torch.Tensor) else a for a in args)
         torch.library.opcheck(torch.ops.nova.conv2d.default, args)
 
@@ -242,3 +243,16 @@ def test_set_enabled_switches_every_call_to_pytorch(device):
     finally:
         nova_torch.set_enabled(previous)
     assert previous is True
+
+
+def test_max_error_trades_speed_for_accuracy(device):
+    x, w, b = random_conv(2, 64, 28, 28, 64, dtype=torch.float16, device=device)
+    x = x.to(memory_format=torch.channels_last)
+    loose, tight = nova_torch.describe(x, w, b), nova_torch.describe(x, w, b, max_error=1e-3)
+    assert loose["predicted_error"] > 1e-3 >= tight["predicted_error"]
+    y = nova_torch.conv2d(x, w, b, max_error=1e-3)
+    assert rel_l2(y, reference(x, w, b)) <= SPREAD * tight["predicted_error"]
+    assert "torch.nn.functional.conv2d" in nova_torch.explain(x, w, b, max_error=1e-6)  # nothing fits
+    for bad in (-1.0, 0.0, float("nan"), "small"):
+        with pytest.raises(ValueError, match="max_error"):
+            nova_torch.conv2d(x, w, b, max_error=bad)

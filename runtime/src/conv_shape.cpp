@@ -1,6 +1,7 @@
 #include "conv_shape.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <tuple>
@@ -32,13 +33,14 @@ bool checked_product(std::initializer_list<int64_t> factors, int64_t& out) {
 }
 
 // Predicted relative L2 error 0.7 u amp2D (docs/design.md §6) a transform must stay under, per
-// storage type: "auto" takes no other, and a name needs allow_inaccurate for any other.
+// storage type, unless the descriptor sets its own (max_error): "auto" takes no other, and a name
+// needs allow_inaccurate for any other.
 constexpr double kErrorBudgetFp16 = 1e-2;
 constexpr double kErrorBudgetFp32 = 1e-5;
 
-bool within_error_budget(const TransformEntry& t, nova_dtype_t dtype) {
-  const double u = dtype == NOVA_DTYPE_FP16 ? 0x1p-11 : 0x1p-24;
-  return 0.7 * u * t.amp2d <= (dtype == NOVA_DTYPE_FP16 ? kErrorBudgetFp16 : kErrorBudgetFp32);
+bool within_error_budget(const TransformEntry& t, const ConvShape& s) {
+  const double u = s.dtype == NOVA_DTYPE_FP16 ? 0x1p-11 : 0x1p-24;
+  return 0.7 * u * t.amp2d <= s.error_budget;
 }
 
 }  // namespace
@@ -51,6 +53,7 @@ nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
       !valid_enum(desc->dtype, {NOVA_DTYPE_FP32, NOVA_DTYPE_FP16}) ||
       !valid_enum(desc->algorithm, {NOVA_ALGO_AUTO, NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED}))
     return NOVA_STATUS_INVALID_ARGUMENT;
+  if (!(desc->max_error >= 0) || desc->max_error == HUGE_VAL) return NOVA_STATUS_INVALID_ARGUMENT;  // NaN too
   if (desc->stride != 1 || desc->dilation != 1 || desc->groups != 1) return NOVA_STATUS_NOT_SUPPORTED;
   // Each size on its own within the element limit first, so that no sum or product below overflows.
   for (const int64_t size : {desc->n, desc->c, desc->h, desc->w, desc->k})
@@ -60,6 +63,8 @@ nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
   s.n = desc->n, s.c = desc->c, s.h = desc->h, s.w = desc->w, s.k = desc->k;
   s.r = desc->kernel_size, s.pad = desc->pad, s.layout = desc->layout, s.dtype = desc->dtype;
   s.algorithm = desc->algorithm;
+  s.error_budget = desc->max_error > 0 ? desc->max_error
+                                       : (s.dtype == NOVA_DTYPE_FP16 ? kErrorBudgetFp16 : kErrorBudgetFp32);
   s.h_out = s.h + 2 * s.pad - s.r + 1;
   s.w_out = s.w + 2 * s.pad - s.r + 1;
   int64_t elements = 0;
@@ -120,7 +125,7 @@ std::vector<const TransformEntry*> ranked_transforms(const ConvShape& s, const C
   // issue-bound: the fewest Winograd-domain elements, then the fewest transform operations win.
   std::vector<std::pair<PathCost, const TransformEntry*>> scored;
   for (const TransformEntry& t : transform_registry())
-    if (t.r == s.r && within_error_budget(t, s.dtype)) scored.emplace_back(cost(t), &t);
+    if (t.r == s.r && within_error_budget(t, s)) scored.emplace_back(cost(t), &t);
   std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) {
     return std::tie(x.first.volume, x.first.transform_ops, x.second->amp2d) <
            std::tie(y.first.volume, y.first.transform_ops, y.second->amp2d);
@@ -137,7 +142,7 @@ nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s
     out = find_transform(desc->transform);
     if (!out) return NOVA_STATUS_UNKNOWN_TRANSFORM;
     if (out->r != s.r) return NOVA_STATUS_NOT_SUPPORTED;
-    if (!within_error_budget(*out, s.dtype) && !desc->allow_inaccurate) return NOVA_STATUS_INACCURATE;
+    if (!within_error_budget(*out, s) && !desc->allow_inaccurate) return NOVA_STATUS_INACCURATE;
   } else {
     const std::vector<const TransformEntry*> ranked = ranked_transforms(s, cost);
     if (ranked.empty()) return s.r == 3 ? NOVA_STATUS_UNKNOWN_TRANSFORM : NOVA_STATUS_NOT_SUPPORTED;

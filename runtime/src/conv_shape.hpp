@@ -22,6 +22,7 @@ struct ConvShape {
   nova_layout_t layout = NOVA_LAYOUT_NCHW;
   nova_dtype_t dtype = NOVA_DTYPE_FP32;
   nova_algo_t algorithm = NOVA_ALGO_AUTO;
+  double error_budget = 0;  // predicted relative error a transform may have (max_error or the dtype's)
 
   int64_t input_elements() const { return n * c * h * w; }
   int64_t output_elements() const { return n * k * h_out * w_out; }
@@ -68,7 +69,7 @@ struct PathCost {
 };
 using CostModel = std::function<PathCost(const TransformEntry&)>;
 
-// The transforms "auto" may take for `shape` (those whose predicted error fits the dtype's budget),
+// The transforms "auto" may take for `shape` (those whose predicted error fits its error budget),
 // best first: least volume, then fewest transform operations (which only the fused kernel counts),
 // then lowest amp2D, then registry (name) order. A volume of HUGE_VAL rules one out.
 std::vector<const TransformEntry*> ranked_transforms(const ConvShape& shape, const CostModel& cost);

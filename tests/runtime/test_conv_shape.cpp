@@ -13,10 +13,14 @@ using nova::runtime::ConvShape;
 using nova::runtime::PathCost;
 using nova::kernels::TransformEntry;
 
+// ResNet-50's 64@56 layer in fp16, NHWC, as validate_descriptor() derives it (the default budget).
 ConvShape fp16_layer() {
+  nova_conv_desc_t d;
+  nova_conv_desc_init(&d);
+  d.n = 32, d.c = 64, d.k = 64, d.h = 56, d.w = 56;
+  d.layout = NOVA_LAYOUT_NHWC, d.dtype = NOVA_DTYPE_FP16;
   ConvShape s;
-  s.n = 32, s.c = 64, s.k = 64, s.h = 56, s.w = 56, s.r = 3, s.pad = 1, s.h_out = 56, s.w_out = 56;
-  s.layout = NOVA_LAYOUT_NHWC, s.dtype = NOVA_DTYPE_FP16;
+  REQUIRE(nova::runtime::validate_descriptor(&d, s) == NOVA_STATUS_SUCCESS);
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -281,6 +282,38 @@ TEST_CASE("a named transform predicted beyond the dtype's error budget runs only
   std::vector<uint16_t> x16(b.x.size(), 0x3c00), y16(b.y.size());  // ones in fp16
   CHECK(nova_conv_forward(handle.get(), &d, x16.data(), b.w.data(), 1, nullptr, 0, y16.data(), nullptr, 0) ==
         NOVA_STATUS_SUCCESS);
+}
+
+TEST_CASE("max_error sets the error budget: auto picks within it, names beyond it are refused") {
+  nova::Handle handle;
+  nova::ConvDesc d = small_desc();
+  d.n = 2, d.c = 64, d.k = 64, d.h = d.w = 56;
+  d.dtype = NOVA_DTYPE_FP16;
+  const auto predicted = [](const char* name) {
+    for (int i = 0; i < nova_transform_count(); ++i) {
+      nova_transform_info_t info;
+      nova::check(nova_transform_info(i, &info));
+      if (std::strcmp(info.name, name) == 0) return 0.7 * 0x1p-11 * info.amp2d;
+    }
+    return HUGE_VAL;
+  };
+  const char* loose = nullptr;
+  REQUIRE(nova_conv_transform_name(handle.get(), &d, &loose) == NOVA_STATUS_SUCCESS);
+  REQUIRE(predicted(loose) > 3e-3);  // the default fp16 budget lets auto take a less accurate tile
+  d.max_error = 3e-3;
+  const char* tight = nullptr;
+  REQUIRE(nova_conv_transform_name(handle.get(), &d, &tight) == NOVA_STATUS_SUCCESS);
+  CHECK(predicted(tight) <= 3e-3);
+  CHECK(std::string(tight) != loose);
+  d.transform = loose;
+  CHECK(nova_conv_transform_name(handle.get(), &d, &tight) == NOVA_STATUS_INACCURATE);
+  d.transform = "auto";
+  d.max_error = 1e-6;  // no fp16 transform is that accurate
+  CHECK(nova_conv_transform_name(handle.get(), &d, &tight) == NOVA_STATUS_UNKNOWN_TRANSFORM);
+  for (const double bad : {-1e-3, std::nan(""), HUGE_VAL}) {
+    d.max_error = bad;
+    CHECK(nova_conv_transform_name(handle.get(), &d, &tight) == NOVA_STATUS_INVALID_ARGUMENT);
+  }
 }
 
 TEST_CASE("an alias runs its transform: same kernels, same bits, the canonical name reported") {

@@ -27,7 +27,8 @@ extern "C" {
 
 typedef enum {
   NOVA_STATUS_SUCCESS = 0,
-  NOVA_STATUS_INVALID_ARGUMENT,    /* null pointer, zero or negative size, bad enum, padding out of 0..2 */
+  NOVA_STATUS_INVALID_ARGUMENT,    /* null pointer, zero or negative size, bad enum, padding out of 0..2,
+                                    * negative or non-finite max_error */
   NOVA_STATUS_NOT_SUPPORTED,       /* stride, dilation, groups or kernel size Winograd cannot serve */
   NOVA_STATUS_UNKNOWN_TRANSFORM,   /* no generated transform with that name, or none fits "auto" */
   NOVA_STATUS_SIZE_OVERFLOW,       /* a tensor or workspace size does not fit the index types */
@@ -75,8 +76,13 @@ typedef struct {
                            * are within timing noise. */
   nova_algo_t algorithm;  /* default AUTO; with FUSED, "auto" picks among the transforms it can fuse */
   int allow_inaccurate;   /* 0 (default): a transform named in `transform` whose predicted error
-                           * 0.7 u amp2D exceeds the dtype's budget (fp16 1e-2, fp32 1e-5; the budget
-                           * "auto" applies) is refused with NOVA_STATUS_INACCURATE; 1: run it anyway */
+                           * 0.7 u amp2D exceeds the error budget (max_error) is refused with
+                           * NOVA_STATUS_INACCURATE; 1: run it anyway */
+  double max_error;       /* the error budget: the largest predicted relative error 0.7 u amp2D a
+                           * transform may have, for "auto" and "tuned" to pick it and for a named one
+                           * to run. 0 (default): the dtype's (fp16 1e-2, fp32 1e-5). Smaller trades
+                           * speed for accuracy (fp16 3e-3 leaves the F(4,3) transforms of amp2D < 8.8
+                           * and F(2,3)); none fitting it: NOVA_STATUS_UNKNOWN_TRANSFORM. */
 } nova_conv_desc_t;
 
 NOVA_API const char* nova_status_string(nova_status_t status);
