@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job end to end on a fresh machine: set up, build the tools, discover (evaluate) the
 # paper's F(6,3) points exactly, generate code from that JSON, build the runtime from the freshly
-# generated code, and run a convolution through it against the FP64 reference.
+# generated code, and run a convolution through it against the FP64 reference, then a torchvision
+# ResNet-18 through the same library from PyTorch (nova_torch, CPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -29,3 +30,6 @@ cmake --build "$out/build" -j "$jobs" --target nova_conv_example
 
 echo "== run: a 3x3 convolution through the runtime (CPU path) against FP64 direct convolution"
 "$out/build/runtime/examples/conv_example/nova_conv_example" f6x3_nova
+
+echo "== run: torchvision ResNet-18 with every eligible Conv2d swapped for NOVA's (nova_torch, CPU)"
+PYTHONPATH="$out/build/pytorch" /usr/bin/python3 pytorch/examples/resnet_surgery.py cpu f6x3_nova

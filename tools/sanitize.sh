@@ -23,7 +23,7 @@ run() {  # name, sanitizer flags, targets to build ("" for all), ctest selection
 }
 
 if [ "$which" != tsan ]; then
-  run asan "-fsanitize=address,undefined" "" -LE compile-check -E '^(runtime[.]builds_alone|runtime_example_find_package)$'
+  run asan "-fsanitize=address,undefined" "" -LE compile-check -E '^(runtime[.]builds_alone|runtime_example_find_package|pytorch[.].*)$'
 fi
 if [ "$which" != asan ]; then
   run tsan "-fsanitize=thread" "nova_exact_tests nova_discover_tests nova_runtime_tests" -L threads

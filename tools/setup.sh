@@ -9,6 +9,7 @@ packages=(
   clang-16 lld-16 libamdhip64-dev   # AMD compile check of the generated HIP kernels
   libclang-rt-16-dev                # libFuzzer and the sanitizer runtimes for clang-16 (tools/fuzz.sh)
   gnuplot-nox                       # plots of tools/errlab/reproduce_accuracy.sh
+  python3-torch python3-torchvision python3-pytest  # nova_torch and its tests (Debian's /usr/bin/python3)
 )
 
 missing=()

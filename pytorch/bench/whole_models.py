@@ -143,8 +143,10 @@ def accuracy(name, count, batch=8, agree_batch=32):
     with torch.no_grad():
         strict = fp(base, torch.float32)
         ref = base.double()(x.double())
+        folded = nova_torch.fuse_conv_bn_relu(fp(strict, torch.float16))
         variants = {
             "cudnn fp16": (fp(strict, torch.float16), torch.float16, False),
+            "folded on cudnn fp16": (pytorch_run(folded), torch.float16, False),
             "nova fp16": (nova_torch.fuse_conv_bn_relu(fp(strict, torch.float16)), torch.float16, False),
             "nova fp16 accurate": (nova_torch.fuse_conv_bn_relu(fp(strict, torch.float16), max_error=ACCURATE_FP16),
                                    torch.float16, False),
@@ -227,10 +229,10 @@ def print_tables(results):
         print(f"| {row['model']:9s} | {row['dtype']} | {row['batch']:3d} | {cells} | ratio {row['nova eager'] / ref:.2f} |")
     print("\n## Accuracy (logits rel. L2 vs FP64; top-1 agreement with FP32; non-finite)")
     for row in results["accuracy"]:
-        for key in ("cudnn fp16", "nova fp16", "nova fp16 accurate", "cudnn fp32 tf32", "nova fp32", "cudnn fp32 strict"):
+        for key in ("cudnn fp16", "folded on cudnn fp16", "nova fp16", "nova fp16 accurate", "cudnn fp32 tf32", "nova fp32", "cudnn fp32 strict"):
             r = row[key]
             agree = f"{r['top-1 agreement %']:.2f} %" if "top-1 agreement %" in r else "-"
-            print(f"| {row['model']:9s} | {key:18s} | {r['logits rel err']:.2e} | {agree} | {r['non-finite']} |")
+            print(f"| {row['model']:9s} | {key:20s} | {r['logits rel err']:.2e} | {agree} | {r['non-finite']} |")
     print("\n## Host time per call (us, GPU busy)")
     for key, us in results["overhead"].items():
         print(f"| {key:22s} | {us:.1f} |")

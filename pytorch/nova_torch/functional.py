@@ -24,9 +24,12 @@ log = logging.getLogger("nova_torch")
 _fallbacks = collections.Counter()
 
 
-def _is_compiling():
-    dynamo = getattr(torch, "_dynamo", None)
-    return bool(dynamo is not None and dynamo.is_compiling())
+if hasattr(torch, "compiler") and hasattr(torch.compiler, "is_compiling"):  # PyTorch >= 2.3
+    _is_compiling = torch.compiler.is_compiling
+else:
+    def _is_compiling():
+        dynamo = getattr(torch, "_dynamo", None)
+        return bool(dynamo is not None and dynamo.is_compiling())
 
 
 def _note_fallback(reason):
@@ -257,6 +260,7 @@ if hasattr(torch._C, "_cuda_getCurrentRawStream"):  # the stream pointer without
 else:
     def _current_stream(device):
         return torch.cuda.current_stream(device).cuda_stream
+_current_device = getattr(torch._C, "_cuda_getDevice", torch.cuda.current_device)
 
 
 def _call(handle, x, fn, *args):
@@ -264,7 +268,7 @@ def _call(handle, x, fn, *args):
     switched under its lock when it differs), with that device current."""
     if handle.lock is None:
         return fn(handle.ptr, *args)
-    if torch.cuda.current_device() != x.device.index:
+    if _current_device() != x.device.index:
         with torch.cuda.device(x.device):
             return _call(handle, x, fn, *args)
     stream = _current_stream(x.device)

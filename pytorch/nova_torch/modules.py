@@ -40,12 +40,12 @@ class NovaConv2d(nn.Conv2d):
             return f"padding_mode={self.padding_mode!r}: NOVA pads with zeros"
         if self.weight.device.type not in ("cpu", "cuda", "meta"):
             return f"device {self.weight.device.type}: NOVA serves cpu and cuda tensors"
-        r = transform_kernel_size(self.transform)
-        if r is not None and r != self.weight.shape[-1]:
-            return (f"transform {self.transform} is for {r}x{r} filters, the layer's are "
-                    f"{self.weight.shape[-2]}x{self.weight.shape[-1]}")
         reason, _ = layer_reason(self.weight.shape, dtype or self.weight.dtype, self.stride, self.padding,
                                  self.dilation, self.groups)
+        r = transform_kernel_size(self.transform)
+        if reason is None and r is not None and r != self.weight.shape[-1]:
+            reason = (f"transform {self.transform}: for {r}x{r} filters, the layer's are "
+                      f"{self.weight.shape[-2]}x{self.weight.shape[-1]}")
         return reason
 
     def forward(self, input):
