@@ -108,7 +108,7 @@ def latency(name, batches, reps, compile_mode, compile_batches):
                "nova eager": median_ms(lambda: fused(x), reps),
                "nova accurate": median_ms(lambda: accurate(x), reps)}
         if compile_mode and batch in compile_batches:  # one static-shape compile per model and batch
-            for key, m in (("cudnn compile", model), ("nova compile", fused)):
+            for key, m in (("cudnn compile", model), ("nova compile", fused), ("nova accurate compile", accurate)):
                 torch._dynamo.reset()
                 compiled = torch.compile(m, mode=compile_mode, dynamic=False)
                 row[key] = median_ms(lambda: compiled(x), reps, warmup=3)
