@@ -12,7 +12,7 @@ import tempfile
 
 LATENCY_COLUMNS = ["cudnn eager", "folded on cudnn", "nova eager", "nova accurate", "cudnn compile", "nova compile",
                    "nova accurate compile"]
-FP32_COLUMNS = ["cudnn strict", "cudnn tf32", "nova eager"]
+FP32_COLUMNS = ["cudnn strict", "cudnn tf32", "nova eager", "cudnn strict compile", "nova compile"]
 ACCURACY_ROWS = ["cudnn fp16", "folded on cudnn fp16", "nova fp16", "nova fp16 accurate", "cudnn fp32 tf32",
                  "nova fp32", "cudnn fp32 strict"]
 
@@ -31,10 +31,11 @@ def tables(results):
         print()
     fp32 = [r for r in rows if r["dtype"] == "fp32"]
     if fp32:
-        print("| model (fp32) | batch | " + " | ".join(FP32_COLUMNS) + " | cuDNN strict / NOVA |")
-        print("|---|---:|" + "---:|" * (len(FP32_COLUMNS) + 1))
+        columns = [c for c in FP32_COLUMNS if any(c in r for r in fp32)]
+        print("| model (fp32) | batch | " + " | ".join(columns) + " | cuDNN strict / NOVA, eager |")
+        print("|---|---:|" + "---:|" * (len(columns) + 1))
         for r in fp32:
-            cells = " | ".join(f"{r[c]:.2f}" for c in FP32_COLUMNS)
+            cells = " | ".join(f"{r[c]:.2f}" if c in r else "-" for c in columns)
             print(f"| {r['model']} | {r['batch']} | {cells} | {r['cudnn strict'] / r['nova eager']:.2f} |")
         print()
     if results["accuracy"]:
@@ -57,7 +58,8 @@ def tables(results):
 def plot(results, out):
     rows = results["latency"]
     fp16 = [r for r in rows if r["dtype"] == "fp16" and "nova compile" in r]
-    fp32 = [r for r in rows if r["dtype"] == "fp32"]
+    largest = max(r["batch"] for r in rows)
+    fp32 = [r for r in rows if r["dtype"] == "fp32" and r["batch"] == largest]  # eager, where NOVA's fp32 pays
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "fp16.dat"), "w") as f:
             for r in fp16:

@@ -5,8 +5,9 @@ mode, channels_last:
   latency  fp16 at each batch: PyTorch (cuDNN) eager, the NOVA model (fuse_conv_bn_relu) with NOVA
            switched off ("folded on cudnn": BatchNorm folded, PyTorch's convolutions), NOVA eager,
            NOVA with the error budget ACCURATE_FP16 ("nova accurate"); with --compile MODE also
-           torch.compile of the PyTorch model and of the NOVA model. fp32 at the largest batch:
-           cuDNN with TF32 off and on, NOVA (its fp32 path never uses TF32).
+           torch.compile of the PyTorch model and of the NOVA model. fp32 at each batch: cuDNN
+           with TF32 off and on, NOVA (its fp32 path never uses TF32); compiled: cuDNN with TF32
+           off and NOVA.
   accuracy relative L2 error of the logits against the FP64 model (one batch), top-1 agreement with
            the FP32 model (TF32 off) on --images synthetic images, non-finite outputs, for cuDNN fp16,
            NOVA fp16 (default and accurate), cuDNN fp32 (TF32 on) and NOVA fp32.
@@ -117,17 +118,22 @@ def latency(name, batches, reps, compile_mode, compile_batches):
                                                           if isinstance(v, float)), flush=True)
     model32 = fp(base, torch.float32)
     fused32 = nova_torch.fuse_conv_bn_relu(model32)
-    batch = max(batches)
-    x = channels_last(images(batch, size, 1), torch.float32)
-    row = {"model": name, "dtype": "fp32", "batch": batch}
-    for tf32 in (False, True):
-        torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = tf32
-        row["cudnn tf32" if tf32 else "cudnn strict"] = median_ms(lambda: model32(x), reps)
-    torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
-    row["nova eager"] = median_ms(lambda: fused32(x), reps)
-    rows.append(row)
-    print(f"  {name} fp32 batch {batch}: " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()
-                                                      if isinstance(v, float)), flush=True)
+    for batch in batches:
+        x = channels_last(images(batch, size, 1), torch.float32)
+        row = {"model": name, "dtype": "fp32", "batch": batch}
+        for tf32 in (False, True):
+            torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = tf32
+            row["cudnn tf32" if tf32 else "cudnn strict"] = median_ms(lambda: model32(x), reps)
+        torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
+        row["nova eager"] = median_ms(lambda: fused32(x), reps)
+        if compile_mode and batch in compile_batches:  # TF32 off: cuDNN strict against NOVA
+            for key, m in (("cudnn strict compile", model32), ("nova compile", fused32)):
+                torch._dynamo.reset()
+                compiled = torch.compile(m, mode=compile_mode, dynamic=False)
+                row[key] = median_ms(lambda: compiled(x), reps, warmup=3)
+        rows.append(row)
+        print(f"  {name} fp32 batch {batch}: " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()
+                                                          if isinstance(v, float)), flush=True)
     return rows
 
 

@@ -123,6 +123,44 @@ def test_inaccurate_named_transform_falls_back_with_the_reason(device):
     check_close(y, x, w, b, 1, False, transform="f8x3_fp16")
 
 
+def test_tensors_on_a_device_nova_does_not_serve_fall_back():
+    x, w = torch.randn(1, 3, 8, 8, device="meta"), torch.randn(4, 3, 3, 3, device="meta")
+    assert "device meta" in nova_torch.explain(x, w)
+    y = nova_torch.conv2d(x, w)
+    assert y.device.type == "meta" and y.shape == (1, 4, 8, 8)
+
+
+def test_threads_share_the_handle_and_caches(device):
+    """Eight threads, each with its own layer and shape, twenty calls each: every result is the one
+    the same call gives alone (the runtime runs them concurrently: ctypes releases the GIL)."""
+    import threading
+    layers = [random_conv(2, 4 + 4 * i, 10 + i, 9 + i, 8, dtype=torch.float32, device=device) for i in range(8)]
+    alone = [nova_torch.conv2d(x, w, b) for x, w, b in layers]
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    failures = []
+
+    def work(i):
+        x, w, b = layers[i]
+        stream = torch.cuda.Stream(device) if device.type == "cuda" else None
+        for _ in range(20):
+            if stream is not None:
+                with torch.cuda.stream(stream):
+                    y = nova_torch.conv2d(x, w, b)
+                stream.synchronize()
+            else:
+                y = nova_torch.conv2d(x, w, b)
+            if not torch.equal(y, alone[i]):
+                failures.append(i)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+
+
 def test_image_smaller_than_the_filter_is_pytorchs_error(device):
     x, w, _ = random_conv(1, 2, 2, 2, 2, device=device)
     assert "smaller than" in nova_torch.explain(x, w, None, 0)
