@@ -17,27 +17,27 @@ ACCURACY_ROWS = ["cudnn fp16", "folded on cudnn fp16", "nova fp16", "nova fp16 a
                  "nova fp32", "cudnn fp32 strict"]
 
 
+def latency_table(rows, columns, title, ratio_name, ratio):
+    """A Markdown table of the rows' times in the columns any of them has, and a ratio column."""
+    columns = [c for c in columns if any(c in r for r in rows)]
+    print(f"| {title} | batch | " + " | ".join(columns) + f" | {ratio_name} |")
+    print("|---|---:|" + "---:|" * (len(columns) + 1))
+    for r in rows:
+        cells = " | ".join(f"{r[c]:.2f}" if c in r else "-" for c in columns)
+        print(f"| {r['model']} | {r['batch']} | {cells} | {ratio(r)} |")
+    print()
+
+
 def tables(results):
     rows = results["latency"]
     fp16 = [r for r in rows if r["dtype"] == "fp16"]
     if fp16:
-        columns = [c for c in LATENCY_COLUMNS if any(c in r for r in fp16)]
-        print("| model | batch | " + " | ".join(columns) + " | NOVA / cuDNN, compiled |")
-        print("|---|---:|" + "---:|" * (len(columns) + 1))
-        for r in fp16:
-            ratio = f"{r['nova compile'] / r['cudnn compile']:.2f}" if "nova compile" in r else "-"
-            cells = " | ".join(f"{r[c]:.2f}" if c in r else "-" for c in columns)
-            print(f"| {r['model']} | {r['batch']} | {cells} | {ratio} |")
-        print()
+        latency_table(fp16, LATENCY_COLUMNS, "model", "NOVA / cuDNN, compiled",
+                      lambda r: f"{r['nova compile'] / r['cudnn compile']:.2f}" if "nova compile" in r else "-")
     fp32 = [r for r in rows if r["dtype"] == "fp32"]
     if fp32:
-        columns = [c for c in FP32_COLUMNS if any(c in r for r in fp32)]
-        print("| model (fp32) | batch | " + " | ".join(columns) + " | cuDNN strict / NOVA, eager |")
-        print("|---|---:|" + "---:|" * (len(columns) + 1))
-        for r in fp32:
-            cells = " | ".join(f"{r[c]:.2f}" if c in r else "-" for c in columns)
-            print(f"| {r['model']} | {r['batch']} | {cells} | {r['cudnn strict'] / r['nova eager']:.2f} |")
-        print()
+        latency_table(fp32, FP32_COLUMNS, "model (fp32)", "cuDNN strict / NOVA, eager",
+                      lambda r: f"{r['cudnn strict'] / r['nova eager']:.2f}")
     if results["accuracy"]:
         print("| model | run | logits rel. L2 vs FP64 | top-1 agreement with FP32 | non-finite |")
         print("|---|---|---:|---:|---:|")

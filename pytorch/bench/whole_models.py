@@ -95,45 +95,62 @@ def channels_last(x, dtype):
     return x.to(dtype=dtype, memory_format=torch.channels_last)
 
 
+def timed_row(row, eager, compiled, x, reps, compile_mode):
+    """Fills `row` with each eager model's median time on x, and each compiled one's (one static-shape
+    compile per model and batch) when compile_mode is set; prints it."""
+    for key, run in eager.items():
+        row[key] = median_ms(lambda: run(x), reps)
+    for key, model in (compiled.items() if compile_mode else ()):
+        torch._dynamo.reset()
+        fn = torch.compile(model, mode=compile_mode, dynamic=False)
+        row[key] = median_ms(lambda: fn(x), reps, warmup=3)
+    print(f"  {row['model']} {row['dtype']} batch {row['batch']}: " +
+          ", ".join(f"{k} {v:.2f}" for k, v in row.items() if isinstance(v, float)), flush=True)
+    return row
+
+
+def strict_fp32(run):
+    """run with TF32 off (cuDNN's strict fp32); TF32 on is set around the runs that ask for it."""
+    def strict(x):
+        torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
+        return run(x)
+    return strict
+
+
+def with_tf32(run):
+    def tf32(x):
+        torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = True
+        try:
+            return run(x)
+        finally:
+            torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
+    return tf32
+
+
 def latency(name, batches, reps, compile_mode, compile_batches):
     rows = []
     base, size = make_model(name)
     model = fp(base, torch.float16)
     fused = nova_torch.fuse_conv_bn_relu(model)
     accurate = nova_torch.fuse_conv_bn_relu(model, max_error=ACCURATE_FP16)
-    for batch in batches:
-        x = channels_last(images(batch, size, 1), torch.float16)
-        row = {"model": name, "dtype": "fp16", "batch": batch,
-               "cudnn eager": median_ms(lambda: model(x), reps),
-               "folded on cudnn": median_ms(lambda: pytorch_run(fused)(x), reps),
-               "nova eager": median_ms(lambda: fused(x), reps),
-               "nova accurate": median_ms(lambda: accurate(x), reps)}
-        if compile_mode and batch in compile_batches:  # one static-shape compile per model and batch
-            for key, m in (("cudnn compile", model), ("nova compile", fused), ("nova accurate compile", accurate)):
-                torch._dynamo.reset()
-                compiled = torch.compile(m, mode=compile_mode, dynamic=False)
-                row[key] = median_ms(lambda: compiled(x), reps, warmup=3)
-        rows.append(row)
-        print(f"  {name} fp16 batch {batch}: " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()
-                                                          if isinstance(v, float)), flush=True)
     model32 = fp(base, torch.float32)
     fused32 = nova_torch.fuse_conv_bn_relu(model32)
+    torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
     for batch in batches:
+        mode = compile_mode if batch in compile_batches else ""
+        x = channels_last(images(batch, size, 1), torch.float16)
+        rows.append(timed_row({"model": name, "dtype": "fp16", "batch": batch},
+                              {"cudnn eager": model, "folded on cudnn": pytorch_run(fused), "nova eager": fused,
+                               "nova accurate": accurate},
+                              {"cudnn compile": model, "nova compile": fused, "nova accurate compile": accurate},
+                              x, reps, mode))
+    for batch in batches:  # TF32 off except for "cudnn tf32"
+        mode = compile_mode if batch in compile_batches else ""
         x = channels_last(images(batch, size, 1), torch.float32)
-        row = {"model": name, "dtype": "fp32", "batch": batch}
-        for tf32 in (False, True):
-            torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = tf32
-            row["cudnn tf32" if tf32 else "cudnn strict"] = median_ms(lambda: model32(x), reps)
-        torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
-        row["nova eager"] = median_ms(lambda: fused32(x), reps)
-        if compile_mode and batch in compile_batches:  # TF32 off: cuDNN strict against NOVA
-            for key, m in (("cudnn strict compile", model32), ("nova compile", fused32)):
-                torch._dynamo.reset()
-                compiled = torch.compile(m, mode=compile_mode, dynamic=False)
-                row[key] = median_ms(lambda: compiled(x), reps, warmup=3)
-        rows.append(row)
-        print(f"  {name} fp32 batch {batch}: " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()
-                                                          if isinstance(v, float)), flush=True)
+        rows.append(timed_row({"model": name, "dtype": "fp32", "batch": batch},
+                              {"cudnn strict": strict_fp32(model32), "cudnn tf32": with_tf32(model32),
+                               "nova eager": strict_fp32(fused32)},
+                              {"cudnn strict compile": model32, "nova compile": fused32}, x, reps, mode))
     return rows
 
 

@@ -10,9 +10,9 @@ it would run; fallback_counts() what fell back to PyTorch and why. docs/pytorch.
 from .functional import (clear_filter_cache, conv2d, describe, explain, fallback_counts, filter_cache_bytes,
                          predicted_error, set_enabled, transforms)
 from .fusion import fuse_conv_bn_relu
-from .modules import NovaConv2d, SwapReport, replace_conv2d
+from .modules import NovaConv2d, SwapReport, describe_model, replace_conv2d
 from ._runtime import LIBRARY_PATH, NovaError
 
 __all__ = ["conv2d", "describe", "explain", "predicted_error", "set_enabled", "fallback_counts", "filter_cache_bytes",
-           "clear_filter_cache", "transforms", "NovaConv2d", "replace_conv2d", "SwapReport", "fuse_conv_bn_relu",
-           "NovaError", "LIBRARY_PATH"]
+           "clear_filter_cache", "transforms", "NovaConv2d", "replace_conv2d", "describe_model", "SwapReport",
+           "fuse_conv_bn_relu", "NovaError", "LIBRARY_PATH"]

@@ -2,7 +2,7 @@
 import torch
 from torch import nn
 
-from .functional import _error_budget, conv2d, layer_reason, transform_kernel_size
+from .functional import _error_budget, conv2d, describe, layer_reason, transform_kernel_size
 
 
 class NovaConv2d(nn.Conv2d):
@@ -59,6 +59,29 @@ class NovaConv2d(nn.Conv2d):
         extra = f", transform={self.transform!r}" + (", relu=True" if self.relu else "")
         extra += f", max_error={self.max_error}" if self.max_error is not None else ""
         return super().extra_repr() + extra
+
+
+def describe_model(model, *inputs):
+    """Runs model(*inputs) once (no gradients) and returns, for each NovaConv2d call in order,
+    (module name, nova_torch.describe() of that call): which transform and layout each layer ran
+    and its predicted error, or why PyTorch ran it."""
+    calls = []
+    names = {m: name for name, m in model.named_modules()}
+
+    def note(layer, args):
+        calls.append((names.get(layer, ""), describe(args[0], layer.weight, layer.bias, layer.padding,
+                                                      stride=layer.stride, dilation=layer.dilation,
+                                                      groups=layer.groups, transform=layer.transform,
+                                                      max_error=layer.max_error)))
+
+    hooks = [m.register_forward_pre_hook(note) for m in model.modules() if isinstance(m, NovaConv2d)]
+    try:
+        with torch.no_grad():
+            model(*inputs)
+    finally:
+        for h in hooks:
+            h.remove()
+    return calls
 
 
 class SwapReport:

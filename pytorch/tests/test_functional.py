@@ -89,6 +89,7 @@ FALLBACKS = [
     (dict(padding=3), "padding 3"),
     (dict(kernel=(4, 4), padding="same"), "even kernel"),
     (dict(dtype=torch.float64), "dtype torch.float64"),
+    (dict(dtype=torch.bfloat16), "dtype torch.bfloat16"),
     (dict(batch=0), "empty tensor"),
 ]
 

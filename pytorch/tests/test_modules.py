@@ -16,19 +16,7 @@ def model_tolerance(model, x):
     """The sum over the model's NOVA layers of the precision model for what each runs on this input
     (each layer's relative error passed on at most once), with the tests' 2x allowance for small
     shapes."""
-    predicted = []
-
-    def note(layer, inputs):
-        d = nova_torch.describe(inputs[0], layer.weight, layer.bias, layer.padding, stride=layer.stride,
-                                dilation=layer.dilation, groups=layer.groups, transform=layer.transform)
-        if d["runs"] == "nova":
-            predicted.append(d["predicted_error"])
-
-    hooks = [m.register_forward_pre_hook(note) for m in model.modules() if isinstance(m, NovaConv2d)]
-    with torch.no_grad():
-        model(x)
-    for h in hooks:
-        h.remove()
+    predicted = [d["predicted_error"] for _, d in nova_torch.describe_model(model, x) if d["runs"] == "nova"]
     assert predicted, "no layer ran through NOVA"
     return 2.0 * sum(predicted)
 
@@ -80,6 +68,9 @@ def test_replace_conv2d_on_resnet18(device):
     assert isinstance(model.layer1[0].conv1, NovaConv2d)
     assert rel_l2(y, ref) <= model_tolerance(model, x)
     assert "13 swapped" in repr(report)
+    calls = dict(nova_torch.describe_model(model, x))
+    assert calls["layer1.0.conv1"]["runs"] == "nova" and calls["layer1.0.conv1"]["layout"] == "NCHW"
+    assert calls["layer1.0.conv1"]["transform"] in {t[0] for t in nova_torch.transforms()}
 
     again = nova_torch.replace_conv2d(model)  # idempotent
     assert again.swapped == []

@@ -17,6 +17,15 @@ nova_status_t prepare(nova_handle_t h, const nova_conv_desc_t* desc, ConvShape& 
   return prepare(*h->backend, h->choices, desc, s, t);
 }
 
+// Prepares the descriptor, then returns then(shape, transform)'s status (or the preparation's).
+template <class Then>
+nova_status_t with_prepared(nova_handle_t h, const nova_conv_desc_t* desc, Then&& then) {
+  ConvShape s;
+  const TransformEntry* t = nullptr;
+  if (const nova_status_t st = prepare(h, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
+  return then(s, *t);
+}
+
 nova_filter_plan_t filter_plan(const Backend& backend, const ConvShape& s, const TransformEntry& t) {
   // The registry position names the transform; the path and the element size fix the byte order.
   const auto index = static_cast<uint64_t>(&t - transform_registry().data());
@@ -171,30 +180,27 @@ nova_status_t nova_set_stream(nova_handle_t handle, void* stream) {
 
 nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova_conv_desc_t* desc, const char** name) {
   if (!name) return NOVA_STATUS_INVALID_ARGUMENT;
-  ConvShape s;
-  const TransformEntry* t = nullptr;
-  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
-  *name = t->name;
-  return NOVA_STATUS_SUCCESS;
+  return with_prepared(handle, desc, [&](const ConvShape&, const TransformEntry& t) {
+    *name = t.name;
+    return NOVA_STATUS_SUCCESS;
+  });
 }
 
 nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_desc_t* desc, size_t* bytes) {
   if (!bytes) return NOVA_STATUS_INVALID_ARGUMENT;
-  ConvShape s;
-  const TransformEntry* t = nullptr;
-  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
-  *bytes = handle->backend->workspace_bytes(s, *t);
-  return NOVA_STATUS_SUCCESS;
+  return with_prepared(handle, desc, [&](const ConvShape& s, const TransformEntry& t) {
+    *bytes = handle->backend->workspace_bytes(s, t);
+    return NOVA_STATUS_SUCCESS;
+  });
 }
 
 nova_status_t nova_filter_transform(nova_handle_t handle, const nova_conv_desc_t* desc, const float* weights,
                                     uint64_t version) {
   if (!weights) return NOVA_STATUS_INVALID_ARGUMENT;
-  ConvShape s;
-  const TransformEntry* t = nullptr;
-  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
-  FilterCache::Filter unused;
-  return cached_filter(handle, s, *t, weights, version, unused);
+  return with_prepared(handle, desc, [&](const ConvShape& s, const TransformEntry& t) {
+    FilterCache::Filter unused;
+    return cached_filter(handle, s, t, weights, version, unused);
+  });
 }
 
 nova_status_t nova_filter_invalidate(nova_handle_t handle, const float* weights) {
@@ -217,21 +223,19 @@ nova_status_t nova_filter_cache_bytes(nova_handle_t handle, size_t* bytes) {
 
 nova_status_t nova_filter_plan(nova_handle_t handle, const nova_conv_desc_t* desc, nova_filter_plan_t* plan) {
   if (!plan) return NOVA_STATUS_INVALID_ARGUMENT;
-  ConvShape s;
-  const TransformEntry* t = nullptr;
-  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
-  *plan = filter_plan(*handle->backend, s, *t);
-  return NOVA_STATUS_SUCCESS;
+  return with_prepared(handle, desc, [&](const ConvShape& s, const TransformEntry& t) {
+    *plan = filter_plan(*handle->backend, s, t);
+    return NOVA_STATUS_SUCCESS;
+  });
 }
 
 nova_status_t nova_filter_transform_into(nova_handle_t handle, const nova_conv_desc_t* desc, const float* weights,
                                          const nova_filter_plan_t* plan, void* filter, void* scratch) {
   if (!weights || !plan || !filter || (plan->scratch_bytes && !scratch)) return NOVA_STATUS_INVALID_ARGUMENT;
-  ConvShape s;
-  const TransformEntry* t = nullptr;
-  if (const nova_status_t st = prepare(handle, desc, s, t); st != NOVA_STATUS_SUCCESS) return st;
-  if (!same_plan(*plan, filter_plan(*handle->backend, s, *t))) return NOVA_STATUS_FILTER_MISMATCH;
-  return handle->backend->transform_filter(s, *t, weights, filter, scratch);
+  return with_prepared(handle, desc, [&](const ConvShape& s, const TransformEntry& t) {
+    if (!same_plan(*plan, filter_plan(*handle->backend, s, t))) return NOVA_STATUS_FILTER_MISMATCH;
+    return handle->backend->transform_filter(s, t, weights, filter, scratch);
+  });
 }
 
 nova_status_t nova_conv_forward_with_filter(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
