@@ -86,7 +86,8 @@ set title "fp16, channels_last, CUDA-graph replay: time / cuDNN's (lower is fast
 plot "{tmp}/fp16.dat" using 2:xtic(1) title "cuDNN", "" using 3 title "NOVA", "" using 4 title "NOVA max_error 2e-3"
 set yrange [0:1.3]
 set title "fp32, eager: time / cuDNN's with TF32 off"
-plot "{tmp}/fp32.dat" using 2:xtic(1) title "cuDNN (TF32 off)", "" using 3 title "cuDNN (TF32 on)", "" using 4 title "NOVA"
+plot "{tmp}/fp32.dat" using 2:xtic(1) title "cuDNN (TF32 off)", "" using 3 title "cuDNN (TF32 on)", \\
+     "" using 4 title "NOVA"
 unset multiplot
 """
         subprocess.run(["gnuplot"], input=script, text=True, check=True)

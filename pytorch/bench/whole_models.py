@@ -13,7 +13,8 @@ mode, channels_last:
            NOVA fp16 (default and accurate), cuDNN fp32 (TF32 on) and NOVA fp32.
   overhead host time per call of one small convolution (the GPU kept busy, so only enqueueing is
            timed): F.conv2d, nova_torch.conv2d, torch.ops.nova.conv2d, and the C API call alone.
-Times: median of --reps runs after warm-up, CUDA events. Tables print last; --json writes all numbers.
+Times: median of --reps runs after warm-up, CUDA events. Tables print last (report_models.py);
+--json writes all numbers.
 """
 import argparse
 import copy
@@ -29,6 +30,7 @@ import torchvision
 
 import nova_torch
 from nova_torch import _runtime, functional
+import report_models
 from unet import UNet
 
 # fp16 error budget of the "accurate" NOVA variant (max_error): the F(4,3) transforms of amp2D < 5.9
@@ -243,24 +245,6 @@ def host_overhead(calls=200):
     return out
 
 
-def print_tables(results):
-    print("\n## Latency (ms, median; ratio NOVA / cuDNN eager)")
-    for row in results["latency"]:
-        keys = [k for k in row if isinstance(row[k], float)]
-        ref = row.get("cudnn eager") or row.get("cudnn strict")
-        cells = " | ".join(f"{k} {row[k]:.2f}" for k in keys)
-        print(f"| {row['model']:9s} | {row['dtype']} | {row['batch']:3d} | {cells} | ratio {row['nova eager'] / ref:.2f} |")
-    print("\n## Accuracy (logits rel. L2 vs FP64; top-1 agreement with FP32; non-finite)")
-    for row in results["accuracy"]:
-        for key in ("cudnn fp16", "folded on cudnn fp16", "nova fp16", "nova fp16 accurate", "cudnn fp32 tf32", "nova fp32", "cudnn fp32 strict"):
-            r = row[key]
-            agree = f"{r['top-1 agreement %']:.2f} %" if "top-1 agreement %" in r else "-"
-            print(f"| {row['model']:9s} | {key:20s} | {r['logits rel err']:.2e} | {agree} | {r['non-finite']} |")
-    print("\n## Host time per call (us, GPU busy)")
-    for key, us in results["overhead"].items():
-        print(f"| {key:22s} | {us:.1f} |")
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--models", default=",".join(MODELS), help="comma-separated: " + ", ".join(MODELS))
@@ -299,7 +283,8 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
-    print_tables(results)
+    print()
+    report_models.tables(results)
 
 
 if __name__ == "__main__":
