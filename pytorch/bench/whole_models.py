@@ -214,7 +214,7 @@ def host_overhead(calls=200):
     y = torch.empty_like(x)
     handle = _runtime.handle_for(x.device)
     functional._conv2d_impl(x, w, b, 1, "auto", 0.0, False, False)
-    plan = next(p for k, p in functional._plans.items() if k[1:5] == (1, 16, 8, 8))
+    plan = functional._plan(handle, x, 16, 3, 1, True, "auto", 0.0, _runtime.ALGO_AUTO)
     u = functional._derived.get(w, (plan.filter.layout, plan.filter.bytes, False), None)
     b32 = functional._fp32_bias(x, b)
     lib = _runtime._lib

@@ -227,7 +227,7 @@ class _Plan:
         d.layout = _runtime.LAYOUT_NHWC if nhwc else _runtime.LAYOUT_NCHW
         d.dtype = _runtime.DTYPE_FP16 if half else _runtime.DTYPE_FP32
         d.transform = transform.encode()
-        d.max_error = max_error or 0.0
+        d.max_error = max_error
         d.algorithm = algorithm
         self.desc = d
         self.filter = _runtime.FilterPlan()
@@ -242,7 +242,10 @@ class _Plan:
 _plans = {}
 
 
-def _plan(handle, key):
+def _plan(handle, x, k, r, pad, nhwc, transform, max_error, algorithm):
+    """The plan (descriptor, filter plan, workspace) of a call, made once per shape and options."""
+    n, c, h, w = x.shape
+    key = (x.device, n, c, h, w, k, r, pad, nhwc, x.dtype == torch.float16, transform, max_error, algorithm)
     plan = _plans.get(key)
     if plan is None:
         plan = _plans[key] = _Plan(handle, key)
@@ -355,9 +358,8 @@ def _conv2d_impl(x, weight, bias, padding, transform, max_error, relu, flip):
         handle = _runtime.handle_for(x.device)
         # The fused kernel's 16-byte loads and stores; views at odd offsets take the 3-pass path.
         aligned = x.data_ptr() % 16 == 0 and y.data_ptr() % 16 == 0
-        n, c, h, w = x.shape
-        plan = _plan(handle, (x.device, n, c, h, w, k, r, padding, nhwc, x.dtype == torch.float16, transform,
-                              max_error, _runtime.ALGO_AUTO if aligned else _runtime.ALGO_THREE_PASS))
+        plan = _plan(handle, x, k, r, padding, nhwc, transform, max_error,
+                     _runtime.ALGO_AUTO if aligned else _runtime.ALGO_THREE_PASS)
         u = _derived.get(weight, (plan.filter.layout, plan.filter.bytes, flip),
                          lambda: _kept(x, lambda: _transformed_filter(handle, plan, x, weight, flip)))
         b32 = _fp32_bias(x, bias)
@@ -521,9 +523,8 @@ def describe(input, weight, bias=None, padding=1, *, stride=1, dilation=1, group
     x = input.unsqueeze(0) if input.dim() == 3 else input
     try:
         handle = _runtime.handle_for(x.device)
-        n, c, h, w = x.shape
-        plan = _plan(handle, (x.device, n, c, h, w, weight.shape[0], weight.shape[-1], pad, _is_nhwc(x),
-                              x.dtype == torch.float16, transform, _error_budget(max_error), _runtime.ALGO_AUTO))
+        plan = _plan(handle, x, weight.shape[0], weight.shape[-1], pad, _is_nhwc(x), transform,
+                     _error_budget(max_error), _runtime.ALGO_AUTO)
         name = ctypes.c_char_p()
         _runtime.check(_runtime._lib.nova_conv_transform_name(handle.ptr, ctypes.byref(plan.desc), ctypes.byref(name)),
                        "nova_conv_transform_name")
