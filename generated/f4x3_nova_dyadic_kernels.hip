@@ -136,21 +136,25 @@ hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const floa
   return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nhwc>(output_transform_nhwc_f32, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
-// Fused convolution (NHWC fp16): x, U in the fused filter layout -> y (+ bias, ReLU); V and M
-// stay on chip. 16 x kTileGroups tiles per block, kKBlocks blocks of 8 output channels per warp;
-// the launcher picks them by shared memory.
-template <int kTileGroups, int kKBlocks>
-__global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(kKBlocks))
-fused_conv_nhwc_f16(nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args);
+// Fused convolution (NCHW or NHWC, fp16): x, U in the fused filter layout -> y (+ bias, ReLU);
+// V and M stay on chip. kKBlocks blocks of 8 output channels a warp, or chunks of the channels
+// (kChunked); the launcher picks the variant and the tiles a block by shared memory.
+template <nova::kernels::Layout kLayout, int kKBlocks, bool kChunked>
+__global__ void __launch_bounds__(nova::kernels::kFusedThreads,
+                                  nova::kernels::fused_blocks_per_sm(kKBlocks, kChunked))
+fused_conv_f16(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_conv_tiles<Transform, __half, kLayout, kKBlocks, kChunked>(args);
 }
 
-hipError_t launch_fused_conv_nhwc_f16(const __half* x, const __half* U, __half* y,
-                                      const float* bias, int relu, int N, int C, int H, int W,
-                                      int K, int pad, int shared_limit, hipStream_t stream) {
-  static void (*const kernels[4])(nova::kernels::FusedConvArgs) = {
-      fused_conv_nhwc_f16<1, 1>, fused_conv_nhwc_f16<2, 1>, fused_conv_nhwc_f16<4, 1>, fused_conv_nhwc_f16<1, 2>};
-  return nova::kernels::launch_fused_conv<Transform>(kernels, x, U, y, bias, relu, N, C, H, W, K, pad,
+hipError_t launch_fused_conv_f16(const __half* x, const __half* U, __half* y, const float* bias,
+                                 int relu, int N, int C, int H, int W, int K, int pad, bool nhwc,
+                                 int shared_limit, hipStream_t stream) {
+  using nova::kernels::Layout;
+  static const nova::kernels::FusedKernels kernels = {{
+      {fused_conv_f16<Layout::nchw, 1, false>, fused_conv_f16<Layout::nchw, 2, false>, fused_conv_f16<Layout::nchw, 1, true>},
+      {fused_conv_f16<Layout::nhwc, 1, false>, fused_conv_f16<Layout::nhwc, 2, false>, fused_conv_f16<Layout::nhwc, 1, true>},
+  }};
+  return nova::kernels::launch_fused_conv<Transform>(kernels, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad,
                                                      shared_limit, stream);
 }
 
@@ -167,7 +171,7 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {
     .launch_output_transform_nchw_f32 = &launch_output_transform_nchw_f32,
     .launch_output_transform_nhwc_f16 = &launch_output_transform_nhwc_f16,
     .launch_output_transform_nhwc_f32 = &launch_output_transform_nhwc_f32,
-    .launch_fused_conv_nhwc_f16 = &launch_fused_conv_nhwc_f16,
+    .launch_fused_conv_f16 = &launch_fused_conv_f16,
 };
 
 }  // namespace nova::generated::f4x3_nova_dyadic

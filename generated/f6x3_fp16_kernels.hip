@@ -149,7 +149,7 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {
     .launch_output_transform_nchw_f32 = &launch_output_transform_nchw_f32,
     .launch_output_transform_nhwc_f16 = &launch_output_transform_nhwc_f16,
     .launch_output_transform_nhwc_f32 = &launch_output_transform_nhwc_f32,
-    .launch_fused_conv_nhwc_f16 = nullptr,
+    .launch_fused_conv_f16 = nullptr,
 };
 
 }  // namespace nova::generated::f6x3_fp16

@@ -33,11 +33,8 @@ struct Launcher {
 };
 std::vector<Launcher> launchers();
 
-// The fused NHWC fp16 convolution (nova/kernels/fused_kernels.hpp) is emitted for tiles up to this
-// side; larger ones get a null registry entry.
+// The fused convolution (nova/kernels/fused_kernels.hpp) is emitted for tiles up to this side;
+// larger ones get a null registry entry.
 bool emits_fused(const Source& source);
-inline constexpr const char* kFusedLauncherParams =
-    "const __half* x, const __half* U, __half* y, const float* bias, int relu, int N, int C, int H, int W, int K, "
-    "int pad, int shared_limit, hipStream_t stream";
 
 }  // namespace nova::codegen::detail

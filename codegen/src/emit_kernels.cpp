@@ -96,21 +96,32 @@ bool emits_fused(const Source& source) {
 
 namespace {
 
-// The fused kernel, one instantiation per launch fused_launch can pick, and its launcher.
+// The fused kernel, one instantiation per (layout, launch variant), and its launcher.
 std::string emit_fused() {
   std::ostringstream out;
-  out << "\n// Fused convolution (NHWC fp16): x, U in the fused filter layout -> y (+ bias, ReLU); V and M\n"
-      << "// stay on chip. 16 x kTileGroups tiles per block, kKBlocks blocks of 8 output channels per warp;\n"
-      << "// the launcher picks them by shared memory.\n"
-      << "template <int kTileGroups, int kKBlocks>\n"
-      << "__global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(kKBlocks))\n"
-      << "fused_conv_nhwc_f16(nova::kernels::FusedConvArgs args) {\n"
-      << "  nova::kernels::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args);\n"
+  out << "\n// Fused convolution (NCHW or NHWC, fp16): x, U in the fused filter layout -> y (+ bias, ReLU);\n"
+      << "// V and M stay on chip. kKBlocks blocks of 8 output channels a warp, or chunks of the channels\n"
+      << "// (kChunked); the launcher picks the variant and the tiles a block by shared memory.\n"
+      << "template <nova::kernels::Layout kLayout, int kKBlocks, bool kChunked>\n"
+      << "__global__ void __launch_bounds__(nova::kernels::kFusedThreads,\n"
+      << "                                  nova::kernels::fused_blocks_per_sm(kKBlocks, kChunked))\n"
+      << "fused_conv_f16(nova::kernels::FusedConvArgs args) {\n"
+      << "  nova::kernels::fused_conv_tiles<Transform, __half, kLayout, kKBlocks, kChunked>(args);\n"
       << "}\n\n"
-      << signature("hipError_t launch_fused_conv_nhwc_f16", kFusedLauncherParams, " {") << "\n"
-      << "  static void (*const kernels[4])(nova::kernels::FusedConvArgs) = {\n"
-      << "      fused_conv_nhwc_f16<1, 1>, fused_conv_nhwc_f16<2, 1>, fused_conv_nhwc_f16<4, 1>, fused_conv_nhwc_f16<1, 2>};\n"
-      << "  return nova::kernels::launch_fused_conv<Transform>(kernels, x, U, y, bias, relu, N, C, H, W, K, pad,\n"
+      << signature("hipError_t launch_fused_conv_f16",
+                   "const __half* x, const __half* U, __half* y, const float* bias, int relu, int N, int C, int H, "
+                   "int W, int K, int pad, bool nhwc, int shared_limit, hipStream_t stream",
+                   " {")
+      << "\n"
+      << "  using nova::kernels::Layout;\n"
+      << "  static const nova::kernels::FusedKernels kernels = {{\n";
+  for (const char* layout : {"nchw", "nhwc"}) {
+    const std::string at = std::string("Layout::") + layout;
+    out << "      {fused_conv_f16<" << at << ", 1, false>, fused_conv_f16<" << at << ", 2, false>, fused_conv_f16<" << at
+        << ", 1, true>},\n";
+  }
+  out << "  }};\n"
+      << "  return nova::kernels::launch_fused_conv<Transform>(kernels, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad,\n"
       << "                                                     shared_limit, stream);\n"
       << "}\n";
   return out.str();
@@ -148,7 +159,7 @@ std::string emit_kernels(const Source& source) {
       << "extern const nova::kernels::GpuTransformEntry kGpuEntry;\n"
       << "const nova::kernels::GpuTransformEntry kGpuEntry = {\n";
   for (const Launcher& l : launchers()) out << "    ." << l.launcher << " = &" << l.launcher << ",\n";
-  out << "    .launch_fused_conv_nhwc_f16 = " << (emits_fused(source) ? "&launch_fused_conv_nhwc_f16" : "nullptr")
+  out << "    .launch_fused_conv_f16 = " << (emits_fused(source) ? "&launch_fused_conv_f16" : "nullptr")
       << ",\n};\n";
   out << "\n}  // namespace nova::generated::" << name << "\n";
   return out.str();

@@ -32,12 +32,12 @@ class Backend {
   virtual PathCost forward_cost(const ConvShape& shape, const TransformEntry& t) const {
     return {forward_traffic_bytes(shape, t, transformed_element_bytes(shape.dtype)), 0};
   }
-  // V then M (fp32); fused: none for NHWC images, NHWC copies of x and y for NCHW ones.
+  // V then M (fp32); fused: none.
   size_t workspace_bytes(const ConvShape& shape, const TransformEntry& t) const;
   virtual nova_status_t allocate(size_t bytes, Buffer& out) = 0;
   virtual nova_status_t zero(void* p, size_t bytes) = 0;  // memory from allocate()
   // Bytes of the transformed filter, and of the scratch its transform needs.
-  size_t filter_bytes(const ConvShape& s, const TransformEntry& t) const {
+  virtual size_t filter_bytes(const ConvShape& s, const TransformEntry& t) const {
     return static_cast<size_t>(tile_shape(s, t).transformed_filter_elements()) *
            static_cast<size_t>(transformed_element_bytes(s.dtype));
   }

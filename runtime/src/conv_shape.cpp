@@ -99,11 +99,10 @@ void fill_stage_traffic(const ConvShape& s, const TransformEntry& t, int transfo
   const double y = static_cast<double>(s.output_elements()) * io_bytes;
   p.fused = fused ? 1 : 0;
   p.filter_bytes = static_cast<double>(s.filter_elements()) * sizeof(float) + u;
-  if (fused) {  // the kernel reads x and U and writes y; NCHW images are converted, read and written once each way
-    const bool converted = s.layout == NOVA_LAYOUT_NCHW;
-    p.input_bytes = converted ? 2 * x : 0;
+  if (fused) {  // the kernel reads x and U and writes y, in either layout
+    p.input_bytes = 0;
     p.gemm_bytes = x + u + y;
-    p.output_bytes = converted ? 2 * y : 0;
+    p.output_bytes = 0;
   } else {
     p.input_bytes = x + v;
     p.gemm_bytes = u + v + m;

@@ -45,10 +45,6 @@ nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& shape
 Tiling tile_shape(const ConvShape& shape, const TransformEntry& transform);
 Tiling tile_shape(const ConvShape& shape, int m, int n);  // by tile sizes alone
 
-// The fused path on NCHW images converts them to NHWC around the fused kernel: its workspace holds
-// x, then, from this element on (256-byte aligned), y, both NHWC fp16.
-inline int64_t fused_nchw_output_offset(const ConvShape& s) { return (s.input_elements() + 127) / 128 * 128; }
-
 // The fewest bytes each stage must move (every input read once, every output written once), with
 // V and U stored in `transformed_bytes` per element and M in fp32; also the GEMM's flops. Fused:
 // only x, U and y cross memory (nova_stage_profile_t says how they are reported).

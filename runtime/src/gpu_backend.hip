@@ -1,7 +1,7 @@
 // GPU backend: the 3-pass pipeline (input transform -> batched GEMM -> output transform with the
 // bias/ReLU epilogue) over the generated kernels, or for fp16 the fused kernel (fused_kernels.hpp)
-// where its tile and the channels allow (NCHW images converted to NHWC and back around it,
-// layout_kernels.hpp); the handle caches the transformed filters (filter_cache.hpp). HIP source:
+// where its tile allows, in either layout; the handle caches the transformed filters
+// (filter_cache.hpp). HIP source:
 // nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build calls hipBLAS when
 // NOVA_ENABLE_HIPBLAS is on (hipBLAS is not packaged for Debian, so the AMD compile check builds
 // everything but that call).
@@ -12,7 +12,6 @@
 
 #include "nova/kernels/fused_kernels.hpp"
 #include "nova/kernels/hip_compat.h"
-#include "nova/kernels/layout_kernels.hpp"
 #include "nova/kernels/transform_registry_gpu.hpp"
 
 #if defined(__HIP__) || defined(__HIPCC__)
@@ -134,18 +133,20 @@ class GpuBackend final : public Backend {
 
   bool can_fuse(const ConvShape& s, const TransformEntry& t) const override {
     if (s.dtype != NOVA_DTYPE_FP16 || s.c > INT_MAX || s.k > INT_MAX) return false;
-    return t.gpu && t.gpu->launch_fused_conv_nhwc_f16 &&
+    return t.gpu && t.gpu->launch_fused_conv_f16 &&
            fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0;
   }
 
   // Measured (docs/runtime.md): faster than the 3-pass pipeline, in both layouts, where its 6 x 6
-  // tile (F(4,3)) fits, C <= 128 with 227 KB of shared memory per block, and its blocks cover at
-  // least half the multiprocessors; slower with F(2,3) (larger C) and on smaller grids.
+  // tile (F(4,3)) fits with every channel in shared memory (C <= 128 with 227 KB per block) and
+  // its blocks cover at least half the multiprocessors; slower with chunked channels, with F(2,3)
+  // and on smaller grids.
   bool fuses_by_default(const ConvShape& s) const override {
     if (s.dtype != NOVA_DTYPE_FP16 || s.r != 3 || s.c > INT_MAX || s.k > INT_MAX) return false;
     const FusedLaunch launch = fused_launch(kFusedMaxTileSide, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_);
     const int64_t tiles = tile_shape(s, kFusedMaxTileSide - s.r + 1, kFusedMaxTileSide).tiles;
-    return launch.tile_groups > 0 && tiles >= int64_t{multiprocessors_} / 2 * fused_block_tiles(launch.tile_groups);
+    return launch.tile_groups > 0 && !launch.chunked &&
+           tiles >= int64_t{multiprocessors_} / 2 * fused_block_tiles(launch.tile_groups);
   }
 
   PathCost forward_cost(const ConvShape& s, const TransformEntry& t) const override {
@@ -161,9 +162,16 @@ class GpuBackend final : public Backend {
     return NOVA_STATUS_SUCCESS;
   }
 
+  // The fused kernel's filter has K and C padded to its blocks.
+  size_t filter_bytes(const ConvShape& s, const TransformEntry& t) const override {
+    if (!fuses(s, t)) return Backend::filter_bytes(s, t);
+    return static_cast<size_t>(fused_filter_elements(t.n, static_cast<int>(s.k), static_cast<int>(s.c))) *
+           static_cast<size_t>(transformed_element_bytes(s.dtype));
+  }
+
   // The fused kernel's filter order is made from the usual one, transformed first into scratch.
   size_t filter_scratch_bytes(const ConvShape& s, const TransformEntry& t) const override {
-    return fuses(s, t) ? filter_bytes(s, t) : 0;
+    return fuses(s, t) ? Backend::filter_bytes(s, t) : 0;
   }
 
   nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, void* filter,
@@ -191,30 +199,17 @@ class GpuBackend final : public Backend {
     const bool fp16 = s.dtype == NOVA_DTYPE_FP16, nhwc = s.layout == NOVA_LAYOUT_NHWC;
 
     StageTimer timer(stream_, profile);
-    if (fuses(s, t)) {  // the GEMM stage is the fused kernel; input and output convert NCHW images
-      // Its 16-byte stores of y, its channel-pair loads of x, and the conversions' pairs.
+    if (fuses(s, t)) {  // the GEMM stage is the fused kernel; the input and output stages are empty
+      // NHWC: its 16-byte stores of y and channel-pair loads of x (NCHW: single elements).
       const auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
-      if (!aligned(x) || !aligned(y) || (!nhwc && !aligned(workspace))) return NOVA_STATUS_MISALIGNED;
-      const auto* in = static_cast<const __half*>(x);
-      auto* out = static_cast<__half*>(y);
-      const int HW = H * W, HWout = static_cast<int>(s.h_out * s.w_out);
-      if (!nhwc) {  // workspace: x, then y, both NHWC (Backend::workspace_bytes)
-        auto* x_nhwc = static_cast<__half*>(workspace);
-        out = x_nhwc + fused_nchw_output_offset(s);
-        if (const hipError_t e = launch_transpose_images(in, x_nhwc, C, HW, N, stream_); e != hipSuccess) return status_of(e);
-        in = x_nhwc;
-      }
+      if (nhwc && (!aligned(x) || !aligned(y))) return NOVA_STATUS_MISALIGNED;
       timer.mark(1);
-      if (const hipError_t e = g->launch_fused_conv_nhwc_f16(in, static_cast<const __half*>(filter), out, bias, relu, N, C,
-                                                             H, W, K, s.pad, shared_limit_, stream_);
+      if (const hipError_t e = g->launch_fused_conv_f16(static_cast<const __half*>(x), static_cast<const __half*>(filter),
+                                                        static_cast<__half*>(y), bias, relu, N, C, H, W, K, s.pad, nhwc,
+                                                        shared_limit_, stream_);
           e != hipSuccess)
         return status_of(e);
       timer.mark(2);
-      if (!nhwc)
-        if (const hipError_t e = launch_transpose_images(static_cast<const __half*>(out), static_cast<__half*>(y), HWout, K, N,
-                                                         stream_);
-            e != hipSuccess)
-          return status_of(e);
       timer.mark(3);
       return timer.finish();
     }

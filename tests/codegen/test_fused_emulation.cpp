@@ -1,6 +1,8 @@
-// The fused NHWC fp16 convolution (nova/kernels/fused_kernels.hpp): its tile loops, the filter
-// reorder into its layout and every tile-group count, emulated on the CPU through the portable
-// product (the mma path has the same fragment ownership; the GPU bench checks it against FP64).
+// The fused fp16 convolution (nova/kernels/fused_kernels.hpp): its tile loops in both layouts, the
+// filter reorder into its padded layout, every launch variant (tile groups, K blocks a warp,
+// chunked channels) and every channel-count class (C below 16, odd, not a multiple of 16, beyond
+// one chunk; K odd and not a multiple of 16), emulated on the CPU through the portable product
+// (the mma path has the same fragment ownership; ctest -L gpu checks it against FP64).
 // The reference repeats the kernel's storage roundings (V and U to fp16 from fp32 transforms),
 // then accumulates in double, so the difference left is the kernel's fp32 arithmetic and its
 // fp16 output rounding, bounded per pixel.
@@ -19,6 +21,8 @@
 namespace {
 
 using nova::kernels::FusedConvArgs;
+using nova::kernels::FusedLaunch;
+using nova::kernels::Layout;
 using nova::kernels::TileGrid;
 
 constexpr std::size_t kGuard = 64;  // NaN-filled elements past y's end: a write there is a bug
@@ -29,13 +33,19 @@ struct Shape {
 
 float to_half_and_back(float v) { return static_cast<float>(static_cast<__half>(v)); }
 
-// Every pixel of y (N x Hout x Wout x K, fp16) against the double-precision reference.
+// Offset of element (image, c, h, w) of an image tensor with `channels` channels.
+std::size_t image_offset(Layout layout, int channels, int height, int width, int image, int c, int h, int w) {
+  const auto i = static_cast<std::size_t>(image), cc = static_cast<std::size_t>(c);
+  return layout == Layout::nhwc ? ((i * height + h) * width + w) * channels + cc : ((i * channels + cc) * height + h) * width + w;
+}
+
+// Every pixel of y (N x K x Hout x Wout, fp16) against the double-precision reference.
 struct Comparison {
   long long pixels = 0, non_finite = 0, guard_writes = 0;
   double bound_use = 0;  // max |got - want| / bound
 };
 
-template <class Transform>
+template <class Transform, Layout layout>
 class FusedCase {
  public:
   static constexpr int m = Transform::m, r = Transform::r, n = Transform::n, nn = n * n;
@@ -53,30 +63,40 @@ class FusedCase {
     transform_filter();
   }
 
-  template <int kTileGroups, int kKBlocks>
-  Comparison run(int relu) const {
-    const std::size_t count = static_cast<std::size_t>(s_.N) * grid_.out_height * grid_.out_width * s_.K;
-    std::vector<__half> y(count + kGuard);
-    std::memset(static_cast<void*>(y.data()), 0xff, y.size() * sizeof(__half));  // NaN everywhere
-    const FusedConvArgs args{x_.data(), fused_u_.data(), y.data(), bias_.data(), relu, s_.K, grid_};
-    const int block_tiles = nova::kernels::fused_block_tiles(kTileGroups);
-    const auto blocks = static_cast<unsigned>((grid_.tiles + block_tiles - 1) / block_tiles);
-    nova::emulation::dynamic_shared.assign(
-        static_cast<std::size_t>(nova::kernels::fused_shared_bytes(n, s_.C, kTileGroups, kKBlocks)), '\0');
-    nova::emulation::launch(blocks, static_cast<unsigned>(nova::kernels::kFusedThreads),
-                            [&] { nova::kernels::fused_conv_tiles<Transform, kTileGroups, kKBlocks>(args); });
-    return compare(y, relu);
+  // The kernel body with the template arguments `launch` needs.
+  Comparison run(const FusedLaunch& launch, int relu) const {
+    if (launch.chunked) return run<1, true>(launch, relu);
+    return launch.k_blocks == 2 ? run<2, false>(launch, relu) : run<1, false>(launch, relu);
   }
 
  private:
+  template <int kKBlocks, bool kChunked>
+  Comparison run(const FusedLaunch& launch, int relu) const {
+    const std::size_t count = static_cast<std::size_t>(s_.N) * grid_.out_height * grid_.out_width * s_.K;
+    std::vector<__half> y(count + kGuard);
+    std::memset(static_cast<void*>(y.data()), 0xff, y.size() * sizeof(__half));  // NaN everywhere
+    int k_slice = 0;
+    const dim3 grid = nova::kernels::fused_grid(grid_, s_.K, launch, k_slice);
+    const FusedConvArgs args{x_.data(), fused_u_.data(), y.data(), bias_.data(), relu, s_.K, launch, k_slice, grid_};
+    nova::emulation::dynamic_shared.assign(
+        static_cast<std::size_t>(nova::kernels::fused_shared_bytes(n, launch.chunk, launch.tile_groups, launch.k_blocks)),
+        '\0');
+    nova::emulation::launch(grid, static_cast<unsigned>(nova::kernels::kFusedThreads), [&] {
+      nova::kernels::fused_conv_tiles<Transform, __half, layout, kKBlocks, kChunked>(args);
+    });
+    return compare(y, relu);
+  }
+
   // U as the runtime makes it: the 3-pass filter transform kernel, then the reorder kernel.
   void transform_filter() {
     const long long filters = static_cast<long long>(s_.K) * s_.C;
     std::vector<__half> plain(static_cast<std::size_t>(nn * filters));
-    fused_u_.assign(plain.size(), static_cast<__half>(0.0f));
+    // NaN-filled: the reorder must write every slot of the padded layout
+    fused_u_.assign(static_cast<std::size_t>(nova::kernels::fused_filter_elements(n, s_.K, s_.C)),
+                    static_cast<__half>(std::nanf("")));
     nova::emulation::launch(nova::kernels::filter_blocks(filters), nova::kernels::kBlockThreads,
                             [&] { nova::kernels::filter_transform_tiles<Transform>(w_.data(), plain.data(), s_.K, s_.C); });
-    nova::emulation::launch(nova::kernels::filter_blocks(nn * filters), nova::kernels::kBlockThreads, [&] {
+    nova::emulation::launch(nova::kernels::filter_blocks(static_cast<long long>(fused_u_.size())), nova::kernels::kBlockThreads, [&] {
       nova::kernels::fused_filter_order<__half>(plain.data(), fused_u_.data(), nn, s_.K, s_.C);
     });
     plain_u_ = plain;
@@ -92,8 +112,7 @@ class FusedCase {
       for (int j = 0; j < n; ++j) {
         const int h = row - s_.pad + i, w = col - s_.pad + j;
         const bool inside = h >= 0 && h < s_.H && w >= 0 && w < s_.W;
-        d[i * n + j] =
-            inside ? static_cast<float>(x_[((static_cast<std::size_t>(image) * s_.H + h) * s_.W + w) * s_.C + c]) : 0.0f;
+        d[i * n + j] = inside ? static_cast<float>(x_[image_offset(layout, s_.C, s_.H, s_.W, image, c, h, w)]) : 0.0f;
       }
     Transform::input_2d(d, v);
     for (int xi = 0; xi < nn; ++xi) v[xi] = to_half_and_back(v[xi]);
@@ -128,7 +147,7 @@ class FusedCase {
             double expected = want[i * m + j] + bias_[static_cast<std::size_t>(k)];
             if (relu) expected = std::max(expected, 0.0);
             const float got = static_cast<float>(
-                y[((static_cast<std::size_t>(image) * grid_.out_height + row + i) * grid_.out_width + col + j) * s_.K + k]);
+                y[image_offset(layout, s_.K, grid_.out_height, grid_.out_width, image, k, row + i, col + j)]);
             ++out.pixels;
             if (!std::isfinite(got)) {
               ++out.non_finite;
@@ -162,36 +181,44 @@ class FusedCase {
   std::vector<float> w_, bias_;
 };
 
+// Every launch variant a shape may take: the launch fused_launch picks with a whole SM's shared
+// memory, chunks of one and of two channel steps, and for even C and K (the unchunked kernels'
+// contract) tile groups 1, 2 and 4 and two K blocks a warp (also with two tile groups, which the
+// kernel allows though fused_launch never picks it).
+template <class Transform, Layout layout>
+void check_launches(const Shape& s, unsigned seed) {
+  const FusedCase<Transform, layout> c(s, seed);
+  const int Cp = nova::kernels::fused_padded_channels(s.C);
+  std::vector<FusedLaunch> launches = {nova::kernels::fused_launch(Transform::n, s.C, s.K, 227 * 1024),
+                                       {1, 1, 16, true}, {1, 1, 32, true}};
+  if (s.C % 2 == 0 && s.K % 2 == 0)
+    launches.insert(launches.end(),
+                    {{1, 1, Cp, false}, {2, 1, Cp, false}, {4, 1, Cp, false}, {1, 2, Cp, false}, {2, 2, Cp, false}});
+  for (int relu = 0; relu <= 1; ++relu)
+    for (const FusedLaunch& launch : launches) {
+      REQUIRE(launch.tile_groups > 0);
+      const Comparison r = c.run(launch, relu);
+      INFO(Transform::name << (layout == Layout::nhwc ? " NHWC" : " NCHW") << " N" << s.N << " C" << s.C << " K" << s.K
+                           << " " << s.H << "x" << s.W << " pad " << s.pad << " relu " << relu << " (tile groups "
+                           << launch.tile_groups << ", K blocks " << launch.k_blocks << ", chunk " << launch.chunk
+                           << (launch.chunked ? " chunked" : "") << "): pixels " << r.pixels << ", err/bound "
+                           << r.bound_use << ", non-finite " << r.non_finite << ", guard writes " << r.guard_writes);
+      CHECK(r.pixels == static_cast<long long>(s.N) * s.K * (s.H + 2 * s.pad - 2) * (s.W + 2 * s.pad - 2));
+      CHECK(r.non_finite == 0);
+      CHECK(r.guard_writes == 0);
+      CHECK(r.bound_use <= 1.0);
+    }
+}
+
+// Partial tile blocks, clipped border tiles, pad 0 to 2, several blocks and several tile groups in a
+// block, with channel counts the kernel takes as they are.
 template <class Transform>
 void check_fused() {
   if constexpr (Transform::n <= nova::kernels::kFusedMaxTileSide) {
-    // Partial tile blocks, clipped border tiles, pad 0 to 2, warps with a second block of K,
-    // several blocks and several tile groups in a block.
     const std::vector<Shape> shapes = {
         {1, 16, 16, 9, 11, 1}, {2, 32, 80, 7, 13, 0}, {1, 16, 32, 5, 6, 2}, {2, 16, 16, 18, 21, 1}};
     unsigned seed = 7;
-    for (const Shape& s : shapes) {
-      const FusedCase<Transform> c(s, seed++);
-      for (int relu = 0; relu <= 1; ++relu) {
-        // Every (tile groups, K blocks per warp) the generated kernels instantiate, and two tile groups
-        // with two K blocks, which the kernel allows though fused_launch never picks it.
-        const std::pair<const char*, Comparison> results[] = {
-            {"1, 1", c.template run<1, 1>(relu)}, {"2, 1", c.template run<2, 1>(relu)},
-            {"4, 1", c.template run<4, 1>(relu)}, {"1, 2", c.template run<1, 2>(relu)},
-            {"2, 2", c.template run<2, 2>(relu)}};
-        for (const auto& [launch, r] : results) {
-          INFO(Transform::name << " N" << s.N << " C" << s.C << " K" << s.K << " " << s.H << "x" << s.W << " pad "
-                               << s.pad << " relu " << relu << " (tile groups, K blocks) (" << launch << ")"
-                               << ": pixels " << r.pixels
-                               << ", err/bound " << r.bound_use << ", non-finite " << r.non_finite << ", guard writes "
-                               << r.guard_writes);
-          CHECK(r.pixels == static_cast<long long>(s.N) * s.K * (s.H + 2 * s.pad - 2) * (s.W + 2 * s.pad - 2));
-          CHECK(r.non_finite == 0);
-          CHECK(r.guard_writes == 0);
-          CHECK(r.bound_use <= 1.0);
-        }
-      }
-    }
+    for (const Shape& s : shapes) check_launches<Transform, Layout::nhwc>(s, seed++);
   }
 }
 
@@ -202,29 +229,50 @@ void check_all(nova::generated::TransformList<Transforms...>) {
 
 }  // namespace
 
-TEST_CASE("fused NHWC fp16 kernel, emulated on the CPU, matches the reference within its rounding") {
+TEST_CASE("fused fp16 kernel, emulated on the CPU, matches the reference within its rounding") {
   check_all(nova::generated::AllTransforms{});
 }
 
-TEST_CASE("fused kernel eligibility: tile side, channel multiples and shared memory") {
-  using nova::kernels::fused_launch;
-  const auto is = [](nova::kernels::FusedLaunch l, int tile_groups, int k_blocks) {
-    return l.tile_groups == tile_groups && l.k_blocks == k_blocks;
-  };
-  CHECK(is(fused_launch(6, 16, 64, 227 * 1024), 4, 1));     // two blocks of 64 tiles share an SM
-  CHECK(is(fused_launch(6, 64, 64, 227 * 1024), 1, 1));     // two blocks of 16 tiles
-  CHECK(is(fused_launch(6, 128, 128, 227 * 1024), 1, 2));   // one block of 16 tiles, two K blocks a warp
-  CHECK(is(fused_launch(6, 256, 256, 227 * 1024), 0, 0));
-  CHECK(is(fused_launch(4, 256, 256, 227 * 1024), 1, 2));
-  CHECK(is(fused_launch(6, 16, 64, 64 * 1024), 0, 0));      // an AMD CU's 64 KB of LDS: not with the U buffers
-  CHECK(is(fused_launch(4, 16, 64, 64 * 1024), 1, 2));      // one block of F(2,3) fits
-  CHECK(is(fused_launch(6, 512, 64, 227 * 1024), 0, 0));
-  CHECK(is(fused_launch(8, 64, 64, 227 * 1024), 0, 0));     // F(6,3): too many accumulators
-  CHECK(is(fused_launch(6, 24, 64, 227 * 1024), 0, 0));
-  CHECK(is(fused_launch(6, 64, 40, 227 * 1024), 0, 0));
+// The same loops with padded channels, NCHW planes and chunks, on one F(4,3) and the F(2,3)
+// transform (the transforms differ only in their straight-line code, which the case above covers).
+TEST_CASE("fused fp16 kernel: every channel-count class and both layouts, emulated") {
+  // C < 16 and odd, K odd; C even, not a multiple of 8, K not a multiple of 16; C a multiple of 8
+  // only; C beyond two chunks of two steps (and beyond 128) with K beyond one block's slice of 64
+  // (chunked: blockIdx.y > 0).
+  const std::vector<Shape> shapes = {{2, 3, 5, 7, 9, 1}, {1, 18, 10, 6, 11, 1}, {1, 24, 40, 9, 5, 0},
+                                     {1, 136, 72, 5, 6, 1}};
+  unsigned seed = 21;
+  for (const Shape& s : shapes) {
+    check_launches<nova::generated::f4x3_standard::Transform, Layout::nhwc>(s, seed++);
+    check_launches<nova::generated::f4x3_standard::Transform, Layout::nchw>(s, seed++);
+    check_launches<nova::generated::f2x3_standard::Transform, Layout::nchw>(s, seed++);
+  }
 }
 
-TEST_CASE("fused filter layout: every U element has its own slot") {
+TEST_CASE("fused kernel launch: tile side, padded channels and shared memory") {
+  using nova::kernels::fused_launch;
+  const auto is = [](FusedLaunch l, int tile_groups, int k_blocks, int chunk, bool chunked) {
+    return l.tile_groups == tile_groups && l.k_blocks == k_blocks && l.chunk == chunk && l.chunked == chunked;
+  };
+  CHECK(is(fused_launch(6, 16, 64, 227 * 1024), 4, 1, 16, false));     // two blocks of 64 tiles share an SM
+  CHECK(is(fused_launch(6, 64, 64, 227 * 1024), 1, 1, 64, false));     // two blocks of 16 tiles
+  CHECK(is(fused_launch(6, 128, 128, 227 * 1024), 1, 2, 128, false));  // one block of 16 tiles, two K blocks a warp
+  CHECK(is(fused_launch(6, 256, 256, 227 * 1024), 1, 1, 128, true));   // two chunks of 128 channels
+  CHECK(is(fused_launch(6, 512, 64, 227 * 1024), 1, 1, 128, true));    // four
+  CHECK(is(fused_launch(6, 300, 64, 227 * 1024), 1, 1, 160, true));    // 304 padded: chunks of 160 and 144
+  CHECK(is(fused_launch(4, 256, 256, 227 * 1024), 1, 2, 256, false));
+  CHECK(is(fused_launch(6, 16, 64, 64 * 1024), 1, 1, 16, true));       // an AMD CU's 64 KB of LDS: one step a chunk
+  CHECK(is(fused_launch(4, 16, 64, 64 * 1024), 1, 2, 16, false));      // one block of F(2,3) fits
+  CHECK(is(fused_launch(6, 24, 64, 227 * 1024), 2, 1, 32, false));     // C padded to 32
+  CHECK(is(fused_launch(6, 3, 64, 227 * 1024), 1, 1, 16, true));       // odd C: chunked, element by element
+  CHECK(is(fused_launch(6, 16, 5, 227 * 1024), 1, 1, 16, true));       // odd K too
+  CHECK(is(fused_launch(6, 64, 40, 227 * 1024), 1, 1, 64, false));
+  CHECK(is(fused_launch(8, 64, 64, 227 * 1024), 0, 0, 0, false));      // F(6,3): too many accumulators
+  CHECK(is(fused_launch(6, 64, 64, 36 * 1024), 0, 0, 0, false));       // not even one channel step fits
+  CHECK(is(fused_launch(6, 0, 64, 227 * 1024), 0, 0, 0, false));
+}
+
+TEST_CASE("fused filter layout: every U element of the padded filter has its own slot") {
   const int nn = 36, K = 32, C = 48;
   std::vector<int> seen(static_cast<std::size_t>(nn) * K * C, 0);
   for (int xi = 0; xi < nn; ++xi)

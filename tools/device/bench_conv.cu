@@ -48,10 +48,17 @@ namespace {
 struct Layer {
   const char* net;
   int channels, size;
+  int outputs = 0;  // K; 0: K = C
+  int k() const { return outputs ? outputs : channels; }
 };
 const Layer kLayers[] = {{"ResNet-50", 64, 56},  {"ResNet-50", 128, 28}, {"ResNet-50", 256, 14},
                          {"ResNet-50", 512, 7},  {"VGG-16", 64, 224},    {"VGG-16", 128, 112},
                          {"VGG-16", 256, 56},    {"VGG-16", 512, 28},    {"VGG-16", 512, 14}};
+// --channels: one layer of each channel-count class the fused kernel pads or chunks (batch 32):
+// VGG-16's first layer (C = 3), C not a multiple of 16 (24, 72, 130), C beyond 512 (a UNet
+// decoder's 1024 -> 512).
+const Layer kChannelLayers[] = {{"3->64", 3, 224, 64}, {"24->24", 24, 112}, {"72->72", 72, 56},
+                                {"130->130", 130, 28}, {"1024->512", 1024, 28, 512}};
 
 // Device buffer that frees itself.
 struct DeviceBuffer {
@@ -210,6 +217,7 @@ double copy_bandwidth_gbs(cudaStream_t stream) {
 struct Options {
   std::string out_dir = ".";
   bool quick = false;          // skip batch 8
+  bool channels = false;       // the channel-count layers (kChannelLayers) at batch 32 instead
   int only_c = 0, only_hw = 0, only_n = 0;  // --layer C,HW,N: that layer's speed alone (for profilers)
   const char* transform = "auto";  // --transform NAME, e.g. "tuned"
   bool single_layer() const { return only_n > 0; }
@@ -223,6 +231,7 @@ bool parse_options(int argc, char** argv, Options& o) {
   if (argc > 1) o.out_dir = argv[1];
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) o.quick = true;
+    else if (std::strcmp(argv[i], "--channels") == 0) o.channels = true;
     else if (std::strcmp(argv[i], "--layer") == 0 && i + 1 < argc &&
              std::sscanf(argv[i + 1], "%d,%d,%d", &o.only_c, &o.only_hw, &o.only_n) == 3) ++i;
     else if (std::strcmp(argv[i], "--transform") == 0 && i + 1 < argc) o.transform = argv[++i];
@@ -357,7 +366,7 @@ void print_stage_table(const Bench& b) {
 int main(int argc, char** argv) {
   Options o;
   if (!parse_options(argc, argv, o)) {
-    std::fprintf(stderr, "usage: %s OUT_DIR [--quick] [--layer C,HW,N] [--transform NAME]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s OUT_DIR [--quick] [--channels] [--layer C,HW,N] [--transform NAME]\n", argv[0]);
     return 2;
   }
   int devices = 0;
@@ -371,13 +380,18 @@ int main(int argc, char** argv) {
   // for: the 3-pass pipeline (NHWC-3, NCHW-3) and the fused kernel where it runs (-f).
   std::printf("\n== speed, fp16: median us, ratio nova/cuDNN\n%-10s %4s %4s %3s %6s %-18s %9s %9s %6s %9s %9s %6s\n",
               "net", "C", "HW", "N", "lay", "transform", "nova", "cudnn", "ratio", "nova-g", "cudnn-g", "ratio");
+  const auto run_layer = [&](const Layer& l, int batch) {
+    const Problem p(batch, l.channels, l.k(), l.size, 21u);
+    for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})
+      for (const nova_algo_t algorithm : {NOVA_ALGO_AUTO, NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED})
+        measure(b, o, l, p, layout, algorithm);
+  };
+  if (o.channels)
+    for (const Layer& l : kChannelLayers) run_layer(l, 32);
   for (const int batch : {1, 8, 32})
     for (const Layer& l : kLayers) {
-      if (!o.wants(l, batch)) continue;
-      const Problem p(batch, l.channels, l.channels, l.size, 21u);
-      for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})
-        for (const nova_algo_t algorithm : {NOVA_ALGO_AUTO, NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED})
-          measure(b, o, l, p, layout, algorithm);
+      if (o.channels || !o.wants(l, batch)) continue;
+      run_layer(l, batch);
     }
   print_stage_table(b);
   tear_down(b);

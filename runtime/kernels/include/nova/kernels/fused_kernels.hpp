@@ -1,31 +1,42 @@
-// The fused Winograd convolution for NHWC fp16 images: one kernel reads x and writes y, so V and M
-// never cross device memory (the 3-pass floors in docs/performance.md show that only this brings
-// the small-channel layers near cuDNN). Written once for every transform; each generated
-// <name>_kernels.hip whose tile fits (n <= 6) binds it to its transform.
+// The fused Winograd convolution: one kernel reads x and writes y, NCHW or NHWC, so V and M never
+// cross device memory (the 3-pass floors in docs/performance.md show that only this brings the
+// small-channel layers near cuDNN). Written once for every transform and 16-bit storage type;
+// each generated <name>_kernels.hip whose tile fits (n <= 6) binds it to its transform.
 //
-// A block of 8 warps takes kTiles = 16 * kTileGroups tiles and every channel (fused_conv_tiles):
+// Any C and K: the kernel sees C rounded up to a whole channel step (16) and K to a whole pair of
+// K blocks (16). The padding exists only on chip and in the transformed filter (zero rows and
+// columns, fused_filter_order): x is read and y written at their real sizes, so no copy of either
+// is padded.
+//
+// A block of 8 warps takes kTiles = 16 * tile_groups tiles and every channel (fused_conv_tiles):
 //   1. fused_input_transform: its threads write V = B^T d B of every (channel, tile) into shared
-//      memory as fp16 (the storage precision of the 3-pass pipeline). A thread takes a channel
-//      pair of one tile: one 4-byte load per patch element (a warp reads whole NHWC pixels), two
+//      memory (the storage type of the 3-pass pipeline). A thread takes a channel pair of one
+//      tile: from NHWC images consecutive threads take consecutive pairs of a tile (one 4-byte load
+//      per patch element where C is even), from NCHW images consecutive tiles of a pair (each
+//      channel a 2-byte load from its own plane, so a warp reads along image rows); two
 //      transforms in fp32, one 4-byte store per position.
-//   2. fused_tile_group: a warp takes kKBlocks blocks of 8 output channels and, in turn, each tile
+//   2. fused_accumulate: a warp takes kKBlocks blocks of 8 output channels and, in turn, each tile
 //      group of 16 tiles: for every Winograd position xi it computes the 16 (tile) x 8 (channel)
-//      blocks of M_xi = V_xi U_xi over all C (fused_mma: tensor-core mma, fp16 in, fp32
+//      blocks of M_xi = V_xi U_xi over the channels (fused_mma: tensor-core mma, 16-bit in, fp32
 //      accumulate; V from shared memory, stored with an XOR swizzle instead of padding; U from the
 //      cached filter through the warp's own shared buffer, two steps ahead, UStream) and folds it
 //      into y = A^T M A at once, a domain row at a time, so only the m*m outputs and one row of M
 //      stay in registers. Every M element a thread holds has the same (tile, k) for every xi,
 //      which is what makes the output transform thread-local.
-//   3. the epilogue, at the end of fused_tile_group, adds the bias, applies ReLU and stores each
-//      tile's pixels: as channel pairs with one K block a warp (fused_store_pairs), as 16-byte
-//      channel runs restaged through the U buffer with two (fused_store_restaged).
-// Each step is force-inlined into the kernel, so that its arrays stay in registers; the split
-// leaves the sm_90 machine code as the single function compiled (byte for byte).
-// Warps never wait for each other after phase 1. Where two blocks fit in an SM's shared memory
-// (small C), one block's loads overlap the other's matrix products and a warp takes one K block;
-// otherwise a block has the SM's registers to itself and a warp takes two K blocks, so that each
-// V fragment it reads from shared memory feeds two products (the matrix loop is bound by the bytes
-// shared memory moves).
+//   3. the epilogue adds the bias, applies ReLU and stores each tile's pixels: as channel pairs
+//      (or single channels where K is odd, or NCHW planes) straight from the accumulators
+//      (fused_store_direct), or, with two K blocks a warp, NHWC and K a multiple of 8, as 16-byte
+//      channel runs restaged through the U buffer (fused_store_restaged).
+// Where V of every channel does not fit the shared memory (C beyond ~130 for F(4,3) on Hopper) the
+// block takes the channels in chunks (kChunked): a warp then owns one tile group and one K block
+// for the whole kernel, its outputs stay in registers from chunk to chunk (the output transform
+// is linear, so folding each chunk's partial M is exact), and the grid's y dimension splits K.
+// Each step is force-inlined into the kernel, so that its arrays stay in registers.
+// Warps never wait for each other after phase 1 (unchunked). Where two blocks fit in an SM's
+// shared memory (small C), one block's loads overlap the other's matrix products and a warp takes
+// one K block; otherwise a block has the SM's registers to itself and a warp takes two K blocks,
+// so that each V fragment it reads from shared memory feeds two products (the matrix loop is
+// bound by the bytes shared memory moves).
 //
 // Matrix cores: mma.sync m16n8k16 on NVIDIA (sm_80 and later). Every other target (AMD through
 // HIP, and the CPU emulation of tests/codegen) runs the same loops with a portable per-thread
@@ -44,22 +55,31 @@ inline constexpr int kFusedGroupTiles = 16;   // tiles of a tile group: the mma'
 inline constexpr int kFusedBlockK = 8;        // output channels of a warp's block: the mma's N
 inline constexpr int kFusedChannelStep = 16;  // channels per mma: its reduction depth
 inline constexpr int kFusedThreads = 256;    // 8 warps a block
+inline constexpr int kFusedWarps = kFusedThreads / 32;
 inline constexpr int kFusedMaxTileSide = 6;   // n of the largest tile whose registers fit
 
 // The kernels' launch bounds: two blocks an SM with one K block a warp (128 registers a thread), one
-// with two (255).
-NOVA_HD constexpr int fused_blocks_per_sm(int k_blocks) { return k_blocks == 1 ? 2 : 1; }
+// with two K blocks (255) or with chunked channels (whose outputs stay live through phase 1).
+NOVA_HD constexpr int fused_blocks_per_sm(int k_blocks, bool chunked) { return k_blocks == 1 && !chunked ? 2 : 1; }
 NOVA_HD constexpr int fused_block_tiles(int tile_groups) { return kFusedGroupTiles * tile_groups; }
 
-// Where channel c of tile t lies in the shared V of one position (C halves per tile, unpadded): its
-// 16-byte chunk is XOR-swizzled by the tile, so that ldmatrix's 8 rows (8 consecutive tiles) at one
-// chunk fall in 8 different bank groups. The swizzle spans w chunks, the largest power of two up to
-// 8 that divides C / 8, so a chunk stays inside its tile's row.
-NOVA_HD constexpr int fused_v_swizzle(int t, int C) {
-  const int chunks = C / 8, w = (chunks & -chunks) < 8 ? chunks & -chunks : 8;
+// C and K as the kernel sees them: whole channel steps, and whole pairs of K blocks (a warp with
+// two K blocks takes them in pairs).
+NOVA_HD constexpr int fused_padded_channels(int C) { return (C + kFusedChannelStep - 1) / kFusedChannelStep * kFusedChannelStep; }
+NOVA_HD constexpr int fused_padded_outputs(int K) { return (K + 2 * kFusedBlockK - 1) / (2 * kFusedBlockK) * (2 * kFusedBlockK); }
+
+// Where channel c of tile t lies in the shared V of one position (`width` halves per tile, the
+// channels of the chunk in shared memory, unpadded): its 16-byte chunk is XOR-swizzled by the tile,
+// so that ldmatrix's 8 rows (8 consecutive tiles) at one chunk fall in 8 different bank groups. The
+// swizzle spans w chunks, the largest power of two up to 8 that divides width / 8, so a chunk stays
+// inside its tile's row.
+NOVA_HD constexpr int fused_v_swizzle(int t, int width) {
+  const int chunks = width / 8, w = (chunks & -chunks) < 8 ? chunks & -chunks : 8;
   return t * w / 8 & (w - 1);
 }
-NOVA_HD constexpr int fused_v_offset(int t, int c, int C) { return t * C + ((c / 8) ^ fused_v_swizzle(t, C)) * 8 + c % 8; }
+NOVA_HD constexpr int fused_v_offset(int t, int c, int width) {
+  return t * width + ((c / 8) ^ fused_v_swizzle(t, width)) * 8 + c % 8;
+}
 
 inline constexpr int kFusedUSlots = 3;  // U steps a warp holds: the one it multiplies and two in flight
 
@@ -68,35 +88,46 @@ NOVA_HD constexpr int fused_u_buffer_halves(int n, int k_blocks) {
   return kFusedUSlots * n * k_blocks * kFusedBlockK * kFusedChannelStep;
 }
 
-// Shared memory of one block: V for every xi, tile and channel, each warp's U buffer, then the
-// tiles' origins.
-constexpr long long fused_shared_bytes(int n, int C, int tile_groups, int k_blocks) {
+// Shared memory of one block: V for every xi, tile and channel of a chunk (`width` channels), each
+// warp's U buffer, then the tiles' origins.
+constexpr long long fused_shared_bytes(int n, int width, int tile_groups, int k_blocks) {
   const long long tiles = fused_block_tiles(tile_groups);
-  return (static_cast<long long>(n) * n * tiles * C + kFusedThreads / 32 * fused_u_buffer_halves(n, k_blocks)) * 2 +
+  return (static_cast<long long>(n) * n * tiles * width + kFusedWarps * fused_u_buffer_halves(n, k_blocks)) * 2 +
          tiles * static_cast<long long>(sizeof(TileOrigin));
 }
 
 struct FusedLaunch {
   int tile_groups = 0, k_blocks = 0;  // 0: the shape cannot run fused
+  int chunk = 0;                      // channels of V in shared memory at a time (multiple of 16)
+  bool chunked = false;               // chunk < padded C: one tile group and K block a warp
 };
 
-// Tile groups per block (4, 2 or 1) and K blocks per warp for a shape: the most tile groups with
-// which two blocks share an SM's `shared_limit` bytes (one K block a warp), else one tile group in
-// a block alone (two K blocks a warp; two tile groups would need twice one's bytes); none for a
-// tile larger than kFusedMaxTileSide, C or K not a multiple of 16, or U of 2^31 elements or more.
+// The launch for a shape: the most tile groups (4, 2, 1) with which two blocks share an SM's
+// `shared_limit` bytes (one K block a warp), else one tile group in a block alone (two K blocks a
+// warp; two tile groups would need twice one's bytes), else (and for an odd C or K) chunks of the
+// channels in a block alone, as few and as even as fit; none for a tile larger than kFusedMaxTileSide, nothing to
+// compute, U of 2^31 elements or more, or a shared memory too small for one channel step.
 constexpr FusedLaunch fused_launch(int n, int C, int K, long long shared_limit) {
-  if (n > kFusedMaxTileSide || C < 1 || K < 1 || C % kFusedChannelStep != 0 || K % 16 != 0 ||
-      static_cast<long long>(n) * n * K * C > INT_MAX)  // U's 32-bit offsets
+  if (n > kFusedMaxTileSide || C < 1 || K < 1 || C > INT_MAX - kFusedChannelStep || K > INT_MAX - 2 * kFusedBlockK)
     return {};
-  for (int groups = 4; groups >= 1; groups /= 2)
-    if (2 * fused_shared_bytes(n, C, groups, 1) <= shared_limit) return {groups, 1};
-  if (fused_shared_bytes(n, C, 1, 2) <= shared_limit) return {1, 2};
-  return {};
+  const int Cp = fused_padded_channels(C), Kp = fused_padded_outputs(K);
+  if (static_cast<long long>(n) * n * Kp * Cp > INT_MAX) return {};  // U's 32-bit offsets
+  if (C % 2 == 0 && K % 2 == 0) {  // odd counts take the chunked kernels, which go element by element
+    for (int groups = 4; groups >= 1; groups /= 2)
+      if (2 * fused_shared_bytes(n, Cp, groups, 1) <= shared_limit) return {groups, 1, Cp, false};
+    if (fused_shared_bytes(n, Cp, 1, 2) <= shared_limit) return {1, 2, Cp, false};
+  }
+  const long long step_bytes = fused_shared_bytes(n, kFusedChannelStep, 1, 1) - fused_shared_bytes(n, 0, 1, 1);
+  const long long fit = (shared_limit - fused_shared_bytes(n, 0, 1, 1)) / step_bytes;  // channel steps a chunk holds
+  if (fit < 1) return {};
+  const int steps = Cp / kFusedChannelStep, chunks = static_cast<int>((steps + fit - 1) / fit);
+  return {1, 1, (steps + chunks - 1) / chunks * kFusedChannelStep, true};
 }
 
 // Where U_xi[k][c] lies in the fused filter layout: 8 (k) x 16 (c) blocks (xi, k / 8, c / 16), each
 // the 32 lanes' mma B fragments in lane order, 4 halves per lane: lane g * 4 + q holds U[g][2q],
-// U[g][2q + 1], U[g][2q + 8], U[g][2q + 9] (PTX ISA, mma.m16n8k16 B fragment, B = U^T).
+// U[g][2q + 1], U[g][2q + 8], U[g][2q + 9] (PTX ISA, mma.m16n8k16 B fragment, B = U^T). K and C
+// are the padded counts.
 NOVA_HD constexpr int fragment_offset(int k, int c) { return ((k % 8) * 4 + (c % 8) / 2) * 4 + (c % 16) / 8 * 2 + c % 2; }
 
 NOVA_HD constexpr long long fused_filter_index(int xi, int k, int c, int K, int C) {
@@ -105,32 +136,40 @@ NOVA_HD constexpr long long fused_filter_index(int xi, int k, int c, int K, int 
   return block * (kFusedBlockK * kFusedChannelStep) + fragment_offset(k, c);
 }
 
+// Elements of the fused filter of a K x C convolution on an n x n tile (padded counts).
+constexpr long long fused_filter_elements(int n, int K, int C) {
+  return static_cast<long long>(n) * n * fused_padded_outputs(K) * fused_padded_channels(C);
+}
+
 struct FusedConvArgs {
-  const __half* x;     // N x H x W x C
-  const __half* U;     // transformed filter in fused_filter_index order
-  __half* y;           // N x Hout x Wout x K
+  const void* x;       // N x C x H x W (layout as the kernel's), the kernel's storage type
+  const void* U;       // transformed filter in fused_filter_index order (padded K and C)
+  void* y;             // N x K x Hout x Wout
   const float* bias;   // K values or nullptr
   int relu;
-  int K;
+  int K;               // output channels
+  FusedLaunch launch;  // tile groups, K blocks and chunk of this launch
+  int k_slice;         // K blocks of 8 a block takes (blockIdx.y picks which): every one unchunked
   TileGrid grid;       // the input's tiling (channels = C)
 };
 
 // ---------------------------------------------------------------------------------------------
 // Device side.
 
+// Two storage elements (channels c and c + 1, or two planes) as one 4-byte word.
 #ifdef NOVA_KERNEL_EMULATION
 inline char* fused_shared_memory() { return nova::emulation::dynamic_shared.data(); }
 
-struct HalfPair {
-  __half a, b;
+template <typename T>
+struct StoragePair {
+  T a, b;
 };
-inline HalfPair load_pair(const __half* x, int at, bool inside) {
-  const __half zero = static_cast<__half>(0.0f);
-  return inside ? HalfPair{x[at], x[at + 1]} : HalfPair{zero, zero};
-}
-inline void unpack_pair(HalfPair p, float& a, float& b) { a = to_float(p.a), b = to_float(p.b); }
-inline void store_pair(__half* at, float a, float b) { store(at, a), store(at + 1, b); }
-inline void copy_run(__half* to, const __half* from) { std::memcpy(to, from, 16); }
+template <typename T> inline StoragePair<T> pair_of(T a, T b) { return {a, b}; }
+template <typename T> inline StoragePair<T> load_word(const T* at) { return {at[0], at[1]}; }
+template <typename T> inline void unpack_pair(StoragePair<T> p, float& a, float& b) { a = to_float(p.a), b = to_float(p.b); }
+template <typename T> inline void store_pair(T* at, float a, float b) { store(at, a), store(at + 1, b); }
+template <typename T> inline T storage_zero() { return static_cast<T>(0.0f); }
+inline void copy_run(void* to, const void* from) { std::memcpy(to, from, 16); }
 // Every emulated thread runs to its next barrier before any continues, so a warp barrier is a block
 // barrier here; threads of other warps may be at a different count, which matters only for data
 // shared across warps without a block barrier (the kernel shares none).
@@ -141,20 +180,21 @@ __device__ inline char* fused_shared_memory() {
   return fused_shared;
 }
 
-// Channels c and c + 1 (c even) of one pixel: one 4-byte access.
-using HalfPair = __half2;
-__device__ inline HalfPair load_pair(const __half* __restrict__ x, int at, bool inside) {
-  return inside ? *reinterpret_cast<const __half2*>(x + at) : __float2half2_rn(0.0f);
-}
-__device__ inline void unpack_pair(HalfPair p, float& a, float& b) {
+template <typename T> struct StoragePairOf;
+template <> struct StoragePairOf<__half> { using type = __half2; };
+template <typename T> using StoragePair = typename StoragePairOf<T>::type;
+__device__ inline __half2 pair_of(__half a, __half b) { return __halves2half2(a, b); }
+template <typename T>
+__device__ inline StoragePair<T> load_word(const T* __restrict__ at) { return *reinterpret_cast<const StoragePair<T>*>(at); }
+__device__ inline void unpack_pair(__half2 p, float& a, float& b) {
   const float2 f = __half22float2(p);
   a = f.x, b = f.y;
 }
-__device__ inline void store_pair(__half* at, float a, float b) {
-  *reinterpret_cast<__half2*>(at) = __floats2half2_rn(a, b);
-}
+__device__ inline void store_pair(__half* at, float a, float b) { *reinterpret_cast<__half2*>(at) = __floats2half2_rn(a, b); }
+template <typename T> __device__ inline T storage_zero();
+template <> __device__ inline __half storage_zero<__half>() { return __float2half_rn(0.0f); }
 // Eight channels (16 bytes, aligned) in one access.
-__device__ inline void copy_run(__half* to, const __half* from) {
+__device__ inline void copy_run(void* to, const void* from) {
   *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
 }
 // A barrier of one 32-thread warp (a slice of the block, which on wave64 shares its wave with
@@ -170,26 +210,38 @@ __device__ inline void fused_warp_sync() {
 }
 #endif
 
+// Channels c and c + 1 of one patch element at `at` (the second `next` elements further: 1 in NHWC,
+// a plane in NCHW), zero outside the image. NHWC with C even (`word`): both in one aligned 4-byte
+// load. A second channel at C is read where the first is (next = 0) and zeroed after the transform:
+// a predicate per element costs the one-K-block kernels spills.
+template <Layout layout, typename T>
+__device__ inline StoragePair<T> load_channel_pair(const T* __restrict__ x, int at, int next, bool inside, bool word) {
+  const T zero = storage_zero<T>();
+  if (layout == Layout::nhwc && word) return inside ? load_word(x + at) : pair_of(zero, zero);
+  return inside ? pair_of(x[at], x[at + next]) : pair_of(zero, zero);
+}
+
 // Matrix cores: mma.sync from sm_80 on. A U fragment is what one lane needs of a U block: on the
 // mma path its 4 halves (the B fragment), loaded ahead into registers; on the portable path the
 // block itself, from which the per-thread product reads what it needs.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define NOVA_FUSED_MMA 1
-using UFragment = uint2;
+template <typename T> using UFragment = uint2;
 #else
-using UFragment = const __half*;
+template <typename T> using UFragment = const T*;
 #endif
 
 // acc[b] += the warp's 16 (tile) x 16 (channel) block of V_xi times the 16 x 8 (k) block of U_xi^T
-// of its K block b. v: shared V of position xi; the block starts at tile t0, channel c0, and
-// `lane_at` is where this lane's ldmatrix row lies (fused_v_offset of tile t0 + lane % 16, channel
-// c0 + 8 (lane / 16)); u[b]: this lane's fragment of K block b's U block. acc[b][e] is (tile
-// lane / 4 + 8 (e / 2), k 2 (lane % 4) + e % 2), the mma's C fragment.
-template <int kKBlocks>
-__device__ inline void fused_mma(float (&acc)[kKBlocks][4], const __half* v, int lane_at, int t0, int c0, int C,
-                                 const UFragment (&u)[kKBlocks], int lane) {
+// of its K block b. v: shared V of position xi, `width` channels a tile; the block starts at tile
+// t0, channel c0, and `lane_at` is where this lane's ldmatrix row lies (fused_v_offset of tile
+// t0 + lane % 16, channel c0 + 8 (lane / 16)); u[b]: this lane's fragment of K block b's U block.
+// acc[b][e] is (tile lane / 4 + 8 (e / 2), k 2 (lane % 4) + e % 2), the mma's C fragment.
+template <typename T, int kKBlocks>
+__device__ inline void fused_mma(float (&acc)[kKBlocks][4], const T* v, int lane_at, int t0, int c0, int width,
+                                 const UFragment<T> (&u)[kKBlocks], int lane) {
 #ifdef NOVA_FUSED_MMA
-  (void)t0, (void)c0, (void)C, (void)lane;
+  static_assert(std::is_same_v<T, __half>, "the mma below multiplies fp16");
+  (void)t0, (void)c0, (void)width, (void)lane;
   unsigned a0, a1, a2, a3;  // ldmatrix .x4: lanes 0-15 address tiles 0-15 at channel c0, lanes 16-31 at c0 + 8
   const auto address = static_cast<unsigned>(__cvta_generic_to_shared(v + lane_at));
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
@@ -206,29 +258,30 @@ __device__ inline void fused_mma(float (&acc)[kKBlocks][4], const __half* v, int
   const int g = lane / 4, q = lane % 4;
   for (int b = 0; b < kKBlocks; ++b)
     for (int c = 0; c < kFusedChannelStep; ++c) {
-      const float v0 = to_float(v[fused_v_offset(t0 + g, c0 + c, C)]), v1 = to_float(v[fused_v_offset(t0 + g + 8, c0 + c, C)]);
+      const float v0 = to_float(v[fused_v_offset(t0 + g, c0 + c, width)]),
+                  v1 = to_float(v[fused_v_offset(t0 + g + 8, c0 + c, width)]);
       const float u0 = to_float(u[b][fragment_offset(2 * q, c)]), u1 = to_float(u[b][fragment_offset(2 * q + 1, c)]);
       acc[b][0] += v0 * u0, acc[b][1] += v0 * u1, acc[b][2] += v1 * u0, acc[b][3] += v1 * u1;
     }
 #endif
 }
 
-// The U blocks a warp multiplies with, one step (domain row i, channel step) after another: on the
-// mma path each step's n blocks of every K block of the warp are copied into the warp's shared
-// buffer two steps ahead (cp.async), so that L2's latency overlaps the products of the steps
-// before; elsewhere they are read from the filter in place. Two steps ahead because one left the
-// loop waiting on U, and loads into registers further ahead do not fit beside the accumulators
-// (docs/performance.md, "Fused v3").
-template <int n, int kKBlocks>
+// The U blocks a warp multiplies with, one step (domain row i, channel step of the chunk) after
+// another: on the mma path each step's n blocks of every K block of the warp are copied into the
+// warp's shared buffer two steps ahead (cp.async), so that L2's latency overlaps the products of
+// the steps before; elsewhere they are read from the filter in place. Two steps ahead because one
+// left the loop waiting on U, and loads into registers further ahead do not fit beside the
+// accumulators (docs/performance.md, "Fused v3").
+template <typename T, int n, int kKBlocks>
 struct UStream {
   static constexpr int kHalves = kFusedBlockK * kFusedChannelStep;  // one 8 x 16 block
   static constexpr int kBlocks = n * kKBlocks;                      // blocks of one step
   static constexpr int kChunks = kBlocks * kHalves / 8;             // 16-byte copies of one step
-  const __half* first;  // U of position 0, this warp's first K block, channel step 0
-  int position;         // halves from one position to the next (fused_launch keeps U below 2^31)
-  int k_block;          // halves from one K block to the next
-  int steps;            // channel steps per position
-  __half* buffer;       // this warp's fused_u_buffer_halves(n, kKBlocks): kFusedUSlots steps
+  const T* first;  // U of position 0, this warp's first K block, the chunk's first channel step
+  int position;    // halves from one position to the next (fused_launch keeps U below 2^31)
+  int k_block;     // halves from one K block to the next
+  int steps;       // channel steps of the chunk
+  T* buffer;       // this warp's fused_u_buffer_halves(n, kKBlocks): kFusedUSlots steps
   int lane;
 
   // Step `step` of domain row i (a step past the row's last continues on the next rows) starts on
@@ -237,7 +290,7 @@ struct UStream {
   __device__ void fetch(int i, int step, int slot) const {
 #ifdef NOVA_FUSED_MMA
     for (; step >= steps; step -= steps) ++i;
-    const __half* from = first + i * n * position + step * kHalves + lane % 16 * 8;
+    const T* from = first + i * n * position + step * kHalves + lane % 16 * 8;
     const auto to = static_cast<unsigned>(__cvta_generic_to_shared(buffer + slot * kBlocks * kHalves + lane * 8));
 #pragma unroll
     for (int q = 0; q * 32 < kChunks; ++q) {
@@ -265,7 +318,7 @@ struct UStream {
   }
 
   // This lane's fragment of block (i, j) of K block b at channel step `step`, fetched into `slot`.
-  __device__ UFragment fragment(int i, int j, int step, int b, int slot) const {
+  __device__ UFragment<T> fragment(int i, int j, int step, int b, int slot) const {
 #ifdef NOVA_FUSED_MMA
     (void)i, (void)step;
     return *reinterpret_cast<const uint2*>(buffer + (slot * kBlocks + b * n + j) * kHalves + lane * 4);
@@ -277,105 +330,138 @@ struct UStream {
 };
 
 // The block's shared memory and tiles, as every phase sees them.
+template <typename T>
 struct FusedBlock {
-  __half* vs;           // [nn][plane]: V of every position, fused_v_offset within a plane
-  int plane;            // halves of one position's V: tiles x C
-  __half* u_buffers;    // [warp][fused_u_buffer_halves]
+  T* vs;                // [nn][plane]: V of every position, fused_v_offset within a plane
+  int capacity;         // tiles the block's V has room for (16 x tile groups)
+  int width;            // channels of the chunk in V (a multiple of 16)
+  int plane;            // elements of one position's V: capacity x width
+  T* u_buffers;         // [warp][fused_u_buffer_halves]
   TileOrigin* origins;  // of the block's tiles
   int tiles;            // the block's tiles (fewer in the grid's last block)
 };
 
-// Phase 1: V = B^T d B of every (channel pair, tile) of the block into its shared memory;
-// consecutive threads take consecutive pairs (`pairs` a tile). With two K blocks a warp the kernel
-// has registers to spare here: a thread loads the patches of kItemsAhead items before it
-// transforms the first, so that their loads' latencies overlap.
-template <class Transform, int kTiles, int kKBlocks>
-__device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, const FusedBlock& blk, int pairs) {
+// Phase 1: V = B^T d B of every (channel pair, tile) of the chunk starting at channel c0 into the
+// block's shared memory; from NHWC images consecutive threads take consecutive pairs of a tile,
+// from NCHW images consecutive tiles of a pair (see the top). Channels at or beyond C are zero.
+// With two K blocks a warp the kernel has registers to spare here: a thread loads the patches of
+// kItemsAhead items before it transforms the first, so that their loads' latencies overlap.
+template <class Transform, typename T, Layout layout, int kKBlocks, bool kChunked>
+__device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, const FusedBlock<T>& blk, int c0,
+                                                      int pairs) {
   constexpr int n = Transform::n, nn = n * n;
   constexpr int kItemsAhead = kKBlocks == 1 ? 1 : 2;
   const TileGrid& g = a.grid;
+  const T* x = static_cast<const T*>(a.x);
   const int threads = static_cast<int>(blockDim.x), C = g.channels;
-  const int items = pairs * kTiles;
+  const int items = pairs * blk.capacity, plane = layout == Layout::nhwc ? 1 : g.height * g.width;
+  // Only the chunked kernels meet an odd C (fused_launch); the others keep their registers for the
+  // patches.
+  const bool word = layout == Layout::nhwc && (!kChunked || C % 2 == 0);
 #pragma unroll 1
   for (int first = static_cast<int>(threadIdx.x); first < items; first += kItemsAhead * threads) {
-    HalfPair raw[kItemsAhead][nn];
+    StoragePair<T> raw[kItemsAhead][nn];
 #pragma unroll
     for (int ahead = 0; ahead < kItemsAhead; ++ahead) {
-      const int item = first + ahead * threads, t = item / pairs;
-      const bool valid = item < items && t < blk.tiles;
-      walk_patch<n, Layout::nhwc>(g, blk.origins[valid ? t : 0], 2 * (item % pairs), valid,
-                                  [&](int e, bool inside, int at) { raw[ahead][e] = load_pair(a.x, at, inside); });
+      const int item = first + ahead * threads;
+      const int t = layout == Layout::nhwc ? item / pairs : item % blk.capacity;
+      const int c = c0 + 2 * (layout == Layout::nhwc ? item % pairs : item / blk.capacity);
+      const bool valid = item < items && t < blk.tiles && c < C;
+      const int next = word || c + 1 < C ? plane : 0;
+      walk_patch<n, layout>(g, blk.origins[valid ? t : 0], c, valid, [&](int e, bool inside, int at) {
+        raw[ahead][e] = load_channel_pair<layout>(x, at, next, inside, word);
+      });
     }
 #pragma unroll
     for (int ahead = 0; ahead < kItemsAhead; ++ahead) {
       const int item = first + ahead * threads;
       if (item >= items) break;
+      const int t = layout == Layout::nhwc ? item / pairs : item % blk.capacity;
+      const int pair = layout == Layout::nhwc ? item % pairs : item / blk.capacity;
+      const bool second = word || c0 + 2 * pair + 1 < C;
       float d0[nn], d1[nn], v0[nn], v1[nn];
 #pragma unroll
       for (int e = 0; e < nn; ++e) unpack_pair(raw[ahead][e], d0[e], d1[e]);
       Transform::input_2d(d0, v0);
       Transform::input_2d(d1, v1);
-      __half* at = blk.vs + fused_v_offset(item / pairs, 2 * (item % pairs), C);
+      T* at = blk.vs + fused_v_offset(t, 2 * pair, blk.width);
 #pragma unroll
-      for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * blk.plane, v0[xi], v1[xi]);
+      for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * blk.plane, v0[xi], second ? v1[xi] : 0.0f);
     }
   }
 }
 
-// The bias of the two output channels this lane holds in K block kb + b.
+// The bias of the two output channels this lane holds in K block kb + b, zero beyond K.
 __device__ __forceinline__ void fused_bias_pair(const FusedConvArgs& a, int kb, int b, int lane, float& b0, float& b1) {
   const int k = (kb + b) * kFusedBlockK + lane % 4 * 2;
-  b0 = a.bias ? a.bias[k] : 0.0f, b1 = a.bias ? a.bias[k + 1] : 0.0f;
+  b0 = a.bias && k < a.K ? a.bias[k] : 0.0f, b1 = a.bias && k + 1 < a.K ? a.bias[k + 1] : 0.0f;
 }
 
-// Phase 3 with one K block a warp (two blocks an SM, whose loops overlap the stores): bias, ReLU,
-// and each lane stores its channel pairs directly, with one copy of the store loop per (ReLU,
-// clipped tile). Restaging measured slower here (VGG-16 64@224: 469 -> 486 us, docs/performance.md).
-template <class Transform>
-__device__ __forceinline__ void fused_store_pairs(const FusedConvArgs& a, const FusedBlock& blk,
-                                                  const float (&out)[1][Transform::m * Transform::m][4], int t0,
-                                                  int kb, int lane) {
+// Phase 3 for NHWC images straight from the accumulators: bias, ReLU, and each lane stores its two
+// channels of every pixel, as one 4-byte pair (K even) or one element each (K odd: chunked kernels
+// only, fused_launch), with one copy of the store loop per (ReLU, clipped tile). With one K block a
+// warp (two blocks an SM, whose loops overlap the stores) restaging measured slower (VGG-16 64@224:
+// 469 -> 486 us, docs/performance.md).
+template <class Transform, typename T, int kKBlocks, bool kChunked>
+__device__ __forceinline__ void fused_store_direct(const FusedConvArgs& a, const FusedBlock<T>& blk,
+                                                   const float (&out)[kKBlocks][Transform::m * Transform::m][4],
+                                                   int t0, int kb, int lane) {
   constexpr int m = Transform::m;
   const TileGrid& g = a.grid;
-  float b0, b1;
-  fused_bias_pair(a, kb, 0, lane, b0, b1);
-  const int k = kb * kFusedBlockK + lane % 4 * 2;
-  const auto emit = [&](int h, const TileOrigin& o, auto relu, auto clipped) {
-    const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, k, o.row, o.col, a.K, g.out_height, g.out_width);
+  T* y = static_cast<T*>(a.y);
+  const bool word = !kChunked || a.K % 2 == 0;
 #pragma unroll
-    for (int p = 0; p < m * m; ++p) {
-      const int r = p / m, s = p % m;
-      if (decltype(clipped)::value && (o.row + r >= g.out_height || o.col + s >= g.out_width)) continue;
-      float first = out[0][p][2 * h] + b0, second = out[0][p][2 * h + 1] + b1;
-      if (decltype(relu)::value) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
-      store_pair(a.y + walk.at(r, s), first, second);
+  for (int b = 0; b < kKBlocks; ++b) {
+    const int k = (kb + b) * kFusedBlockK + lane % 4 * 2;
+    if (k >= a.K) continue;
+    const bool second = word || k + 1 < a.K;
+    float b0, b1;
+    fused_bias_pair(a, kb, b, lane, b0, b1);
+    const auto emit = [&](int h, const TileOrigin& o, auto relu, auto clipped) {
+      const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, k, o.row, o.col, a.K, g.out_height, g.out_width);
+#pragma unroll
+      for (int p = 0; p < m * m; ++p) {
+        const int r = p / m, s = p % m;
+        if (decltype(clipped)::value && (o.row + r >= g.out_height || o.col + s >= g.out_width)) continue;
+        float first = out[b][p][2 * h] + b0, second_value = out[b][p][2 * h + 1] + b1;
+        if (decltype(relu)::value) first = fmaxf(first, 0.0f), second_value = fmaxf(second_value, 0.0f);
+        T* at = y + walk.at(r, s);
+        if (word) {
+          store_pair(at, first, second_value);
+        } else {
+          store(at, first);
+          if (second) store(at + 1, second_value);
+        }
+      }
+    };
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int t = t0 + lane / 4 + 8 * h;
+      if (t >= blk.tiles) continue;
+      const TileOrigin o = blk.origins[t];
+      const bool clipped = o.row + m > g.out_height || o.col + m > g.out_width;
+      using Yes = std::true_type;
+      using No = std::false_type;
+      if (a.relu) clipped ? emit(h, o, Yes{}, Yes{}) : emit(h, o, Yes{}, No{});
+      else clipped ? emit(h, o, No{}, Yes{}) : emit(h, o, No{}, No{});
     }
-  };
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const int t = t0 + lane / 4 + 8 * h;
-    if (t >= blk.tiles) continue;
-    const TileOrigin o = blk.origins[t];
-    const bool clipped = o.row + m > g.out_height || o.col + m > g.out_width;
-    using Yes = std::true_type;
-    using No = std::false_type;
-    if (a.relu) clipped ? emit(h, o, Yes{}, Yes{}) : emit(h, o, Yes{}, No{});
-    else clipped ? emit(h, o, No{}, Yes{}) : emit(h, o, No{}, No{});
   }
 }
 
-// Phase 3 with two K blocks a warp (one block an SM): bias and ReLU, then the warp restages its
-// outputs through its U buffer (free once the loop is done) as [tile][pixel][its 16 channels], so
-// that each lane stores whole 16-byte channel runs of a pixel: a quarter of the store
-// instructions, and sectors written whole (VGG-16 128@112: 363 -> 320 us, docs/performance.md). A
-// tile's row is padded by 16 bytes, which keeps the pair writes free of bank conflicts.
-template <class Transform, int kKBlocks>
-__device__ __forceinline__ void fused_store_restaged(const FusedConvArgs& a, const FusedBlock& blk,
+// Phase 3 with two K blocks a warp (one block an SM), NHWC and K a multiple of 8: bias and ReLU,
+// then the warp restages its outputs through its U buffer (free once the loop is done) as
+// [tile][pixel][its 16 channels], so that each lane stores whole 16-byte channel runs of a pixel:
+// a quarter of the store instructions, and sectors written whole (VGG-16 128@112: 363 -> 320 us,
+// docs/performance.md). A tile's row is padded by 16 bytes, which keeps the pair writes free of bank
+// conflicts.
+template <class Transform, typename T, int kKBlocks>
+__device__ __forceinline__ void fused_store_restaged(const FusedConvArgs& a, const FusedBlock<T>& blk,
                                                      const float (&out)[kKBlocks][Transform::m * Transform::m][4],
-                                                     __half* staging, int t0, int kb, int lane) {
+                                                     T* staging, int t0, int kb, int lane) {
   constexpr int m = Transform::m, n = Transform::n;
   const TileGrid& g = a.grid;
-  constexpr int kRun = kKBlocks * kFusedBlockK, kTileStride = m * m * kRun + 8;  // halves
+  T* y = static_cast<T*>(a.y);
+  constexpr int kRun = kKBlocks * kFusedBlockK, kTileStride = m * m * kRun + 8;  // elements
   static_assert(kFusedGroupTiles * kTileStride <= kFusedUSlots * n * kKBlocks * kFusedBlockK * kFusedChannelStep,
                 "the restaged outputs must fit in the warp's U buffer (codegen fuses only m * m < 3 n)");
   fused_warp_sync();  // every lane has read its last U fragments
@@ -385,7 +471,7 @@ __device__ __forceinline__ void fused_store_restaged(const FusedConvArgs& a, con
     fused_bias_pair(a, kb, b, lane, b0, b1);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      __half* at = staging + (lane / 4 + 8 * h) * kTileStride + b * kFusedBlockK + lane % 4 * 2;
+      T* at = staging + (lane / 4 + 8 * h) * kTileStride + b * kFusedBlockK + lane % 4 * 2;
 #pragma unroll
       for (int p = 0; p < m * m; ++p) {
         float first = out[b][p][2 * h] + b0, second = out[b][p][2 * h + 1] + b1;
@@ -399,30 +485,77 @@ __device__ __forceinline__ void fused_store_restaged(const FusedConvArgs& a, con
 #pragma unroll 1
   for (int c = lane; c < kRuns; c += 32) {
     const int t = c / (m * m * kKBlocks), p = c / kKBlocks % (m * m), b = c % kKBlocks;
-    if (t0 + t >= blk.tiles) continue;
+    if (t0 + t >= blk.tiles || (kb + b) * kFusedBlockK >= a.K) continue;
     const TileOrigin o = blk.origins[t0 + t];
     const int row = o.row + p / m, col = o.col + p % m;
     if (row >= g.out_height || col >= g.out_width) continue;
-    copy_run(a.y + ((o.image * g.out_height + row) * g.out_width + col) * a.K + (kb + b) * kFusedBlockK,
+    copy_run(y + ((o.image * g.out_height + row) * g.out_width + col) * a.K + (kb + b) * kFusedBlockK,
              staging + t * kTileStride + p * kRun + b * kFusedBlockK);
   }
   fused_warp_sync();  // the next tile group's U copies overwrite the buffer
 }
 
-// Phases 2 and 3 for one tile group of one warp: y = A^T (V U) A of tiles t0 .. t0 + 15 and the
-// warp's K blocks from kb into `out` (out[b][pixel][e]: the mma's C fragment layout), position by
-// position, then the epilogue. Each domain row i of M is accumulated over all channels, then folded
-// into the outputs at once, so only the m x m outputs and one row of M stay in registers. `out` is
-// declared here, beside the rows of M, not by the caller: there ptxas schedules the one-K-block
-// kernels differently (the same instruction count and registers, but a different order).
-template <class Transform, int kKBlocks>
-__device__ __forceinline__ void fused_tile_group(const FusedConvArgs& a, const FusedBlock& blk,
-                                                 const UStream<Transform::n, kKBlocks>& u, int C, int t0, int kb,
-                                                 int lane) {
+// Phase 3 for NCHW images: bias and ReLU, then the warp restages its outputs through its U buffer
+// (free once the loop is done) as [channel][tile][pixel], and each lane stores a tile row of one
+// channel per step, so that consecutive lanes write consecutive tiles of an image row (stored
+// straight from the accumulators, the planes' scattered pairs cost the one-K-block kernels spills).
+template <class Transform, typename T, int kKBlocks>
+__device__ __forceinline__ void fused_store_planes(const FusedConvArgs& a, const FusedBlock<T>& blk,
+                                                   const float (&out)[kKBlocks][Transform::m * Transform::m][4],
+                                                   T* staging, int t0, int kb, int lane) {
   constexpr int m = Transform::m, n = Transform::n;
-  const int steps = C / kFusedChannelStep;
-  const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, C);  // this lane's ldmatrix row
-  float out[kKBlocks][m * m][4] = {};
+  constexpr int kChannels = kKBlocks * kFusedBlockK, kChannelStride = kFusedGroupTiles * m * m + 8;  // elements
+  static_assert(kChannels * kChannelStride <= kFusedUSlots * n * kKBlocks * kFusedBlockK * kFusedChannelStep,
+                "the restaged outputs must fit in the warp's U buffer (codegen fuses only m * m < 3 n)");
+  const TileGrid& g = a.grid;
+  T* y = static_cast<T*>(a.y);
+  fused_warp_sync();  // every lane has read its last U fragments
+#pragma unroll
+  for (int b = 0; b < kKBlocks; ++b) {
+    float b0, b1;
+    fused_bias_pair(a, kb, b, lane, b0, b1);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      T* at = staging + (b * kFusedBlockK + lane % 4 * 2) * kChannelStride + (lane / 4 + 8 * h) * m * m;
+#pragma unroll
+      for (int p = 0; p < m * m; ++p) {
+        float first = out[b][p][2 * h] + b0, second = out[b][p][2 * h + 1] + b1;
+        if (a.relu) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
+        store(at + p, first);
+        store(at + kChannelStride + p, second);
+      }
+    }
+  }
+  fused_warp_sync();
+  const int plane = g.out_height * g.out_width;
+#pragma unroll 1
+  for (int unit = lane; unit < kChannels * kFusedGroupTiles * m; unit += 32) {
+    const int t = unit % kFusedGroupTiles, r = unit / kFusedGroupTiles % m, c = unit / (kFusedGroupTiles * m);
+    const int k = kb * kFusedBlockK + c;
+    if (t0 + t >= blk.tiles || k >= a.K) continue;
+    const TileOrigin o = blk.origins[t0 + t];
+    const int row = o.row + r;
+    if (row >= g.out_height) continue;
+    T* to = y + (o.image * a.K + k) * plane + row * g.out_width + o.col;
+    const T* from = staging + c * kChannelStride + t * m * m + r * m;
+#pragma unroll
+    for (int s = 0; s < m; ++s)
+      if (o.col + s < g.out_width) to[s] = from[s];
+  }
+  fused_warp_sync();  // the next tile group's U copies overwrite the buffer
+}
+
+// Phase 2 for one tile group of one warp over the chunk in shared memory: y += A^T (V U) A of tiles
+// t0 .. t0 + 15 and the warp's K blocks (out[b][pixel][e]: the mma's C fragment layout), position
+// by position. Each domain row i of M is accumulated over the chunk's channels, then folded into
+// the outputs at once, so only the m x m outputs and one row of M stay in registers.
+template <class Transform, typename T, int kKBlocks>
+__device__ __forceinline__ void fused_accumulate(float (&out)[kKBlocks][Transform::m * Transform::m][4],
+                                                 const FusedBlock<T>& blk, const UStream<T, Transform::n, kKBlocks>& u,
+                                                 int t0, int lane) {
+  constexpr int m = Transform::m, n = Transform::n;
+  const int steps = u.steps;
+  const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, blk.width);  // this lane's ldmatrix row
   int slot = 0;  // of the step being multiplied; the next two are in flight
   u.fetch(0, 0, 0);
   u.fetch(0, 1, 1);
@@ -434,13 +567,14 @@ __device__ __forceinline__ void fused_tile_group(const FusedConvArgs& a, const F
       const int f = i * steps + step, total = n * steps;
       u.wait(f + 1 < total);
       if (f + 2 < total) u.fetch(i, step + 2, slot == 0 ? 2 : slot - 1);
-      const int lane_at = lane_tile * C + ((2 * step + lane / 16) ^ lane_swizzle) * 8;
+      const int lane_at = lane_tile * blk.width + ((2 * step + lane / 16) ^ lane_swizzle) * 8;
 #pragma unroll
       for (int j = 0; j < n; ++j) {
-        UFragment frags[kKBlocks];
+        UFragment<T> frags[kKBlocks];
 #pragma unroll
         for (int b = 0; b < kKBlocks; ++b) frags[b] = u.fragment(i, j, step, b, slot);
-        fused_mma(mrow[j], blk.vs + (i * n + j) * blk.plane, lane_at, t0, step * kFusedChannelStep, C, frags, lane);
+        fused_mma<T>(mrow[j], blk.vs + (i * n + j) * blk.plane, lane_at, t0, step * kFusedChannelStep, blk.width,
+                     frags, lane);
       }
       slot = slot == kFusedUSlots - 1 ? 0 : slot + 1;
     }
@@ -461,76 +595,141 @@ __device__ __forceinline__ void fused_tile_group(const FusedConvArgs& a, const F
           for (int s = 0; s < m; ++s) out[b][r * m + s][e] += column[r] * z[s];
       }
   }
-  if constexpr (kKBlocks == 1) fused_store_pairs<Transform>(a, blk, out, t0, kb, lane);
-  else fused_store_restaged<Transform, kKBlocks>(a, blk, out, u.buffer, t0, kb, lane);
 }
 
-// The kernel body: lay out shared memory, phase 1 for the block, then phases 2 and 3 for each of a
-// warp's K blocks and each tile group.
-template <class Transform, int kTileGroups, int kKBlocks>
-__device__ void fused_conv_tiles(const FusedConvArgs& a) {
-  constexpr int m = Transform::m, n = Transform::n, nn = n * n;
-  constexpr int kTiles = fused_block_tiles(kTileGroups);
-  static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
-  const int threads = static_cast<int>(blockDim.x), warps = threads / 32;
-  const TileGrid& g = a.grid;
-  // pairs: phase 1's channel pairs a tile, computed before the first barrier: computed after it
-  // (in fused_input_transform), the one-K-block f4x3 kernels spill 76 to 172 bytes.
-  const int C = g.channels, pairs = C / 2;
-  FusedBlock blk;
-  blk.vs = reinterpret_cast<__half*>(fused_shared_memory());
-  blk.plane = kTiles * C;
-  blk.u_buffers = blk.vs + static_cast<long long>(nn) * blk.plane;
-  blk.origins = reinterpret_cast<TileOrigin*>(blk.u_buffers + warps * fused_u_buffer_halves(n, kKBlocks));
-  const long long first_tile = static_cast<long long>(blockIdx.x) * kTiles;
-  blk.tiles = g.tiles - first_tile < kTiles ? static_cast<int>(g.tiles - first_tile) : kTiles;
-  for (int t = static_cast<int>(threadIdx.x); t < blk.tiles; t += threads) blk.origins[t] = tile_origin(g, first_tile + t, m);
-  __syncthreads();
-
-  fused_input_transform<Transform, kTiles, kKBlocks>(a, blk, pairs);
-  __syncthreads();
-
-  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  const int blocks_k = a.K / kFusedBlockK, steps = C / kFusedChannelStep;
-  constexpr int kBlockHalves = kFusedBlockK * kFusedChannelStep;
-#pragma unroll 1
-  for (int kb = warp * kKBlocks; kb < blocks_k; kb += warps * kKBlocks) {  // fused_launch: K blocks come in pairs
-    const UStream<n, kKBlocks> u{a.U + kb * steps * kBlockHalves, blocks_k * steps * kBlockHalves,
-                                 steps * kBlockHalves, steps, blk.u_buffers + warp * fused_u_buffer_halves(n, kKBlocks),
-                                 lane};
-#pragma unroll 1
-    for (int t0 = 0; t0 < blk.tiles; t0 += kFusedGroupTiles)
-      fused_tile_group<Transform, kKBlocks>(a, blk, u, C, t0, kb, lane);
+// The epilogue of one tile group: restaged where it can be (see fused_store_restaged), else direct.
+template <class Transform, typename T, Layout layout, int kKBlocks, bool kChunked>
+__device__ __forceinline__ void fused_store(const FusedConvArgs& a, const FusedBlock<T>& blk,
+                                            const float (&out)[kKBlocks][Transform::m * Transform::m][4], T* staging,
+                                            int t0, int kb, int lane) {
+  if constexpr (layout == Layout::nchw) {
+    fused_store_planes<Transform, T, kKBlocks>(a, blk, out, staging, t0, kb, lane);
+  } else {
+    if constexpr (kKBlocks > 1)
+      if (a.K % kFusedBlockK == 0) return fused_store_restaged<Transform, T, kKBlocks>(a, blk, out, staging, t0, kb, lane);
+    fused_store_direct<Transform, T, kKBlocks, kChunked>(a, blk, out, t0, kb, lane);
   }
 }
 
-// Reorders a transformed filter U [nn][K][C] into the fused layout; one element per thread.
+// Phases 2 and 3 for one tile group of one warp, every channel in shared memory. `out` is declared
+// here, beside the rows of M, not by the caller: there ptxas schedules the one-K-block kernels
+// differently (the same instruction count and registers, but a different order).
+template <class Transform, typename T, Layout layout, int kKBlocks>
+__device__ __forceinline__ void fused_tile_group(const FusedConvArgs& a, const FusedBlock<T>& blk,
+                                                 const UStream<T, Transform::n, kKBlocks>& u, int t0, int kb,
+                                                 int lane) {
+  constexpr int m = Transform::m;
+  float out[kKBlocks][m * m][4] = {};
+  fused_accumulate<Transform, T, kKBlocks>(out, blk, u, t0, lane);
+  fused_store<Transform, T, layout, kKBlocks, false>(a, blk, out, u.buffer, t0, kb, lane);
+}
+
+// The kernel body: lay out shared memory, then phase 1 for the block and phases 2 and 3 for each of
+// a warp's K blocks and each tile group; or, chunked, phases 1 and 2 for each chunk and phase 3 once.
+template <class Transform, typename T, Layout layout, int kKBlocks, bool kChunked>
+__device__ void fused_conv_tiles(const FusedConvArgs& a) {
+  constexpr int m = Transform::m, n = Transform::n, nn = n * n;
+  static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
+  static_assert(!kChunked || kKBlocks == 1, "a chunked warp keeps one K block's outputs through phase 1");
+  const int threads = static_cast<int>(blockDim.x), warps = threads / 32;
+  const TileGrid& g = a.grid;
+  const int Cp = fused_padded_channels(g.channels), steps = Cp / kFusedChannelStep;
+  // The chunk's channel pairs, computed before the first barrier: computed after it (in
+  // fused_input_transform), the one-K-block f4x3 kernels spill 76 to 172 bytes.
+  const int width = a.launch.chunk, pairs = width / 2;
+  FusedBlock<T> blk;
+  blk.vs = reinterpret_cast<T*>(fused_shared_memory());
+  blk.capacity = fused_block_tiles(a.launch.tile_groups);
+  blk.width = width;
+  blk.plane = blk.capacity * width;
+  blk.u_buffers = blk.vs + static_cast<long long>(nn) * blk.plane;
+  blk.origins = reinterpret_cast<TileOrigin*>(blk.u_buffers + warps * fused_u_buffer_halves(n, kKBlocks));
+  const long long first_tile = static_cast<long long>(blockIdx.x) * blk.capacity;
+  blk.tiles = g.tiles - first_tile < blk.capacity ? static_cast<int>(g.tiles - first_tile) : blk.capacity;
+  for (int t = static_cast<int>(threadIdx.x); t < blk.tiles; t += threads) blk.origins[t] = tile_origin(g, first_tile + t, m);
+
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const int blocks_k = fused_padded_outputs(a.K) / kFusedBlockK;
+  const int kb_end = blocks_k < (static_cast<int>(blockIdx.y) + 1) * a.k_slice ? blocks_k : (static_cast<int>(blockIdx.y) + 1) * a.k_slice;
+  constexpr int kBlockHalves = kFusedBlockK * kFusedChannelStep;
+  T* u_buffer = blk.u_buffers + warp * fused_u_buffer_halves(n, kKBlocks);
+  const T* U = static_cast<const T*>(a.U);
+  const auto stream = [&](int kb, int first_step, int chunk_steps) {
+    return UStream<T, n, kKBlocks>{U + (kb * steps + first_step) * kBlockHalves, blocks_k * steps * kBlockHalves,
+                                   steps * kBlockHalves, chunk_steps, u_buffer, lane};
+  };
+  if constexpr (!kChunked) {
+    __syncthreads();
+    fused_input_transform<Transform, T, layout, kKBlocks, kChunked>(a, blk, 0, pairs);
+    __syncthreads();
+#pragma unroll 1
+    for (int kb = static_cast<int>(blockIdx.y) * a.k_slice + warp * kKBlocks; kb < kb_end; kb += warps * kKBlocks) {
+      const UStream<T, n, kKBlocks> u = stream(kb, 0, steps);  // fused_launch: K blocks come in pairs
+#pragma unroll 1
+      for (int t0 = 0; t0 < blk.tiles; t0 += kFusedGroupTiles) fused_tile_group<Transform, T, layout, kKBlocks>(a, blk, u, t0, kb, lane);
+    }
+  } else {  // one tile group, and K block blockIdx.y * k_slice + warp for this warp
+    const int kb = static_cast<int>(blockIdx.y) * a.k_slice + warp;
+    float out[kKBlocks][m * m][4] = {};
+#pragma unroll 1
+    for (int c0 = 0; c0 < Cp; c0 += width) {
+      const int chunk = width < Cp - c0 ? width : Cp - c0;
+      blk.width = chunk;
+      blk.plane = blk.capacity * chunk;
+      __syncthreads();  // the block is done with the chunk before
+      fused_input_transform<Transform, T, layout, kKBlocks, kChunked>(a, blk, c0, chunk / 2);
+      __syncthreads();
+      if (kb < kb_end) fused_accumulate<Transform, T, kKBlocks>(out, blk, stream(kb, c0 / kFusedChannelStep, chunk / kFusedChannelStep), 0, lane);
+    }
+    if (kb < kb_end) fused_store<Transform, T, layout, kKBlocks, true>(a, blk, out, u_buffer, 0, kb, lane);
+  }
+}
+
+// Reorders a transformed filter U [nn][K][C] into the fused layout with K and C padded (zeros); one
+// element of the padded filter per thread.
 template <typename T>
 __global__ void __launch_bounds__(kBlockThreads) fused_filter_order(const T* __restrict__ U, T* __restrict__ F, int nn,
                                                                      int K, int C) {
+  const int Kp = fused_padded_outputs(K), Cp = fused_padded_channels(C);
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= static_cast<long long>(nn) * K * C) return;
-  const int c = static_cast<int>(i % C), k = static_cast<int>(i / C % K), xi = static_cast<int>(i / C / K);
-  F[fused_filter_index(xi, k, c, K, C)] = U[i];
+  if (i >= static_cast<long long>(nn) * Kp * Cp) return;
+  const int c = static_cast<int>(i % Cp), k = static_cast<int>(i / Cp % Kp), xi = static_cast<int>(i / Cp / Kp);
+  F[fused_filter_index(xi, k, c, Kp, Cp)] =
+      k < K && c < C ? U[(static_cast<long long>(xi) * K + k) * C + c] : storage_zero<T>();
+}
+
+// The grid of a fused launch: x over blocks of tiles, y over slices of K (chunked: 8 K blocks, one
+// a warp; else all of K).
+inline dim3 fused_grid(const TileGrid& g, int K, const FusedLaunch& launch, int& k_slice) {
+  const int blocks_k = fused_padded_outputs(K) / kFusedBlockK;
+  k_slice = launch.chunked ? kFusedWarps : blocks_k;
+  const long long tiles = fused_block_tiles(launch.tile_groups);
+  return dim3(static_cast<unsigned>((g.tiles + tiles - 1) / tiles), static_cast<unsigned>((blocks_k + k_slice - 1) / k_slice));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Host side.
 
 #ifndef NOVA_KERNEL_EMULATION
-inline hipError_t launch_fused_filter_order(const __half* U, __half* F, int nn, int K, int C, hipStream_t stream) {
-  const long long count = static_cast<long long>(nn) * K * C;
+template <typename T>
+hipError_t launch_fused_filter_order(const T* U, T* F, int nn, int K, int C, hipStream_t stream) {
+  const long long count = static_cast<long long>(nn) * fused_padded_outputs(K) * fused_padded_channels(C);
   if (count == 0) return hipSuccess;
-  fused_filter_order<__half><<<filter_blocks(count), kBlockThreads, 0, stream>>>(U, F, nn, K, C);
+  fused_filter_order<T><<<filter_blocks(count), kBlockThreads, 0, stream>>>(U, F, nn, K, C);
   return hipGetLastError();
 }
 
-// The launcher every generated file calls: `kernels` are its fused_conv_nhwc_f16 for (tile groups,
-// K blocks) = (1, 1), (2, 1), (4, 1) and (1, 2).
-template <class Transform>
-hipError_t launch_fused_conv(void (*const kernels[4])(FusedConvArgs), const __half* x, const __half* U, __half* y,
-                             const float* bias, int relu, int N, int C, int H, int W, int K, int pad,
-                             int shared_limit, hipStream_t stream) {
+// The fused kernels of one transform and storage type, as every generated file instantiates them:
+// [layout][variant], variant 0: one K block a warp, 1: two, 2: chunked channels.
+using FusedKernel = void (*)(FusedConvArgs);
+struct FusedKernels {
+  FusedKernel by_layout[2][3];  // [0]: NCHW, [1]: NHWC
+};
+
+// The launcher every generated file calls.
+template <class Transform, typename T>
+hipError_t launch_fused_conv(const FusedKernels& kernels, bool nhwc, const T* x, const T* U, T* y, const float* bias,
+                             int relu, int N, int C, int H, int W, int K, int pad, int shared_limit, hipStream_t stream) {
   TileGrid g{};
   if (!make_tile_grid<Transform>(N, C, H, W, pad, g) ||
       static_cast<long long>(N) * K * g.out_height * g.out_width > INT_MAX)  // y's 32-bit offsets
@@ -542,20 +741,24 @@ hipError_t launch_fused_conv(void (*const kernels[4])(FusedConvArgs), const __ha
   // Beyond 48 KB a kernel must opt in to its dynamic shared memory: once per kernel, up to the
   // limit of the first call's device.
   static const hipError_t opted_in = [&] {
-    for (int slot = 0; slot < 4; ++slot)
-      if (const hipError_t e = hipFuncSetAttribute(reinterpret_cast<const void*>(kernels[slot]),
-                                                   hipFuncAttributeMaxDynamicSharedMemorySize, shared_limit);
-          e != hipSuccess)
-        return e;
+    for (const auto& layout : kernels.by_layout)
+      for (const FusedKernel kernel : layout)
+        if (const hipError_t e = hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                                     hipFuncAttributeMaxDynamicSharedMemorySize, shared_limit);
+            e != hipSuccess)
+          return e;
     return hipSuccess;
   }();
   if (opted_in != hipSuccess) return opted_in;
-  const int groups = launch.tile_groups, slot = launch.k_blocks == 2 ? 3 : groups == 4 ? 2 : groups - 1;
-  const auto shared = static_cast<int>(fused_shared_bytes(Transform::n, C, groups, launch.k_blocks));
-  const long long blocks = (g.tiles + fused_block_tiles(groups) - 1) / fused_block_tiles(groups);
-  if (blocks > INT_MAX) return hipErrorInvalidValue;
-  kernels[slot]<<<static_cast<unsigned>(blocks), kFusedThreads, shared, stream>>>(
-      FusedConvArgs{x, U, y, bias, relu, K, g});
+  const int variant = launch.chunked ? 2 : launch.k_blocks - 1;
+  const auto shared = static_cast<int>(fused_shared_bytes(Transform::n, launch.chunk, launch.tile_groups, launch.k_blocks));
+  int k_slice = 0;
+  const dim3 grid = fused_grid(g, K, launch, k_slice);
+  if ((g.tiles + fused_block_tiles(launch.tile_groups) - 1) / fused_block_tiles(launch.tile_groups) > INT_MAX ||
+      grid.y > 65535)
+    return hipErrorInvalidValue;
+  kernels.by_layout[nhwc ? 1 : 0][variant]<<<grid, kFusedThreads, shared, stream>>>(
+      FusedConvArgs{x, U, y, bias, relu, K, launch, k_slice, g});
   return hipGetLastError();
 }
 #endif

@@ -41,12 +41,13 @@ struct GpuTransformEntry {
                                                  int H, int W, int pad, hipStream_t stream);
   hipError_t (*launch_output_transform_nhwc_f32)(const float* M, float* y, const float* bias, int relu, int N, int K,
                                                  int H, int W, int pad, hipStream_t stream);
-  // The fused NHWC fp16 convolution (fused_kernels.hpp), or nullptr for tiles too large for it.
-  // U in the fused filter layout (fused_filter_index); shared_limit: the device's shared memory
-  // per block in bytes. hipErrorInvalidValue when fused_launch() finds none for the shape.
-  hipError_t (*launch_fused_conv_nhwc_f16)(const __half* x, const __half* U, __half* y, const float* bias, int relu,
-                                           int N, int C, int H, int W, int K, int pad, int shared_limit,
-                                           hipStream_t stream);
+  // The fused fp16 convolution (fused_kernels.hpp) of NHWC (`nhwc`) or NCHW images, or nullptr for
+  // tiles too large for it. U in the fused filter layout (fused_filter_index, K and C padded);
+  // shared_limit: the device's shared memory per block in bytes. hipErrorInvalidValue when
+  // fused_launch() finds none for the shape.
+  hipError_t (*launch_fused_conv_f16)(const __half* x, const __half* U, __half* y, const float* bias, int relu, int N,
+                                      int C, int H, int W, int K, int pad, bool nhwc, int shared_limit,
+                                      hipStream_t stream);
 };
 
 }  // namespace nova::kernels
