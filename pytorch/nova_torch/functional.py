@@ -356,8 +356,8 @@ def _conv2d_impl(x, weight, bias, padding, transform, max_error, relu, flip):
     y = _output(x, k, r, padding, nhwc)
     try:
         handle = _runtime.handle_for(x.device)
-        # The fused kernel's 16-byte loads and stores; views at odd offsets take the 3-pass path.
-        aligned = x.data_ptr() % 16 == 0 and y.data_ptr() % 16 == 0
+        # The fused kernel's 16-byte NHWC loads and stores; such views at odd offsets take the 3-pass path.
+        aligned = not nhwc or (x.data_ptr() % 16 == 0 and y.data_ptr() % 16 == 0)
         plan = _plan(handle, x, k, r, padding, nhwc, transform, max_error,
                      _runtime.ALGO_AUTO if aligned else _runtime.ALGO_THREE_PASS)
         u = _derived.get(weight, (plan.filter.layout, plan.filter.bytes, flip),

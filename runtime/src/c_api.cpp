@@ -119,14 +119,14 @@ const char* nova_status_string(nova_status_t status) {
   switch (status) {
     case NOVA_STATUS_SUCCESS: return "success";
     case NOVA_STATUS_INVALID_ARGUMENT: return "invalid argument: null pointer, non-positive size, bad enum, padding outside 0..2 or image smaller than the filter";
-    case NOVA_STATUS_NOT_SUPPORTED: return "not supported: Winograd here serves stride 1, dilation 1, groups 1 and kernel sizes with a generated transform; the fused algorithm only fp16 on the GPU, tiles up to 6x6, C and K multiples of 16";
+    case NOVA_STATUS_NOT_SUPPORTED: return "not supported: Winograd here serves stride 1, dilation 1, groups 1 and kernel sizes with a generated transform; the fused algorithm only fp16 on the GPU and tiles up to 6x6";
     case NOVA_STATUS_UNKNOWN_TRANSFORM: return "unknown transform: no generated transform has that name, or none fits \"auto\" for this shape, dtype and error budget";
     case NOVA_STATUS_SIZE_OVERFLOW: return "size overflow: a tensor or workspace has more than 2^31-1 elements";
     case NOVA_STATUS_WORKSPACE_TOO_SMALL: return "workspace too small: query nova_conv_workspace_size()";
     case NOVA_STATUS_ALLOCATION_FAILED: return "allocation failed";
     case NOVA_STATUS_NO_GPU: return "no GPU: the library was built without a GPU backend, or no device is present";
     case NOVA_STATUS_BACKEND_ERROR: return "backend error: the GPU runtime or BLAS library reported a failure";
-    case NOVA_STATUS_MISALIGNED: return "misaligned: the GPU's fused kernel needs x, y and the workspace at 16-byte boundaries (cudaMalloc/hipMalloc memory is); or ask for NOVA_ALGO_THREE_PASS";
+    case NOVA_STATUS_MISALIGNED: return "misaligned: the GPU's fused kernel needs NHWC x and y at 16-byte boundaries (cudaMalloc/hipMalloc memory is); or ask for NOVA_ALGO_THREE_PASS";
     case NOVA_STATUS_FILTER_MISMATCH: return "filter mismatch: the filter was transformed for another plan (transform, path, element type or size) than this descriptor's; query nova_filter_plan() for it and transform again";
     case NOVA_STATUS_INACCURATE: return "inaccurate: the named transform's predicted error 0.7*u*amp2D exceeds the error budget (the descriptor's max_error; by default fp16 1e-2, fp32 1e-5); set allow_inaccurate = 1 in the descriptor to run it anyway, or use \"auto\"";
   }

@@ -138,14 +138,14 @@ class GpuBackend final : public Backend {
   }
 
   // Measured (docs/runtime.md): faster than the 3-pass pipeline, in both layouts, where its 6 x 6
-  // tile (F(4,3)) fits with every channel in shared memory (C <= 128 with 227 KB per block) and
-  // its blocks cover at least half the multiprocessors; slower with chunked channels, with F(2,3)
-  // and on smaller grids.
+  // tile (F(4,3)) fits with every channel in shared memory at once (C up to ~130 with 227 KB per
+  // block; C = 3, 24, 72 and 130 too) and its blocks cover at least half the multiprocessors;
+  // slower with several chunks of channels (C = 256 and beyond), with F(2,3) and on smaller grids.
   bool fuses_by_default(const ConvShape& s) const override {
     if (s.dtype != NOVA_DTYPE_FP16 || s.r != 3 || s.c > INT_MAX || s.k > INT_MAX) return false;
     const FusedLaunch launch = fused_launch(kFusedMaxTileSide, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_);
     const int64_t tiles = tile_shape(s, kFusedMaxTileSide - s.r + 1, kFusedMaxTileSide).tiles;
-    return launch.tile_groups > 0 && !launch.chunked &&
+    return launch.tile_groups > 0 && launch.chunk == fused_padded_channels(static_cast<int>(s.c)) &&
            tiles >= int64_t{multiprocessors_} / 2 * fused_block_tiles(launch.tile_groups);
   }
 

@@ -36,7 +36,7 @@ typedef enum {
   NOVA_STATUS_ALLOCATION_FAILED,   /* host or device memory could not be allocated */
   NOVA_STATUS_NO_GPU,              /* GPU backend requested but not built in, or no device present */
   NOVA_STATUS_BACKEND_ERROR,       /* CUDA/HIP/cuBLAS reported an error */
-  NOVA_STATUS_MISALIGNED,          /* the GPU's fused kernel needs x, y and workspace at 16-byte boundaries */
+  NOVA_STATUS_MISALIGNED,          /* the GPU's fused kernel needs NHWC x and y at 16-byte boundaries */
   NOVA_STATUS_INACCURATE,          /* a named transform predicted beyond the dtype's error budget */
   NOVA_STATUS_FILTER_MISMATCH      /* a caller's filter was transformed for another plan than the descriptor's */
 } nova_status_t;
@@ -46,11 +46,13 @@ typedef enum { NOVA_LAYOUT_NCHW = 0, NOVA_LAYOUT_NHWC = 1 } nova_layout_t;
 /* fp16 tensors are IEEE binary16 bit patterns (uint16_t on the host, __half on the device). */
 typedef enum { NOVA_DTYPE_FP32 = 0, NOVA_DTYPE_FP16 = 1 } nova_dtype_t;
 /* How the GPU runs the convolution. THREE_PASS: input transform, batched GEMM, output transform.
- * FUSED: one kernel (fp16, tiles up to 6 x 6, C and K multiples of 16, shared memory permitting)
- * that reads and writes NHWC; NCHW images are converted to NHWC before it and back after it, in
- * the workspace. NOT_SUPPORTED where it cannot run, and always on the CPU. AUTO: FUSED for fp16
- * where its 6 x 6 tile (F(4,3)) fits and its grid covers at least half the GPU's multiprocessors
- * (where it was measured faster, docs/runtime.md), else THREE_PASS; the CPU always runs its own path. */
+ * FUSED: one kernel (fp16, tiles up to 6 x 6, any C and K) that reads x and writes y in their own
+ * layout, with no workspace; where V of every channel does not fit its shared memory (C beyond
+ * ~130 for F(4,3) on an H100/H200), and for odd C or K, it takes the channels in chunks (slower).
+ * NOT_SUPPORTED where it cannot run, and always on the CPU. AUTO: FUSED for fp16 where its 6 x 6
+ * tile (F(4,3)) fits with every channel in one chunk and its grid covers at least half the GPU's
+ * multiprocessors (where it was measured faster, docs/runtime.md), else THREE_PASS; the CPU always
+ * runs its own path. */
 typedef enum { NOVA_ALGO_AUTO = 0, NOVA_ALGO_THREE_PASS = 1, NOVA_ALGO_FUSED = 2 } nova_algo_t;
 
 typedef struct nova_handle* nova_handle_t;
@@ -115,7 +117,7 @@ NOVA_API nova_status_t nova_set_stream(nova_handle_t handle, void* stream);
 NOVA_API nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova_conv_desc_t* desc, const char** name);
 
 /* Bytes of workspace nova_conv_forward() needs: the transformed input and the Winograd-domain
- * product (3-pass), NHWC copies of x and y (fused, NCHW), or 0 (fused, NHWC). */
+ * product (3-pass), or 0 (fused). */
 NOVA_API nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_desc_t* desc, size_t* bytes);
 
 /* Transforms and caches the filter. The cache is keyed by (weights pointer, version, transform):
@@ -154,8 +156,8 @@ NOVA_API nova_status_t nova_conv_forward_with_filter(nova_handle_t handle, const
 
 /* y = conv(x, w) + bias (bias: K floats, may be NULL), then ReLU if relu != 0. Pointers are host
  * memory on the CPU backend and device memory on the GPU backend. workspace may be NULL: the
- * handle then owns (and keeps) a workspace of the needed size. Where the GPU runs its fused kernel,
- * x, y and the workspace must start at 16-byte boundaries (as cudaMalloc/hipMalloc memory does);
+ * handle then owns (and keeps) a workspace of the needed size. Where the GPU runs its fused kernel on
+ * NHWC images, x and y must start at 16-byte boundaries (as cudaMalloc/hipMalloc memory does);
  * otherwise NOVA_STATUS_MISALIGNED, and NOVA_ALGO_THREE_PASS serves them. */
 NOVA_API nova_status_t nova_conv_forward(nova_handle_t handle, const nova_conv_desc_t* desc, const void* x,
                                 const float* weights, uint64_t weights_version, const float* bias, int relu,
@@ -163,8 +165,8 @@ NOVA_API nova_status_t nova_conv_forward(nova_handle_t handle, const nova_conv_d
 
 /* Per-stage cost of one forward pass, for planning fusion: times from device events (host clock on
  * the CPU backend) and the fewest bytes each stage must move through memory. A fused forward
- * reports its kernel as the GEMM stage (bytes: x, U and y); its input and output stages are the
- * layout conversions of NCHW x and y (bytes: each read and written once), 0 ms and 0 bytes for NHWC. */
+ * reports its kernel as the GEMM stage (bytes: x, U and y); its input and output stages are empty
+ * (0 ms, 0 bytes). */
 typedef struct {
   double filter_ms, input_ms, gemm_ms, output_ms;         /* filter: the (normally cached) transform */
   double filter_bytes, input_bytes, gemm_bytes, output_bytes;
