@@ -25,7 +25,7 @@ for file in "${files[@]}"; do
       }' |
     while read -r mangled registers stores loads stack smem; do
       # nova::generated::<config>::<kernel>(...)
-      qualified=$(echo "$mangled" | c++filt | sed 's/(.*//')
+      qualified=$(echo "$mangled" | c++filt | sed -E 's/\(nova::kernels::Layout\)0/nchw/; s/\(nova::kernels::Layout\)1/nhwc/; s/\(.*//')
       config=$(echo "$qualified" | awk -F'::' '{ print $3 }')
       kernel=$(echo "$qualified" | awk -F'::' '{ print $4 }')
       echo "| $config | $kernel | $registers | $stores | $loads | $stack | $smem |"

@@ -75,24 +75,18 @@ TEST_CASE("ranking: the fp16 error budget keeps out transforms whose predicted e
   }
 }
 
-TEST_CASE("fused traffic: the kernel moves x, U and y; NCHW adds one conversion of x and one of y") {
+TEST_CASE("fused traffic: the kernel moves x, U and y, in either layout") {
   ConvShape s = fp16_layer();
   const TransformEntry* t = nova::kernels::find_transform("f4x3_standard");
   REQUIRE(t);
   const double x = 2.0 * 32 * 64 * 56 * 56, y = x, u = 2.0 * 36 * 64 * 64;
-  nova_stage_profile_t p{};
-  nova::runtime::fill_stage_traffic(s, *t, 2, true, p);
-  CHECK(p.fused == 1);
-  CHECK(p.input_bytes == 0);
-  CHECK(p.gemm_bytes == Approx(x + u + y));
-  CHECK(p.output_bytes == 0);
-  s.layout = NOVA_LAYOUT_NCHW;
-  nova::runtime::fill_stage_traffic(s, *t, 2, true, p);
-  CHECK(p.input_bytes == Approx(2 * x));
-  CHECK(p.gemm_bytes == Approx(x + u + y));
-  CHECK(p.output_bytes == Approx(2 * y));
-  // The NCHW workspace's y starts 256-byte aligned after x.
-  s.n = 1, s.c = 3, s.h = s.w = 7;
-  CHECK(nova::runtime::fused_nchw_output_offset(s) == 256);
-  CHECK(nova::runtime::fused_nchw_output_offset(fp16_layer()) == 32LL * 64 * 56 * 56);
+  for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW}) {
+    s.layout = layout;
+    nova_stage_profile_t p{};
+    nova::runtime::fill_stage_traffic(s, *t, 2, true, p);
+    CHECK(p.fused == 1);
+    CHECK(p.input_bytes == 0);
+    CHECK(p.gemm_bytes == Approx(x + u + y));
+    CHECK(p.output_bytes == 0);
+  }
 }
