@@ -448,6 +448,32 @@ __device__ __forceinline__ void fused_store_direct(const FusedConvArgs& a, const
   }
 }
 
+// The epilogue's first half: bias and ReLU of every output the lane holds, handed to
+// stage(b, h, p, first, second) (channels 2 (lane % 4) and +1 of K block b, tile lane / 4 + 8 h of
+// the group, pixel p) between two warp barriers, the first because the staging buffer is the U
+// buffer every lane has just read from.
+template <class Transform, int kKBlocks, class Stage>
+__device__ __forceinline__ void fused_stage_outputs(const FusedConvArgs& a,
+                                                    const float (&out)[kKBlocks][Transform::m * Transform::m][4], int kb,
+                                                    int lane, Stage&& stage) {
+  constexpr int m = Transform::m;
+  fused_warp_sync();
+#pragma unroll
+  for (int b = 0; b < kKBlocks; ++b) {
+    float b0, b1;
+    fused_bias_pair(a, kb, b, lane, b0, b1);
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+      for (int p = 0; p < m * m; ++p) {
+        float first = out[b][p][2 * h] + b0, second = out[b][p][2 * h + 1] + b1;
+        if (a.relu) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
+        stage(b, h, p, first, second);
+      }
+  }
+  fused_warp_sync();
+}
+
 // Phase 3 with two K blocks a warp (one block an SM), NHWC and K a multiple of 8: bias and ReLU,
 // then the warp restages its outputs through its U buffer (free once the loop is done) as
 // [tile][pixel][its 16 channels], so that each lane stores whole 16-byte channel runs of a pixel:
@@ -464,23 +490,9 @@ __device__ __forceinline__ void fused_store_restaged(const FusedConvArgs& a, con
   constexpr int kRun = kKBlocks * kFusedBlockK, kTileStride = m * m * kRun + 8;  // elements
   static_assert(kFusedGroupTiles * kTileStride <= kFusedUSlots * n * kKBlocks * kFusedBlockK * kFusedChannelStep,
                 "the restaged outputs must fit in the warp's U buffer (codegen fuses only m * m < 3 n)");
-  fused_warp_sync();  // every lane has read its last U fragments
-#pragma unroll
-  for (int b = 0; b < kKBlocks; ++b) {
-    float b0, b1;
-    fused_bias_pair(a, kb, b, lane, b0, b1);
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      T* at = staging + (lane / 4 + 8 * h) * kTileStride + b * kFusedBlockK + lane % 4 * 2;
-#pragma unroll
-      for (int p = 0; p < m * m; ++p) {
-        float first = out[b][p][2 * h] + b0, second = out[b][p][2 * h + 1] + b1;
-        if (a.relu) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
-        store_pair(at + p * kRun, first, second);
-      }
-    }
-  }
-  fused_warp_sync();
+  fused_stage_outputs<Transform, kKBlocks>(a, out, kb, lane, [&](int b, int h, int p, float first, float second) {
+    store_pair(staging + (lane / 4 + 8 * h) * kTileStride + b * kFusedBlockK + lane % 4 * 2 + p * kRun, first, second);
+  });
   constexpr int kRuns = kFusedGroupTiles * m * m * kKBlocks;
 #pragma unroll 1
   for (int c = lane; c < kRuns; c += 32) {
@@ -509,24 +521,11 @@ __device__ __forceinline__ void fused_store_planes(const FusedConvArgs& a, const
                 "the restaged outputs must fit in the warp's U buffer (codegen fuses only m * m < 3 n)");
   const TileGrid& g = a.grid;
   T* y = static_cast<T*>(a.y);
-  fused_warp_sync();  // every lane has read its last U fragments
-#pragma unroll
-  for (int b = 0; b < kKBlocks; ++b) {
-    float b0, b1;
-    fused_bias_pair(a, kb, b, lane, b0, b1);
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      T* at = staging + (b * kFusedBlockK + lane % 4 * 2) * kChannelStride + (lane / 4 + 8 * h) * m * m;
-#pragma unroll
-      for (int p = 0; p < m * m; ++p) {
-        float first = out[b][p][2 * h] + b0, second = out[b][p][2 * h + 1] + b1;
-        if (a.relu) first = fmaxf(first, 0.0f), second = fmaxf(second, 0.0f);
-        store(at + p, first);
-        store(at + kChannelStride + p, second);
-      }
-    }
-  }
-  fused_warp_sync();
+  fused_stage_outputs<Transform, kKBlocks>(a, out, kb, lane, [&](int b, int h, int p, float first, float second) {
+    T* at = staging + (b * kFusedBlockK + lane % 4 * 2) * kChannelStride + (lane / 4 + 8 * h) * m * m + p;
+    store(at, first);
+    store(at + kChannelStride, second);
+  });
   const int plane = g.out_height * g.out_width;
 #pragma unroll 1
   for (int unit = lane; unit < kChannels * kFusedGroupTiles * m; unit += 32) {
