@@ -27,9 +27,10 @@ nova_status_t with_prepared(nova_handle_t h, const nova_conv_desc_t* desc, Then&
 }
 
 nova_filter_plan_t filter_plan(const Backend& backend, const ConvShape& s, const TransformEntry& t) {
-  // The registry position names the transform; the path and the element size fix the byte order.
+  // The registry position names the transform; the path and the element size fix the byte order,
+  // the dtype what the elements hold (fp16 and bf16 have the same size; the CPU rounds fp32 to either).
   const auto index = static_cast<uint64_t>(&t - transform_registry().data());
-  const uint64_t layout = (index + 1) << 32 | uint64_t{backend.fuses(s, t)} << 8 |
+  const uint64_t layout = (index + 1) << 32 | static_cast<uint64_t>(s.dtype) << 16 | uint64_t{backend.fuses(s, t)} << 8 |
                           static_cast<uint64_t>(backend.transformed_element_bytes(s.dtype));
   return {backend.filter_bytes(s, t), backend.filter_scratch_bytes(s, t), layout};
 }
