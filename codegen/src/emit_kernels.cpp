@@ -36,22 +36,30 @@ std::string launcher_signature(const Launcher& l) {
   return signature("hipError_t " + l.launcher, l.launcher_params + ", hipStream_t stream", "");
 }
 
+// The storage types of the 3-pass kernels: the suffix of their names and the type as HIP spells it
+// (nova/kernels/hip_compat.h maps it for nvcc). The fp16 filter launcher keeps its unsuffixed name.
+struct StorageType {
+  const char* suffix;
+  const char* type;
+};
+constexpr StorageType kStorageTypes[] = {{"f16", "__half"}, {"f32", "float"}, {"bf16", "hip_bfloat16"}};
+
 }  // namespace
 
 std::vector<Launcher> launchers() {
   std::vector<Launcher> out;
-  for (const char* dtype : {"f16", "f32"}) {
-    const std::string type = std::string(dtype) == "f16" ? "__half" : "float";
+  for (const auto& [dtype, type_name] : kStorageTypes) {
+    const std::string type = type_name;
     out.push_back({"filter_transform_" + std::string(dtype),
-                   std::string(dtype) == "f16" ? "launch_filter_transform" : "launch_filter_transform_f32",
+                   std::string(dtype) == "f16" ? "launch_filter_transform" : "launch_filter_transform_" + std::string(dtype),
                    "Filter transform U = G g G^T: w [K][C][kR][kR] fp32 -> U [kN*kN][K][C] " + type + ".",
                    "const float* __restrict__ w, " + type + "* __restrict__ U, int K, int C",
                    "filter_transform_tiles<Transform>(w, U, K, C)", "const float* w, " + type + "* U, int K, int C",
                    "launch_filter_transform<Transform>(filter_transform_" + std::string(dtype) + ", w, U, K, C"});
   }
   for (const char* layout : {"nchw", "nhwc"}) {
-    for (const char* dtype : {"f16", "f32"}) {
-      const std::string type = std::string(dtype) == "f16" ? "__half" : "float";
+    for (const auto& [dtype, type_name] : kStorageTypes) {
+      const std::string type = type_name;
       const std::string suffix = std::string(layout) + "_" + dtype;
       const std::string layout_upper = std::string(layout) == "nchw" ? "NCHW" : "NHWC";
       out.push_back({"input_transform_" + suffix, "launch_input_transform_" + suffix,
@@ -66,8 +74,8 @@ std::vector<Launcher> launchers() {
     }
   }
   for (const char* layout : {"nchw", "nhwc"}) {
-    for (const char* dtype : {"f16", "f32"}) {
-      const std::string type = std::string(dtype) == "f16" ? "__half" : "float";
+    for (const auto& [dtype, type_name] : kStorageTypes) {
+      const std::string type = type_name;
       const std::string suffix = std::string(layout) + "_" + dtype;
       const std::string layout_upper = std::string(layout) == "nchw" ? "NCHW" : "NHWC";
       out.push_back({"output_transform_" + suffix, "launch_output_transform_" + suffix,
