@@ -4,7 +4,7 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f6x3_fp16.json
-//   SHA-256 29b74d462f6025705dc8bf417f8e43466877a5b57580c2815e663bd79bf7be0c
+//   SHA-256 0e8d58045020322c7bc0b1688ba29c78072f406552ca92c0b410fd51f62d4e20
 //
 // HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The tile
 // loops live once in nova/kernels/transform_kernels.hpp (launch: transform_launch.hpp); this
