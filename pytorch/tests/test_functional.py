@@ -22,7 +22,7 @@ def check_close(y, x, w, b, padding, relu, transform="auto"):
 
 
 @pytest.mark.parametrize("shape", ODD_SHAPES)
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("channels_last", [False, True])
 @pytest.mark.parametrize("bias_relu", [False, True])
 def test_matches_fp64(device, shape, dtype, channels_last, bias_relu):
@@ -89,7 +89,6 @@ FALLBACKS = [
     (dict(padding=3), "padding 3"),
     (dict(kernel=(4, 4), padding="same"), "even kernel"),
     (dict(dtype=torch.float64), "dtype torch.float64"),
-    (dict(dtype=torch.bfloat16), "dtype torch.bfloat16"),
     (dict(batch=0), "empty tensor"),
 ]
 
@@ -282,6 +281,19 @@ def test_set_enabled_switches_every_call_to_pytorch(device):
     finally:
         nova_torch.set_enabled(previous)
     assert previous is True
+
+
+def test_bfloat16_stays_within_its_budget(device):
+    x, w, b = random_conv(2, 16, 56, 56, 16, dtype=torch.bfloat16, device=device)
+    assert nova_torch.describe(x.half(), w.half(), b.half())["transform"].startswith("f6x3_")
+    d = nova_torch.describe(x, w, b)  # no F(6,3) set fits bfloat16's 3e-2
+    assert d["runs"] == "nova" and d["transform"].startswith("f4x3_") and d["predicted_error"] <= 3e-2
+    check_close(nova_torch.conv2d(x, w, b), x, w, b, 1, False)
+    # Beyond the budget PyTorch runs it (in bfloat16 on every device).
+    assert "inaccurate" in nova_torch.explain(x, w, b, transform="f6x3_bf16")
+    before = nova_torch.fallback_counts()
+    assert torch.equal(nova_torch.conv2d(x, w, b, transform="f6x3_bf16"), F.conv2d(x, w, b, padding=1))
+    assert any("inaccurate" in r for r in nova_torch.fallback_counts() - before)
 
 
 def test_max_error_trades_speed_for_accuracy(device):
