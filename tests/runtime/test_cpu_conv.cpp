@@ -153,3 +153,41 @@ TEST_CASE("auto picks, within the dtype's error budget, the transform that moves
     CHECK(small->m < large->m);
   }
 }
+
+TEST_CASE("the CPU path stores V and U in the 16-bit dtype, as the GPU does") {
+  nova::Handle handle;
+  nova::ConvDesc desc;
+  desc.n = 2, desc.c = 5, desc.k = 4, desc.h = desc.w = 11;
+  desc.transform = "f4x3_fp16";
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<float> w(static_cast<size_t>(desc.k * desc.c * 9));
+  std::vector<uint16_t> y(static_cast<size_t>(desc.n * desc.k * 11 * 11));
+  for (auto& v : w) v = normal(rng);
+  for (const DtypeCase& dtype : kDtypes) {
+    const Float16Codec* codec = nova::runtime::float16_codec(dtype.dtype);
+    if (!codec) continue;
+    INFO(dtype.name);
+    desc.dtype = dtype.dtype;
+    std::vector<uint16_t> x(static_cast<size_t>(desc.n * desc.c * desc.h * desc.w));
+    for (auto& v : x) v = codec->encode(normal(rng));
+    // The CPU keeps V and U as floats: both must hold values of the dtype, and not all of them 0.
+    const auto all_stored = [&](const float* values, size_t count) {
+      size_t nonzero = 0;
+      for (size_t i = 0; i < count; ++i) {
+        if (codec->decode(codec->encode(values[i])) != values[i]) return false;
+        nonzero += values[i] != 0.0f;
+      }
+      return nonzero > count / 2;
+    };
+    nova_filter_plan_t plan{};
+    REQUIRE(nova_filter_plan(handle.get(), &desc, &plan) == NOVA_STATUS_SUCCESS);
+    std::vector<float> u(plan.bytes / sizeof(float));
+    REQUIRE(nova_filter_transform_into(handle.get(), &desc, w.data(), &plan, u.data(), nullptr) == NOVA_STATUS_SUCCESS);
+    CHECK(all_stored(u.data(), u.size()));
+    // The workspace holds V first (docs/design.md §8), [n*n][C][P] with P = 2 x 3 x 3 tiles here.
+    std::vector<float> workspace(handle.workspace_size(desc) / sizeof(float));
+    handle.forward(desc, x.data(), w.data(), 1, y.data(), nullptr, false, workspace.data(), workspace.size() * sizeof(float));
+    CHECK(all_stored(workspace.data(), static_cast<size_t>(36 * desc.c * desc.n * 3 * 3)));
+  }
+}
