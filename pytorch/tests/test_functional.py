@@ -296,6 +296,24 @@ def test_bfloat16_stays_within_its_budget(device):
     assert any("inaccurate" in r for r in nova_torch.fallback_counts() - before)
 
 
+# The 3x3 layers of docs/runtime.md's benchmark (ResNet-50, VGG-16), K = C: (C, H = W).
+BENCHMARK_LAYERS = [(64, 56), (128, 28), (256, 14), (512, 7), (64, 224), (128, 112), (256, 56), (512, 28), (512, 14)]
+
+
+@pytest.mark.parametrize("channels,size", BENCHMARK_LAYERS)
+def test_bfloat16_benchmark_layers_within_1p5x_the_model(channels, size):
+    """Every transform within bfloat16's budget, and "auto", on each benchmark layer at batch 1 (CPU):
+    large enough that the error is the model's expectation, not a small sample of it."""
+    x, w, _ = random_conv(1, channels, size, size, channels, dtype=torch.bfloat16, bias=False)
+    ref = reference(x, w)
+    names = ["auto"] + [t[0] for t in nova_torch.transforms() if t[2] == 3 and 0.7 * 2.0 ** -8 * t[4] <= 3e-2]
+    for name in names:
+        d = nova_torch.describe(x, w, transform=name)
+        assert d["runs"] == "nova", d
+        err = rel_l2(nova_torch.conv2d(x, w, transform=name), ref)
+        assert err <= 1.5 * d["predicted_error"], (name, d, err)
+
+
 def test_max_error_trades_speed_for_accuracy(device):
     x, w, b = random_conv(2, 64, 28, 28, 64, dtype=torch.float16, device=device)
     x = x.to(memory_format=torch.channels_last)
