@@ -48,14 +48,14 @@ constexpr StorageType kStorageTypes[] = {{"f16", "__half"}, {"f32", "float"}, {"
 
 std::vector<Launcher> launchers() {
   std::vector<Launcher> out;
-  for (const auto& [dtype, type_name] : kStorageTypes) {
-    const std::string type = type_name;
-    out.push_back({"filter_transform_" + std::string(dtype),
-                   std::string(dtype) == "f16" ? "launch_filter_transform" : "launch_filter_transform_" + std::string(dtype),
+  for (const auto& [suffix, type_name] : kStorageTypes) {
+    const std::string dtype = suffix, type = type_name;
+    out.push_back({"filter_transform_" + dtype,
+                   dtype == "f16" ? "launch_filter_transform" : "launch_filter_transform_" + dtype,
                    "Filter transform U = G g G^T: w [K][C][kR][kR] fp32 -> U [kN*kN][K][C] " + type + ".",
                    "const float* __restrict__ w, " + type + "* __restrict__ U, int K, int C",
                    "filter_transform_tiles<Transform>(w, U, K, C)", "const float* w, " + type + "* U, int K, int C",
-                   "launch_filter_transform<Transform>(filter_transform_" + std::string(dtype) + ", w, U, K, C"});
+                   "launch_filter_transform<Transform>(filter_transform_" + dtype + ", w, U, K, C"});
   }
   for (const char* layout : {"nchw", "nhwc"}) {
     for (const auto& [dtype, type_name] : kStorageTypes) {

@@ -286,8 +286,9 @@ class GpuBackend final : public Backend {
     return with_storage_type(s.dtype, [&](auto type) {
       using T = typename decltype(type)::type;
       const ThreePassLaunchers<T> launch = three_pass_launchers<T>(*g);
-      if (const hipError_t e = (nhwc ? launch.input_nhwc : launch.input_nchw)(static_cast<const T*>(x), static_cast<T*>(V),
-                                                                             N, C, H, W, s.pad, stream_);
+      const auto input = nhwc ? launch.input_nhwc : launch.input_nchw;
+      const auto output = nhwc ? launch.output_nhwc : launch.output_nchw;
+      if (const hipError_t e = input(static_cast<const T*>(x), static_cast<T*>(V), N, C, H, W, s.pad, stream_);
           e != hipSuccess)
         return status_of(e);
       timer.mark(1);
@@ -295,9 +296,7 @@ class GpuBackend final : public Backend {
           st != NOVA_STATUS_SUCCESS)
         return st;
       timer.mark(2);
-      if (const hipError_t e = (nhwc ? launch.output_nhwc : launch.output_nchw)(M, static_cast<T*>(y), bias, relu, N, K,
-                                                                               H, W, s.pad, stream_);
-          e != hipSuccess)
+      if (const hipError_t e = output(M, static_cast<T*>(y), bias, relu, N, K, H, W, s.pad, stream_); e != hipSuccess)
         return status_of(e);
       timer.mark(3);
       return timer.finish();

@@ -73,7 +73,8 @@ struct Precision {
   nova_dtype_t nova;
   cudnnDataType_t cudnn;
 };
-const Precision kPrecisions[] = {{"fp16", NOVA_DTYPE_FP16, CUDNN_DATA_HALF}, {"bf16", NOVA_DTYPE_BF16, CUDNN_DATA_BFLOAT16}};
+const Precision kPrecisions[] = {{"fp16", NOVA_DTYPE_FP16, CUDNN_DATA_HALF},
+                                  {"bf16", NOVA_DTYPE_BF16, CUDNN_DATA_BFLOAT16}};
 
 // v in the 16-bit type, rounded to nearest even, as its bits.
 __host__ __device__ unsigned short narrow(float v, nova_dtype_t dtype) {

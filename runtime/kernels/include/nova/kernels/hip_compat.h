@@ -19,9 +19,9 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-// Types and status codes.
-// bfloat16: ROCm's hip_bfloat16 (hip/hip_bfloat16.h) and CUDA's __nv_bfloat16 share what the
-// kernels use: construction from float rounding to nearest even, and conversion to float.
+// Types and status codes. bfloat16: ROCm's hip_bfloat16 (hip/hip_bfloat16.h) and CUDA's
+// __nv_bfloat16 share what the kernels use: construction from float rounding to nearest even, and
+// conversion to float.
 using hip_bfloat16 = __nv_bfloat16;
 using hipError_t = cudaError_t;
 using hipStream_t = cudaStream_t;
