@@ -18,8 +18,9 @@ inline uint16_t float_to_half(float value) { return std::bit_cast<uint16_t>(stat
 inline float bf16_to_float(uint16_t bits) { return std::bit_cast<float>(uint32_t{bits} << 16); }
 
 // Rounds the 16 bits dropped to nearest even (a carry out of the mantissa is the next binade, and
-// past the largest finite value infinity). A NaN is kept apart: the carry could turn it into
-// infinity and truncation an fp32 NaN whose payload is in the low bits; it stays a quiet NaN of its sign.
+// past the largest finite value infinity). A NaN is handled apart, since rounding could carry it
+// into infinity and truncating one whose payload lies in the low 16 bits would give infinity too:
+// it becomes a quiet NaN of its sign.
 inline uint16_t float_to_bf16(float value) {
   const uint32_t bits = std::bit_cast<uint32_t>(value);
   if (value != value) return static_cast<uint16_t>(bits >> 16 | 0x0040u);

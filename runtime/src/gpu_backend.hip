@@ -1,10 +1,10 @@
 // GPU backend: the 3-pass pipeline (input transform -> batched GEMM -> output transform with the
-// bias/ReLU epilogue; fp16, bf16 or fp32) over the generated kernels, or for fp16 the fused kernel (fused_kernels.hpp)
-// where its tile and the channels allow (NCHW images converted to NHWC and back around it,
-// layout_kernels.hpp); the handle caches the transformed filters (filter_cache.hpp). HIP source:
-// nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build calls hipBLAS when
-// NOVA_ENABLE_HIPBLAS is on (hipBLAS is not packaged for Debian, so the AMD compile check builds
-// everything but that call).
+// bias/ReLU epilogue; fp16, bf16 or fp32) over the generated kernels, or for fp16 the fused kernel
+// (fused_kernels.hpp) where its tile and the channels allow (NCHW images converted to NHWC and back
+// around it, layout_kernels.hpp); the handle caches the transformed filters (filter_cache.hpp). HIP
+// source: nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build calls hipBLAS
+// when NOVA_ENABLE_HIPBLAS is on (hipBLAS is not packaged for Debian, so the AMD compile check
+// builds everything but that call).
 #include "backend.hpp"
 
 #include <climits>

@@ -5,6 +5,7 @@
 // GPU every test prints SKIP (ctest reports it skipped). tools/device/run_gpu_tests.sh runs them.
 #include "float16.hpp"
 #include "nova/runtime.hpp"
+#include "support/dtype_cases.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -23,24 +24,9 @@ namespace {
 
 using nova::runtime::Float16Codec;
 using nova::runtime::float16_codec;
-
-// What the tests take of each dtype: the unit roundoff u of the type V and U are stored in
-// (docs/design.md §6) and the default error budget (runtime.h). The order is the loops'.
-struct DtypeCase {
-  nova_dtype_t dtype;
-  const char* name;
-  double u, budget;
-};
-constexpr DtypeCase kDtypes[] = {{NOVA_DTYPE_FP16, "fp16", 0x1p-11, 1e-2},
-                                 {NOVA_DTYPE_BF16, "bf16", 0x1p-8, 3e-2},
-                                 {NOVA_DTYPE_FP32, "fp32", 0x1p-24, 1e-5}};
-
-const DtypeCase& dtype_case(nova_dtype_t dtype) {
-  for (const DtypeCase& d : kDtypes)
-    if (d.dtype == dtype) return d;
-  FAIL("no dtype " << dtype);
-  return kDtypes[0];
-}
+using nova::test::dtype_case;
+using nova::test::DtypeCase;
+using nova::test::kDtypes;
 
 size_t element_bytes(nova_dtype_t dtype) { return float16_codec(dtype) ? 2 : 4; }
 

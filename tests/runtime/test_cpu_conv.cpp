@@ -3,6 +3,7 @@
 #include "float16.hpp"
 #include "nova/runtime.hpp"
 #include "nova/kernels/transform_registry.hpp"
+#include "support/dtype_cases.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -16,6 +17,8 @@ namespace {
 
 using nova::kernels::TransformEntry;
 using nova::runtime::Float16Codec;
+using nova::test::DtypeCase;
+using nova::test::kDtypes;
 
 struct Measured {
   double rel_l2;
@@ -60,17 +63,6 @@ Measured run_case(nova::ConvDesc desc, std::mt19937& rng, bool with_bias_relu) {
   return {std::sqrt(err2 / ref2), bad};
 }
 
-// What the tests take of each dtype: the unit roundoff u of the type V and U are stored in
-// (docs/design.md §6) and the default error budget (runtime.h).
-struct DtypeCase {
-  nova_dtype_t dtype;
-  const char* name;
-  double u, budget;
-};
-constexpr DtypeCase kDtypes[] = {{NOVA_DTYPE_FP32, "fp32", 0x1p-24, 1e-5},
-                                 {NOVA_DTYPE_FP16, "fp16", 0x1p-11, 1e-2},
-                                 {NOVA_DTYPE_BF16, "bf16", 0x1p-8, 3e-2}};
-
 double predicted(const TransformEntry& t, const DtypeCase& d) { return 0.7 * d.u * t.amp2d; }
 
 // Tolerance from the precision model (docs/design.md §6): 0.7 u amp2D is the expected error of
@@ -79,8 +71,8 @@ double predicted(const TransformEntry& t, const DtypeCase& d) { return 0.7 * d.u
 // of small shapes. With fp32 storage every stage rounds at the same u: the input and filter
 // transform arithmetic, the fp32 constants, the GEMM and the output transform add contributions of
 // the same size as the two the model counts, so the bound doubles to 4x. Both add the rounding of
-// the output (and of the fp32 reference), which the model leaves out. bf16 is held to the issue's
-// 1.5x of the model, the output's own rounding (u / sqrt(3), relative RMS) added in quadrature:
+// the output (and of the fp32 reference), which the model leaves out. bf16 is held to
+// 1.5x the model, the output's own rounding (u / sqrt(3), relative RMS) added in quadrature:
 // at u = 2^-8 it is a third of F(2,3)'s prediction.
 double tolerance(const TransformEntry& t, const DtypeCase& d) {
   if (d.dtype == NOVA_DTYPE_BF16) return 1.5 * std::hypot(predicted(t, d), d.u / std::sqrt(3.0));
