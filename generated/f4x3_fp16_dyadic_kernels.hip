@@ -40,6 +40,17 @@ hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, h
   return nova::kernels::launch_filter_transform<Transform>(filter_transform_f32, w, U, K, C, stream);
 }
 
+// Filter transform U = G g G^T: w [K][C][kR][kR] fp32 -> U [kN*kN][K][C] hip_bfloat16.
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+filter_transform_bf16(const float* __restrict__ w, hip_bfloat16* __restrict__ U, int K, int C) {
+  nova::kernels::filter_transform_tiles<Transform>(w, U, K, C);
+}
+
+hipError_t launch_filter_transform_bf16(const float* w, hip_bfloat16* U, int K, int C,
+                                        hipStream_t stream) {
+  return nova::kernels::launch_filter_transform<Transform>(filter_transform_bf16, w, U, K, C, stream);
+}
+
 // Input transform V = B^T d B: x NCHW __half -> V [kN*kN][C][P] __half; pixels outside the image are zero.
 __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 input_transform_nchw_f16(const __half* __restrict__ x, __half* __restrict__ V,
@@ -62,6 +73,18 @@ input_transform_nchw_f32(const float* __restrict__ x, float* __restrict__ V,
 hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
                                            int pad, hipStream_t stream) {
   return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nchw>(input_transform_nchw_f32, x, V, N, C, H, W, pad, stream);
+}
+
+// Input transform V = B^T d B: x NCHW hip_bfloat16 -> V [kN*kN][C][P] hip_bfloat16; pixels outside the image are zero.
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+input_transform_nchw_bf16(const hip_bfloat16* __restrict__ x, hip_bfloat16* __restrict__ V,
+                          nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tiles<Transform, nova::kernels::Layout::nchw>(x, V, grid);
+}
+
+hipError_t launch_input_transform_nchw_bf16(const hip_bfloat16* x, hip_bfloat16* V, int N, int C,
+                                            int H, int W, int pad, hipStream_t stream) {
+  return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nchw>(input_transform_nchw_bf16, x, V, N, C, H, W, pad, stream);
 }
 
 // Input transform V = B^T d B: x NHWC __half -> V [kN*kN][P][C] __half; pixels outside the image are zero.
@@ -88,6 +111,18 @@ hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int 
   return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nhwc>(input_transform_nhwc_f32, x, V, N, C, H, W, pad, stream);
 }
 
+// Input transform V = B^T d B: x NHWC hip_bfloat16 -> V [kN*kN][P][C] hip_bfloat16; pixels outside the image are zero.
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+input_transform_nhwc_bf16(const hip_bfloat16* __restrict__ x, hip_bfloat16* __restrict__ V,
+                          nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tiles<Transform, nova::kernels::Layout::nhwc>(x, V, grid);
+}
+
+hipError_t launch_input_transform_nhwc_bf16(const hip_bfloat16* x, hip_bfloat16* V, int N, int C,
+                                            int H, int W, int pad, hipStream_t stream) {
+  return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nhwc>(input_transform_nhwc_bf16, x, V, N, C, H, W, pad, stream);
+}
+
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW __half, border tiles clipped.
 __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 output_transform_nchw_f16(const float* __restrict__ M, __half* __restrict__ y,
@@ -110,6 +145,19 @@ output_transform_nchw_f32(const float* __restrict__ M, float* __restrict__ y,
 hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
   return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nchw>(output_transform_nchw_f32, M, y, bias, relu, N, K, H, W, pad, stream);
+}
+
+// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW hip_bfloat16, border tiles clipped.
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+output_transform_nchw_bf16(const float* __restrict__ M, hip_bfloat16* __restrict__ y,
+                           const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nchw>(M, y, bias, relu, grid);
+}
+
+hipError_t launch_output_transform_nchw_bf16(const float* M, hip_bfloat16* y, const float* bias,
+                                             int relu, int N, int K, int H, int W, int pad,
+                                             hipStream_t stream) {
+  return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nchw>(output_transform_nchw_bf16, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][P][K] fp32 -> y NHWC __half, border tiles clipped.
@@ -136,14 +184,27 @@ hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const floa
   return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nhwc>(output_transform_nhwc_f32, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
-// Fused convolution (NCHW or NHWC, fp16): x, U in the fused filter layout -> y (+ bias, ReLU);
-// V and M stay on chip. kKBlocks blocks of 8 output channels a warp, or chunks of the channels
+// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][P][K] fp32 -> y NHWC hip_bfloat16, border tiles clipped.
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+output_transform_nhwc_bf16(const float* __restrict__ M, hip_bfloat16* __restrict__ y,
+                           const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
+}
+
+hipError_t launch_output_transform_nhwc_bf16(const float* M, hip_bfloat16* y, const float* bias,
+                                             int relu, int N, int K, int H, int W, int pad,
+                                             hipStream_t stream) {
+  return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nhwc>(output_transform_nhwc_bf16, M, y, bias, relu, N, K, H, W, pad, stream);
+}
+
+// Fused convolution (NCHW or NHWC, fp16 or bf16): x, U in the fused filter layout -> y (+ bias,
+// ReLU); V and M stay on chip. kKBlocks blocks of 8 output channels a warp, or chunks of the channels
 // (kChunked); the launcher picks the variant and the tiles a block by shared memory.
-template <nova::kernels::Layout kLayout, int kKBlocks, bool kChunked>
+template <typename T, nova::kernels::Layout kLayout, int kKBlocks, bool kChunked>
 __global__ void __launch_bounds__(nova::kernels::kFusedThreads,
                                   nova::kernels::fused_blocks_per_sm(kKBlocks, kChunked))
-fused_conv_f16(nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_conv_tiles<Transform, __half, kLayout, kKBlocks, kChunked>(args);
+fused_conv(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_conv_tiles<Transform, T, kLayout, kKBlocks, kChunked>(args);
 }
 
 hipError_t launch_fused_conv_f16(const __half* x, const __half* U, __half* y, const float* bias,
@@ -151,8 +212,20 @@ hipError_t launch_fused_conv_f16(const __half* x, const __half* U, __half* y, co
                                  int shared_limit, hipStream_t stream) {
   using nova::kernels::Layout;
   static const nova::kernels::FusedKernels kernels = {{
-      {fused_conv_f16<Layout::nchw, 1, false>, fused_conv_f16<Layout::nchw, 2, false>, fused_conv_f16<Layout::nchw, 1, true>},
-      {fused_conv_f16<Layout::nhwc, 1, false>, fused_conv_f16<Layout::nhwc, 2, false>, fused_conv_f16<Layout::nhwc, 1, true>},
+      {fused_conv<__half, Layout::nchw, 1, false>, fused_conv<__half, Layout::nchw, 2, false>, fused_conv<__half, Layout::nchw, 1, true>},
+      {fused_conv<__half, Layout::nhwc, 1, false>, fused_conv<__half, Layout::nhwc, 2, false>, fused_conv<__half, Layout::nhwc, 1, true>},
+  }};
+  return nova::kernels::launch_fused_conv<Transform>(kernels, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad,
+                                                     shared_limit, stream);
+}
+
+hipError_t launch_fused_conv_bf16(const hip_bfloat16* x, const hip_bfloat16* U, hip_bfloat16* y,
+                                  const float* bias, int relu, int N, int C, int H, int W, int K,
+                                  int pad, bool nhwc, int shared_limit, hipStream_t stream) {
+  using nova::kernels::Layout;
+  static const nova::kernels::FusedKernels kernels = {{
+      {fused_conv<hip_bfloat16, Layout::nchw, 1, false>, fused_conv<hip_bfloat16, Layout::nchw, 2, false>, fused_conv<hip_bfloat16, Layout::nchw, 1, true>},
+      {fused_conv<hip_bfloat16, Layout::nhwc, 1, false>, fused_conv<hip_bfloat16, Layout::nhwc, 2, false>, fused_conv<hip_bfloat16, Layout::nhwc, 1, true>},
   }};
   return nova::kernels::launch_fused_conv<Transform>(kernels, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad,
                                                      shared_limit, stream);
@@ -163,15 +236,21 @@ extern const nova::kernels::GpuTransformEntry kGpuEntry;
 const nova::kernels::GpuTransformEntry kGpuEntry = {
     .launch_filter_transform = &launch_filter_transform,
     .launch_filter_transform_f32 = &launch_filter_transform_f32,
+    .launch_filter_transform_bf16 = &launch_filter_transform_bf16,
     .launch_input_transform_nchw_f16 = &launch_input_transform_nchw_f16,
     .launch_input_transform_nchw_f32 = &launch_input_transform_nchw_f32,
+    .launch_input_transform_nchw_bf16 = &launch_input_transform_nchw_bf16,
     .launch_input_transform_nhwc_f16 = &launch_input_transform_nhwc_f16,
     .launch_input_transform_nhwc_f32 = &launch_input_transform_nhwc_f32,
+    .launch_input_transform_nhwc_bf16 = &launch_input_transform_nhwc_bf16,
     .launch_output_transform_nchw_f16 = &launch_output_transform_nchw_f16,
     .launch_output_transform_nchw_f32 = &launch_output_transform_nchw_f32,
+    .launch_output_transform_nchw_bf16 = &launch_output_transform_nchw_bf16,
     .launch_output_transform_nhwc_f16 = &launch_output_transform_nhwc_f16,
     .launch_output_transform_nhwc_f32 = &launch_output_transform_nhwc_f32,
+    .launch_output_transform_nhwc_bf16 = &launch_output_transform_nhwc_bf16,
     .launch_fused_conv_f16 = &launch_fused_conv_f16,
+    .launch_fused_conv_bf16 = &launch_fused_conv_bf16,
 };
 
 }  // namespace nova::generated::f4x3_fp16_dyadic

@@ -4,7 +4,7 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f4x3_fp16.json
-//   SHA-256 8b563fbded47debde6b813563caeb7dbd7b35f145546a789856588a67766b9e5
+//   SHA-256 b1f45d16656bbd0a16e4fbe43019a2c2dee14ad374dda06058949b345d8c6082
 //
 // Points {0, -5/8, 2/3, -3/2, 11/7, inf}, scaling balanced.
 // amp2D 4.75268 (docs/design.md §6): predicted relative error with fp16 storage 0.00162445.

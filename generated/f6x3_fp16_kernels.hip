@@ -4,7 +4,7 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f6x3_fp16.json
-//   SHA-256 29b74d462f6025705dc8bf417f8e43466877a5b57580c2815e663bd79bf7be0c
+//   SHA-256 0e8d58045020322c7bc0b1688ba29c78072f406552ca92c0b410fd51f62d4e20
 //
 // HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The tile
 // loops live once in nova/kernels/transform_kernels.hpp (launch: transform_launch.hpp); this
@@ -40,6 +40,17 @@ hipError_t launch_filter_transform_f32(const float* w, float* U, int K, int C, h
   return nova::kernels::launch_filter_transform<Transform>(filter_transform_f32, w, U, K, C, stream);
 }
 
+// Filter transform U = G g G^T: w [K][C][kR][kR] fp32 -> U [kN*kN][K][C] hip_bfloat16.
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+filter_transform_bf16(const float* __restrict__ w, hip_bfloat16* __restrict__ U, int K, int C) {
+  nova::kernels::filter_transform_tiles<Transform>(w, U, K, C);
+}
+
+hipError_t launch_filter_transform_bf16(const float* w, hip_bfloat16* U, int K, int C,
+                                        hipStream_t stream) {
+  return nova::kernels::launch_filter_transform<Transform>(filter_transform_bf16, w, U, K, C, stream);
+}
+
 // Input transform V = B^T d B: x NCHW __half -> V [kN*kN][C][P] __half; pixels outside the image are zero.
 __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 input_transform_nchw_f16(const __half* __restrict__ x, __half* __restrict__ V,
@@ -62,6 +73,18 @@ input_transform_nchw_f32(const float* __restrict__ x, float* __restrict__ V,
 hipError_t launch_input_transform_nchw_f32(const float* x, float* V, int N, int C, int H, int W,
                                            int pad, hipStream_t stream) {
   return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nchw>(input_transform_nchw_f32, x, V, N, C, H, W, pad, stream);
+}
+
+// Input transform V = B^T d B: x NCHW hip_bfloat16 -> V [kN*kN][C][P] hip_bfloat16; pixels outside the image are zero.
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+input_transform_nchw_bf16(const hip_bfloat16* __restrict__ x, hip_bfloat16* __restrict__ V,
+                          nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tiles<Transform, nova::kernels::Layout::nchw>(x, V, grid);
+}
+
+hipError_t launch_input_transform_nchw_bf16(const hip_bfloat16* x, hip_bfloat16* V, int N, int C,
+                                            int H, int W, int pad, hipStream_t stream) {
+  return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nchw>(input_transform_nchw_bf16, x, V, N, C, H, W, pad, stream);
 }
 
 // Input transform V = B^T d B: x NHWC __half -> V [kN*kN][P][C] __half; pixels outside the image are zero.
@@ -88,6 +111,18 @@ hipError_t launch_input_transform_nhwc_f32(const float* x, float* V, int N, int 
   return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nhwc>(input_transform_nhwc_f32, x, V, N, C, H, W, pad, stream);
 }
 
+// Input transform V = B^T d B: x NHWC hip_bfloat16 -> V [kN*kN][P][C] hip_bfloat16; pixels outside the image are zero.
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+input_transform_nhwc_bf16(const hip_bfloat16* __restrict__ x, hip_bfloat16* __restrict__ V,
+                          nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tiles<Transform, nova::kernels::Layout::nhwc>(x, V, grid);
+}
+
+hipError_t launch_input_transform_nhwc_bf16(const hip_bfloat16* x, hip_bfloat16* V, int N, int C,
+                                            int H, int W, int pad, hipStream_t stream) {
+  return nova::kernels::launch_input_transform<Transform, nova::kernels::Layout::nhwc>(input_transform_nhwc_bf16, x, V, N, C, H, W, pad, stream);
+}
+
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW __half, border tiles clipped.
 __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 output_transform_nchw_f16(const float* __restrict__ M, __half* __restrict__ y,
@@ -110,6 +145,19 @@ output_transform_nchw_f32(const float* __restrict__ M, float* __restrict__ y,
 hipError_t launch_output_transform_nchw_f32(const float* M, float* y, const float* bias, int relu,
                                             int N, int K, int H, int W, int pad, hipStream_t stream) {
   return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nchw>(output_transform_nchw_f32, M, y, bias, relu, N, K, H, W, pad, stream);
+}
+
+// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW hip_bfloat16, border tiles clipped.
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+output_transform_nchw_bf16(const float* __restrict__ M, hip_bfloat16* __restrict__ y,
+                           const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nchw>(M, y, bias, relu, grid);
+}
+
+hipError_t launch_output_transform_nchw_bf16(const float* M, hip_bfloat16* y, const float* bias,
+                                             int relu, int N, int K, int H, int W, int pad,
+                                             hipStream_t stream) {
+  return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nchw>(output_transform_nchw_bf16, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][P][K] fp32 -> y NHWC __half, border tiles clipped.
@@ -136,20 +184,39 @@ hipError_t launch_output_transform_nhwc_f32(const float* M, float* y, const floa
   return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nhwc>(output_transform_nhwc_f32, M, y, bias, relu, N, K, H, W, pad, stream);
 }
 
+// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][P][K] fp32 -> y NHWC hip_bfloat16, border tiles clipped.
+__global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+output_transform_nhwc_bf16(const float* __restrict__ M, hip_bfloat16* __restrict__ y,
+                           const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
+}
+
+hipError_t launch_output_transform_nhwc_bf16(const float* M, hip_bfloat16* y, const float* bias,
+                                             int relu, int N, int K, int H, int W, int pad,
+                                             hipStream_t stream) {
+  return nova::kernels::launch_output_transform<Transform, nova::kernels::Layout::nhwc>(output_transform_nhwc_bf16, M, y, bias, relu, N, K, H, W, pad, stream);
+}
+
 // What the transform's registry entry (registry.cpp) points at in GPU builds.
 extern const nova::kernels::GpuTransformEntry kGpuEntry;
 const nova::kernels::GpuTransformEntry kGpuEntry = {
     .launch_filter_transform = &launch_filter_transform,
     .launch_filter_transform_f32 = &launch_filter_transform_f32,
+    .launch_filter_transform_bf16 = &launch_filter_transform_bf16,
     .launch_input_transform_nchw_f16 = &launch_input_transform_nchw_f16,
     .launch_input_transform_nchw_f32 = &launch_input_transform_nchw_f32,
+    .launch_input_transform_nchw_bf16 = &launch_input_transform_nchw_bf16,
     .launch_input_transform_nhwc_f16 = &launch_input_transform_nhwc_f16,
     .launch_input_transform_nhwc_f32 = &launch_input_transform_nhwc_f32,
+    .launch_input_transform_nhwc_bf16 = &launch_input_transform_nhwc_bf16,
     .launch_output_transform_nchw_f16 = &launch_output_transform_nchw_f16,
     .launch_output_transform_nchw_f32 = &launch_output_transform_nchw_f32,
+    .launch_output_transform_nchw_bf16 = &launch_output_transform_nchw_bf16,
     .launch_output_transform_nhwc_f16 = &launch_output_transform_nhwc_f16,
     .launch_output_transform_nhwc_f32 = &launch_output_transform_nhwc_f32,
+    .launch_output_transform_nhwc_bf16 = &launch_output_transform_nhwc_bf16,
     .launch_fused_conv_f16 = nullptr,
+    .launch_fused_conv_bf16 = nullptr,
 };
 
 }  // namespace nova::generated::f6x3_fp16

@@ -4,7 +4,7 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f6x3_fp16.json
-//   SHA-256 29b74d462f6025705dc8bf417f8e43466877a5b57580c2815e663bd79bf7be0c
+//   SHA-256 0e8d58045020322c7bc0b1688ba29c78072f406552ca92c0b410fd51f62d4e20
 //
 // Points {0, 1/2, -1/2, 1, -1, 2, -2, inf}, scaling balanced.
 // amp2D 20.6319 (docs/design.md §6): predicted relative error with fp16 storage 0.00705193.

@@ -6,7 +6,7 @@
 // Source: configs/f2x3_standard.json
 //   SHA-256 e51712179178df5e4061d90706ef147717fe8649be1fce83e58f0cf4160ca807
 // Source: configs/f4x3_fp16.json
-//   SHA-256 8b563fbded47debde6b813563caeb7dbd7b35f145546a789856588a67766b9e5
+//   SHA-256 b1f45d16656bbd0a16e4fbe43019a2c2dee14ad374dda06058949b345d8c6082
 // Source: configs/f4x3_fp16_dyadic.json
 //   SHA-256 80608175659d69cb0ae19e610fd4a577b9cbf8883a4e3f02fabeda98348f02ef
 // Source: configs/f4x3_kappa.json
@@ -22,7 +22,7 @@
 // Source: configs/f4x5_kappa.json
 //   SHA-256 b933770320c9a2d4c5c3b8a4dd38fa23c5c0346a5acc62181a1c6a0714e41952
 // Source: configs/f6x3_fp16.json
-//   SHA-256 29b74d462f6025705dc8bf417f8e43466877a5b57580c2815e663bd79bf7be0c
+//   SHA-256 0e8d58045020322c7bc0b1688ba29c78072f406552ca92c0b410fd51f62d4e20
 // Source: configs/f6x3_kappa.json
 //   SHA-256 e192c76e12af1d6ac5260ebfb85e46e12d5d91f96df2d2b200baa7f724b6db50
 // Source: configs/f6x3_kappa_dyadic.json
@@ -1122,8 +1122,10 @@ constexpr TransformEntry kTransforms[] = {
 struct Alias {
   std::string_view alias, name;
 };
-constexpr std::array<Alias, 1> kAliases = {{
+constexpr std::array<Alias, 3> kAliases = {{
+    {"f4x3_bf16", "f4x3_fp16"},
     {"f6x3_fp16_dyadic", "f6x3_fp16"},
+    {"f6x3_bf16", "f6x3_fp16"},
 }};
 
 }  // namespace

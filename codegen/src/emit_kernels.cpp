@@ -36,22 +36,30 @@ std::string launcher_signature(const Launcher& l) {
   return signature("hipError_t " + l.launcher, l.launcher_params + ", hipStream_t stream", "");
 }
 
+// The storage types of the 3-pass kernels: the suffix of their names and the type as HIP spells it
+// (nova/kernels/hip_compat.h maps it for nvcc). The fp16 filter launcher keeps its unsuffixed name.
+struct StorageType {
+  const char* suffix;
+  const char* type;
+};
+constexpr StorageType kStorageTypes[] = {{"f16", "__half"}, {"f32", "float"}, {"bf16", "hip_bfloat16"}};
+
 }  // namespace
 
 std::vector<Launcher> launchers() {
   std::vector<Launcher> out;
-  for (const char* dtype : {"f16", "f32"}) {
-    const std::string type = std::string(dtype) == "f16" ? "__half" : "float";
-    out.push_back({"filter_transform_" + std::string(dtype),
-                   std::string(dtype) == "f16" ? "launch_filter_transform" : "launch_filter_transform_f32",
+  for (const auto& [suffix, type_name] : kStorageTypes) {
+    const std::string dtype = suffix, type = type_name;
+    out.push_back({"filter_transform_" + dtype,
+                   dtype == "f16" ? "launch_filter_transform" : "launch_filter_transform_" + dtype,
                    "Filter transform U = G g G^T: w [K][C][kR][kR] fp32 -> U [kN*kN][K][C] " + type + ".",
                    "const float* __restrict__ w, " + type + "* __restrict__ U, int K, int C",
                    "filter_transform_tiles<Transform>(w, U, K, C)", "const float* w, " + type + "* U, int K, int C",
-                   "launch_filter_transform<Transform>(filter_transform_" + std::string(dtype) + ", w, U, K, C"});
+                   "launch_filter_transform<Transform>(filter_transform_" + dtype + ", w, U, K, C"});
   }
   for (const char* layout : {"nchw", "nhwc"}) {
-    for (const char* dtype : {"f16", "f32"}) {
-      const std::string type = std::string(dtype) == "f16" ? "__half" : "float";
+    for (const auto& [dtype, type_name] : kStorageTypes) {
+      const std::string type = type_name;
       const std::string suffix = std::string(layout) + "_" + dtype;
       const std::string layout_upper = std::string(layout) == "nchw" ? "NCHW" : "NHWC";
       out.push_back({"input_transform_" + suffix, "launch_input_transform_" + suffix,
@@ -66,8 +74,8 @@ std::vector<Launcher> launchers() {
     }
   }
   for (const char* layout : {"nchw", "nhwc"}) {
-    for (const char* dtype : {"f16", "f32"}) {
-      const std::string type = std::string(dtype) == "f16" ? "__half" : "float";
+    for (const auto& [dtype, type_name] : kStorageTypes) {
+      const std::string type = type_name;
       const std::string suffix = std::string(layout) + "_" + dtype;
       const std::string layout_upper = std::string(layout) == "nchw" ? "NCHW" : "NHWC";
       out.push_back({"output_transform_" + suffix, "launch_output_transform_" + suffix,
@@ -96,34 +104,42 @@ bool emits_fused(const Source& source) {
 
 namespace {
 
-// The fused kernel, one instantiation per (layout, launch variant), and its launcher.
+// The storage types of the fused kernel (its mma multiplies 16-bit types) and their launchers' names.
+constexpr StorageType kFusedStorageTypes[] = {kStorageTypes[0], kStorageTypes[2]};
+
+// The fused kernel, one instantiation per (storage type, layout, launch variant), and its launchers.
 std::string emit_fused() {
   std::ostringstream out;
-  out << "\n// Fused convolution (NCHW or NHWC, fp16): x, U in the fused filter layout -> y (+ bias, ReLU);\n"
-      << "// V and M stay on chip. kKBlocks blocks of 8 output channels a warp, or chunks of the channels\n"
+  out << "\n// Fused convolution (NCHW or NHWC, fp16 or bf16): x, U in the fused filter layout -> y (+ bias,\n"
+      << "// ReLU); V and M stay on chip. kKBlocks blocks of 8 output channels a warp, or chunks of the channels\n"
       << "// (kChunked); the launcher picks the variant and the tiles a block by shared memory.\n"
-      << "template <nova::kernels::Layout kLayout, int kKBlocks, bool kChunked>\n"
+      << "template <typename T, nova::kernels::Layout kLayout, int kKBlocks, bool kChunked>\n"
       << "__global__ void __launch_bounds__(nova::kernels::kFusedThreads,\n"
       << "                                  nova::kernels::fused_blocks_per_sm(kKBlocks, kChunked))\n"
-      << "fused_conv_f16(nova::kernels::FusedConvArgs args) {\n"
-      << "  nova::kernels::fused_conv_tiles<Transform, __half, kLayout, kKBlocks, kChunked>(args);\n"
-      << "}\n\n"
-      << signature("hipError_t launch_fused_conv_f16",
-                   "const __half* x, const __half* U, __half* y, const float* bias, int relu, int N, int C, int H, "
-                   "int W, int K, int pad, bool nhwc, int shared_limit, hipStream_t stream",
-                   " {")
-      << "\n"
-      << "  using nova::kernels::Layout;\n"
-      << "  static const nova::kernels::FusedKernels kernels = {{\n";
-  for (const char* layout : {"nchw", "nhwc"}) {
-    const std::string at = std::string("Layout::") + layout;
-    out << "      {fused_conv_f16<" << at << ", 1, false>, fused_conv_f16<" << at << ", 2, false>, fused_conv_f16<" << at
-        << ", 1, true>},\n";
-  }
-  out << "  }};\n"
-      << "  return nova::kernels::launch_fused_conv<Transform>(kernels, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad,\n"
-      << "                                                     shared_limit, stream);\n"
+      << "fused_conv(nova::kernels::FusedConvArgs args) {\n"
+      << "  nova::kernels::fused_conv_tiles<Transform, T, kLayout, kKBlocks, kChunked>(args);\n"
       << "}\n";
+  for (const auto& [suffix, type] : kFusedStorageTypes) {
+    const std::string t = type;
+    out << "\n"
+        << signature("hipError_t launch_fused_conv_" + std::string(suffix),
+                     "const " + t + "* x, const " + t + "* U, " + t +
+                         "* y, const float* bias, int relu, int N, int C, int H, int W, int K, int pad, bool nhwc, "
+                         "int shared_limit, hipStream_t stream",
+                     " {")
+        << "\n"
+        << "  using nova::kernels::Layout;\n"
+        << "  static const nova::kernels::FusedKernels kernels = {{\n";
+    for (const char* layout : {"nchw", "nhwc"}) {
+      const std::string at = t + ", Layout::" + layout;
+      out << "      {fused_conv<" << at << ", 1, false>, fused_conv<" << at << ", 2, false>, fused_conv<" << at
+          << ", 1, true>},\n";
+    }
+    out << "  }};\n"
+        << "  return nova::kernels::launch_fused_conv<Transform>(kernels, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad,\n"
+        << "                                                     shared_limit, stream);\n"
+        << "}\n";
+  }
   return out.str();
 }
 
@@ -159,8 +175,11 @@ std::string emit_kernels(const Source& source) {
       << "extern const nova::kernels::GpuTransformEntry kGpuEntry;\n"
       << "const nova::kernels::GpuTransformEntry kGpuEntry = {\n";
   for (const Launcher& l : launchers()) out << "    ." << l.launcher << " = &" << l.launcher << ",\n";
-  out << "    .launch_fused_conv_f16 = " << (emits_fused(source) ? "&launch_fused_conv_f16" : "nullptr")
-      << ",\n};\n";
+  for (const auto& [suffix, type] : kFusedStorageTypes) {
+    const std::string launcher = "launch_fused_conv_" + std::string(suffix);
+    out << "    ." << launcher << " = " << (emits_fused(source) ? "&" + launcher : std::string("nullptr")) << ",\n";
+  }
+  out << "};\n";
   out << "\n}  // namespace nova::generated::" << name << "\n";
   return out.str();
 }

@@ -67,6 +67,13 @@ def _pair(value, what):
     return value
 
 
+# The torch dtypes NOVA serves: their nova_dtype_t and the unit roundoff u of the type the runtime
+# stores the transformed input and filter in (docs/design.md §6).
+_DTYPES = {torch.float32: (_runtime.DTYPE_FP32, 2.0 ** -24),
+           torch.float16: (_runtime.DTYPE_FP16, 2.0 ** -11),
+           torch.bfloat16: (_runtime.DTYPE_BF16, 2.0 ** -8)}
+
+
 def transform_kernel_size(transform):
     """r of a transform name f<m>x<r>_<pointset>; None for 'auto' and 'tuned'. ValueError for
     anything else."""
@@ -110,8 +117,8 @@ def layer_reason(weight_shape, dtype, stride, padding, dilation, groups):
         return f"padding {pads}: NOVA serves equal padding on both axes", 0
     if not 0 <= pads[0] <= 2:
         return f"padding {pads[0]}: NOVA serves 0..2", 0
-    if dtype not in (torch.float16, torch.float32):
-        return f"dtype {dtype}: NOVA serves float16 and float32", 0
+    if dtype not in _DTYPES:
+        return f"dtype {dtype}: NOVA serves float16, bfloat16 and float32", 0
     return None, pads[0]
 
 
@@ -208,7 +215,7 @@ _derived = _PerTensor()
 
 
 def filter_cache_bytes():
-    """Bytes held by transformed filters and fp32 copies of fp16 biases (freed with their tensors)."""
+    """Bytes held by transformed filters and fp32 copies of 16-bit biases (freed with their tensors)."""
     return _derived.bytes()
 
 
@@ -220,12 +227,12 @@ class _Plan:
     __slots__ = ("desc", "filter", "workspace_bytes")
 
     def __init__(self, handle, key):
-        _device, n, c, h, w, k, r, pad, nhwc, half, transform, max_error, algorithm = key
+        _device, n, c, h, w, k, r, pad, nhwc, dtype, transform, max_error, algorithm = key
         d = _runtime.ConvDesc()
         _runtime._lib.nova_conv_desc_init(ctypes.byref(d))
         d.n, d.c, d.h, d.w, d.k, d.kernel_size, d.pad = n, c, h, w, k, r, pad
         d.layout = _runtime.LAYOUT_NHWC if nhwc else _runtime.LAYOUT_NCHW
-        d.dtype = _runtime.DTYPE_FP16 if half else _runtime.DTYPE_FP32
+        d.dtype = _DTYPES[dtype][0]
         d.transform = transform.encode()
         d.max_error = max_error
         d.algorithm = algorithm
@@ -245,7 +252,7 @@ _plans = {}
 def _plan(handle, x, k, r, pad, nhwc, transform, max_error, algorithm):
     """The plan (descriptor, filter plan, workspace) of a call, made once per shape and options."""
     n, c, h, w = x.shape
-    key = (x.device, n, c, h, w, k, r, pad, nhwc, x.dtype == torch.float16, transform, max_error, algorithm)
+    key = (x.device, n, c, h, w, k, r, pad, nhwc, x.dtype, transform, max_error, algorithm)
     plan = _plans.get(key)
     if plan is None:
         plan = _plans[key] = _Plan(handle, key)
@@ -466,13 +473,13 @@ def conv2d(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=
     """y = conv2d(input, weight) + bias, then ReLU if `relu`: torch.nn.functional.conv2d's result.
 
     NOVA serves stride 1, dilation 1, groups 1, square kernels with a generated transform, padding
-    0..2 (int, equal pair, 'same' for odd kernels, 'valid'), float16 and float32, CPU and CUDA
-    tensors; everything else runs torch.nn.functional.conv2d (explain() says why). channels_last
+    0..2 (int, equal pair, 'same' for odd kernels, 'valid'), float16, bfloat16 and float32, CPU and
+    CUDA tensors; everything else runs torch.nn.functional.conv2d (explain() says why). channels_last
     input runs NHWC without a copy, and the output keeps the input's memory format. `transform`:
     'auto' (default), 'tuned', or a transform name (nova_torch.transforms()). `max_error`: the
     largest predicted relative error (predicted_error()) a transform may have, default the dtype's
-    budget (float16 1e-2, float32 1e-5); smaller trades speed for accuracy, and a layer no transform
-    fits runs PyTorch's convolution.
+    budget (float16 1e-2, bfloat16 3e-2, float32 1e-5); smaller trades speed for accuracy, and a
+    layer no transform fits runs PyTorch's convolution.
     """
     input, weight, bias = _autocast(input, weight, bias)
     reason, pad = _check(input, weight, bias, stride, padding, dilation, groups)
@@ -497,8 +504,10 @@ def predicted_error(transform, dtype, channels):
     amp2d = next((t[4] for t in _runtime.TRANSFORMS if t[0] == transform), None)
     if amp2d is None:
         raise ValueError(f"nova_torch: no transform named {transform!r}")
-    u = 2.0 ** -11 if dtype == torch.float16 else 2.0 ** -24
-    storage = 0.7 * u * amp2d * (1.0 if dtype == torch.float16 else (1.0 + channels / 3.0) ** 0.5)
+    if dtype not in _DTYPES:
+        raise ValueError(f"nova_torch: no precision model for {dtype}: NOVA serves float16, bfloat16 and float32")
+    u = _DTYPES[dtype][1]
+    storage = 0.7 * u * amp2d * ((1.0 + channels / 3.0) ** 0.5 if dtype == torch.float32 else 1.0)
     return (storage * storage + u * u / 3.0) ** 0.5
 
 

@@ -22,7 +22,7 @@ def check_close(y, x, w, b, padding, relu, transform="auto"):
 
 
 @pytest.mark.parametrize("shape", ODD_SHAPES)
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("channels_last", [False, True])
 @pytest.mark.parametrize("bias_relu", [False, True])
 def test_matches_fp64(device, shape, dtype, channels_last, bias_relu):
@@ -89,7 +89,6 @@ FALLBACKS = [
     (dict(padding=3), "padding 3"),
     (dict(kernel=(4, 4), padding="same"), "even kernel"),
     (dict(dtype=torch.float64), "dtype torch.float64"),
-    (dict(dtype=torch.bfloat16), "dtype torch.bfloat16"),
     (dict(batch=0), "empty tensor"),
 ]
 
@@ -282,6 +281,37 @@ def test_set_enabled_switches_every_call_to_pytorch(device):
     finally:
         nova_torch.set_enabled(previous)
     assert previous is True
+
+
+def test_bfloat16_stays_within_its_budget(device):
+    x, w, b = random_conv(2, 16, 56, 56, 16, dtype=torch.bfloat16, device=device)
+    assert nova_torch.describe(x.half(), w.half(), b.half())["transform"].startswith("f6x3_")
+    d = nova_torch.describe(x, w, b)  # no F(6,3) set fits bfloat16's 3e-2
+    assert d["runs"] == "nova" and d["transform"].startswith("f4x3_") and d["predicted_error"] <= 3e-2
+    check_close(nova_torch.conv2d(x, w, b), x, w, b, 1, False)
+    # Beyond the budget PyTorch runs it (in bfloat16 on every device).
+    assert "inaccurate" in nova_torch.explain(x, w, b, transform="f6x3_bf16")
+    before = nova_torch.fallback_counts()
+    assert torch.equal(nova_torch.conv2d(x, w, b, transform="f6x3_bf16"), F.conv2d(x, w, b, padding=1))
+    assert any("inaccurate" in r for r in nova_torch.fallback_counts() - before)
+
+
+# The 3x3 layers of docs/runtime.md's benchmark (ResNet-50, VGG-16), K = C: (C, H = W).
+BENCHMARK_LAYERS = [(64, 56), (128, 28), (256, 14), (512, 7), (64, 224), (128, 112), (256, 56), (512, 28), (512, 14)]
+
+
+@pytest.mark.parametrize("channels,size", BENCHMARK_LAYERS)
+def test_bfloat16_benchmark_layers_within_1p5x_the_model(channels, size):
+    """Every transform within bfloat16's budget, and "auto", on each benchmark layer at batch 1 (CPU):
+    large enough that the error is the model's expectation, not a small sample of it."""
+    x, w, _ = random_conv(1, channels, size, size, channels, dtype=torch.bfloat16, bias=False)
+    ref = reference(x, w)
+    names = ["auto"] + [t[0] for t in nova_torch.transforms() if t[2] == 3 and 0.7 * 2.0 ** -8 * t[4] <= 3e-2]
+    for name in names:
+        d = nova_torch.describe(x, w, transform=name)
+        assert d["runs"] == "nova", d
+        err = rel_l2(nova_torch.conv2d(x, w, transform=name), ref)
+        assert err <= 1.5 * d["predicted_error"], (name, d, err)
 
 
 def test_max_error_trades_speed_for_accuracy(device):

@@ -16,7 +16,7 @@ using Buffer = std::unique_ptr<void, void (*)(void*)>;
 class Backend {
  public:
   virtual ~Backend() = default;
-  // Bytes per element of the transformed input V and filter U (fp16 storage, or fp32).
+  // Bytes per element of the transformed input V and filter U (2 for fp16 and bf16 storage, 4 for fp32).
   virtual int transformed_element_bytes(nova_dtype_t dtype) const = 0;
   // Whether the backend has a fused kernel for this shape and transform (NOVA_ALGO_FUSED).
   virtual bool can_fuse(const ConvShape&, const TransformEntry&) const { return false; }

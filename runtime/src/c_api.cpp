@@ -27,9 +27,10 @@ nova_status_t with_prepared(nova_handle_t h, const nova_conv_desc_t* desc, Then&
 }
 
 nova_filter_plan_t filter_plan(const Backend& backend, const ConvShape& s, const TransformEntry& t) {
-  // The registry position names the transform; the path and the element size fix the byte order.
+  // The registry position names the transform; the path and the element size fix the byte order,
+  // the dtype what the elements hold (fp16 and bf16 have the same size; the CPU rounds fp32 to either).
   const auto index = static_cast<uint64_t>(&t - transform_registry().data());
-  const uint64_t layout = (index + 1) << 32 | uint64_t{backend.fuses(s, t)} << 8 |
+  const uint64_t layout = (index + 1) << 32 | static_cast<uint64_t>(s.dtype) << 16 | uint64_t{backend.fuses(s, t)} << 8 |
                           static_cast<uint64_t>(backend.transformed_element_bytes(s.dtype));
   return {backend.filter_bytes(s, t), backend.filter_scratch_bytes(s, t), layout};
 }
@@ -119,7 +120,7 @@ const char* nova_status_string(nova_status_t status) {
   switch (status) {
     case NOVA_STATUS_SUCCESS: return "success";
     case NOVA_STATUS_INVALID_ARGUMENT: return "invalid argument: null pointer, non-positive size, bad enum, padding outside 0..2 or image smaller than the filter";
-    case NOVA_STATUS_NOT_SUPPORTED: return "not supported: Winograd here serves stride 1, dilation 1, groups 1 and kernel sizes with a generated transform; the fused algorithm only fp16 on the GPU and tiles up to 6x6";
+    case NOVA_STATUS_NOT_SUPPORTED: return "not supported: Winograd here serves stride 1, dilation 1, groups 1 and kernel sizes with a generated transform; the fused algorithm only fp16 and bf16 on the GPU and tiles up to 6x6";
     case NOVA_STATUS_UNKNOWN_TRANSFORM: return "unknown transform: no generated transform has that name, or none fits \"auto\" for this shape, dtype and error budget";
     case NOVA_STATUS_SIZE_OVERFLOW: return "size overflow: a tensor or workspace has more than 2^31-1 elements";
     case NOVA_STATUS_WORKSPACE_TOO_SMALL: return "workspace too small: query nova_conv_workspace_size()";
@@ -128,7 +129,7 @@ const char* nova_status_string(nova_status_t status) {
     case NOVA_STATUS_BACKEND_ERROR: return "backend error: the GPU runtime or BLAS library reported a failure";
     case NOVA_STATUS_MISALIGNED: return "misaligned: the GPU's fused kernel needs NHWC x and y at 16-byte boundaries (cudaMalloc/hipMalloc memory is); or ask for NOVA_ALGO_THREE_PASS";
     case NOVA_STATUS_FILTER_MISMATCH: return "filter mismatch: the filter was transformed for another plan (transform, path, element type or size) than this descriptor's; query nova_filter_plan() for it and transform again";
-    case NOVA_STATUS_INACCURATE: return "inaccurate: the named transform's predicted error 0.7*u*amp2D exceeds the error budget (the descriptor's max_error; by default fp16 1e-2, fp32 1e-5); set allow_inaccurate = 1 in the descriptor to run it anyway, or use \"auto\"";
+    case NOVA_STATUS_INACCURATE: return "inaccurate: the named transform's predicted error 0.7*u*amp2D exceeds the error budget (the descriptor's max_error; by default fp16 1e-2, bf16 3e-2, fp32 1e-5); set allow_inaccurate = 1 in the descriptor to run it anyway, or use \"auto\"";
   }
   return "unknown status";
 }

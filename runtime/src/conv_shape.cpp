@@ -37,20 +37,33 @@ bool checked_product(std::initializer_list<int64_t> factors, int64_t& out) {
 // needs allow_inaccurate for any other.
 constexpr double kErrorBudgetFp16 = 1e-2;
 constexpr double kErrorBudgetFp32 = 1e-5;
+// bf16 (u = 2^-8) allows amp2D <= 11.0: F(2,3) and the F(4,3) sets of standard points or searched
+// for accuracy, no F(6,3) set (the most accurate predicts 5.6e-2); f4x3_nova and f4x3_kappa (3.1e-2,
+// 3.4e-2) need allow_inaccurate or a larger max_error.
+constexpr double kErrorBudgetBf16 = 3e-2;
+
+// Indexed by nova_dtype_t.
+constexpr DtypeTraits kDtypeTraits[] = {
+    {4, 0x1p-24, kErrorBudgetFp32},  // NOVA_DTYPE_FP32
+    {2, 0x1p-11, kErrorBudgetFp16},  // NOVA_DTYPE_FP16
+    {2, 0x1p-8, kErrorBudgetBf16},   // NOVA_DTYPE_BF16
+};
+static_assert(NOVA_DTYPE_FP32 == 0 && NOVA_DTYPE_FP16 == 1 && NOVA_DTYPE_BF16 == 2);
 
 bool within_error_budget(const TransformEntry& t, const ConvShape& s) {
-  const double u = s.dtype == NOVA_DTYPE_FP16 ? 0x1p-11 : 0x1p-24;
-  return 0.7 * u * t.amp2d <= s.error_budget;
+  return 0.7 * dtype_traits(s.dtype).unit_roundoff * t.amp2d <= s.error_budget;
 }
 
 }  // namespace
+
+const DtypeTraits& dtype_traits(nova_dtype_t dtype) { return kDtypeTraits[dtype]; }
 
 nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
   if (!desc) return NOVA_STATUS_INVALID_ARGUMENT;
   if (desc->n <= 0 || desc->c <= 0 || desc->h <= 0 || desc->w <= 0 || desc->k <= 0) return NOVA_STATUS_INVALID_ARGUMENT;
   if (desc->pad < 0 || desc->pad > 2 || desc->kernel_size < 1) return NOVA_STATUS_INVALID_ARGUMENT;
   if (!valid_enum(desc->layout, {NOVA_LAYOUT_NCHW, NOVA_LAYOUT_NHWC}) ||
-      !valid_enum(desc->dtype, {NOVA_DTYPE_FP32, NOVA_DTYPE_FP16}) ||
+      !valid_enum(desc->dtype, {NOVA_DTYPE_FP32, NOVA_DTYPE_FP16, NOVA_DTYPE_BF16}) ||
       !valid_enum(desc->algorithm, {NOVA_ALGO_AUTO, NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED}))
     return NOVA_STATUS_INVALID_ARGUMENT;
   if (!(desc->max_error >= 0) || desc->max_error == HUGE_VAL) return NOVA_STATUS_INVALID_ARGUMENT;  // NaN too
@@ -63,8 +76,7 @@ nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
   s.n = desc->n, s.c = desc->c, s.h = desc->h, s.w = desc->w, s.k = desc->k;
   s.r = desc->kernel_size, s.pad = desc->pad, s.layout = desc->layout, s.dtype = desc->dtype;
   s.algorithm = desc->algorithm;
-  s.error_budget = desc->max_error > 0 ? desc->max_error
-                                       : (s.dtype == NOVA_DTYPE_FP16 ? kErrorBudgetFp16 : kErrorBudgetFp32);
+  s.error_budget = desc->max_error > 0 ? desc->max_error : dtype_traits(s.dtype).error_budget;
   s.h_out = s.h + 2 * s.pad - s.r + 1;
   s.w_out = s.w + 2 * s.pad - s.r + 1;
   int64_t elements = 0;
@@ -91,7 +103,7 @@ Tiling tile_shape(const ConvShape& s, int m, int n) {
 void fill_stage_traffic(const ConvShape& s, const TransformEntry& t, int transformed_bytes, bool fused,
                         nova_stage_profile_t& p) {
   const Tiling tiling = tile_shape(s, t);
-  const double io_bytes = s.dtype == NOVA_DTYPE_FP16 ? 2.0 : 4.0;
+  const double io_bytes = dtype_traits(s.dtype).bytes;
   const double v = static_cast<double>(tiling.transformed_input_elements()) * transformed_bytes;
   const double u = static_cast<double>(tiling.transformed_filter_elements()) * transformed_bytes;
   const double m = static_cast<double>(tiling.product_elements()) * sizeof(float);

@@ -39,6 +39,17 @@ struct Tiling {
   int64_t transformed_filter_elements() const { return int64_t{n} * n * k * c; }     // U: [n*n][K][C]
 };
 
+// What the runtime needs of each dtype (a valid one: validate_descriptor checks it): the bytes of
+// one x or y element (and of one V or U element where the storage type is the I/O type, as on the
+// GPU), the unit roundoff u of the type V and U are stored in (the precision model predicts
+// 0.7 u amp2D, docs/design.md §6), and the default error budget.
+struct DtypeTraits {
+  int bytes;
+  double unit_roundoff;
+  double error_budget;
+};
+const DtypeTraits& dtype_traits(nova_dtype_t dtype);
+
 // Checks every field; returns SUCCESS and fills `shape`, or the status that names the problem.
 nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& shape);
 

@@ -1,6 +1,7 @@
 #include "cpu_backend.hpp"
 
 #include "backend.hpp"
+#include "float16.hpp"
 
 #include <Eigen/Core>
 
@@ -12,35 +13,26 @@
 namespace nova::runtime::cpu {
 namespace {
 
-// Host fp16 is IEEE binary16 bits; _Float16 rounds to nearest even like the device conversion.
-float half_to_float(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, sizeof h);
-  return static_cast<float>(h);
-}
-
-uint16_t float_to_half(float value) {
-  const _Float16 h = static_cast<_Float16>(value);
-  uint16_t bits;
-  std::memcpy(&bits, &h, sizeof bits);
-  return bits;
-}
-
-float round_to_half(float value) { return static_cast<float>(static_cast<_Float16>(value)); }
-
 // Offset of element (n, c, y, x) of an N x C x H x W tensor in the given layout.
 int64_t offset(nova_layout_t layout, int64_t c_count, int64_t h, int64_t w, int64_t n, int64_t c, int64_t y, int64_t x) {
   return layout == NOVA_LAYOUT_NCHW ? ((n * c_count + c) * h + y) * w + x : ((n * h + y) * w + x) * c_count + c;
 }
 
 float load(const ConvShape& s, const void* x, int64_t index) {
-  return s.dtype == NOVA_DTYPE_FP16 ? half_to_float(static_cast<const uint16_t*>(x)[index])
-                                    : static_cast<const float*>(x)[index];
+  const Float16Codec* codec = float16_codec(s.dtype);
+  return codec ? codec->decode(static_cast<const uint16_t*>(x)[index]) : static_cast<const float*>(x)[index];
 }
 
 void store(const ConvShape& s, void* y, int64_t index, double value) {
-  if (s.dtype == NOVA_DTYPE_FP16) static_cast<uint16_t*>(y)[index] = float_to_half(static_cast<float>(value));
-  else static_cast<float*>(y)[index] = static_cast<float>(value);
+  const auto v = static_cast<float>(value);
+  if (const Float16Codec* codec = float16_codec(s.dtype)) static_cast<uint16_t*>(y)[index] = codec->encode(v);
+  else static_cast<float*>(y)[index] = v;
+}
+
+// A value of V or U as the GPU stores it: rounded to the 16-bit I/O type, kept in fp32 otherwise.
+float stored(const ConvShape& s, float value) {
+  const Float16Codec* codec = float16_codec(s.dtype);
+  return codec ? codec->decode(codec->encode(value)) : value;
 }
 
 double epilogue(double value, const float* bias, int relu, int64_t k) {
@@ -50,17 +42,14 @@ double epilogue(double value, const float* bias, int relu, int64_t k) {
 
 using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// U = G g G^T for every (k, c), stored [n*n][K][C]; rounded to fp16 when the dtype stores fp16.
+// U = G g G^T for every (k, c), stored [n*n][K][C]; rounded to the 16-bit dtype if there is one.
 void transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, float* U) {
   const int n = t.n, r = t.r;
   std::vector<float> u(static_cast<std::size_t>(n * n));
   for (int64_t k = 0; k < s.k; ++k)
     for (int64_t c = 0; c < s.c; ++c) {
       t.filter_2d_f32(weights + (k * s.c + c) * r * r, u.data());
-      for (int xi = 0; xi < n * n; ++xi) {
-        const float v = u[static_cast<std::size_t>(xi)];
-        U[(xi * s.k + k) * s.c + c] = s.dtype == NOVA_DTYPE_FP16 ? round_to_half(v) : v;
-      }
+      for (int xi = 0; xi < n * n; ++xi) U[(xi * s.k + k) * s.c + c] = stored(s, u[static_cast<std::size_t>(xi)]);
     }
 }
 
@@ -93,10 +82,7 @@ void winograd_forward(const ConvShape& s, const TransformEntry& t, const void* x
               patch[static_cast<std::size_t>(i * n + j)] = inside ? load(s, x, offset(s.layout, s.c, s.h, s.w, img, c, yy, xx)) : 0.0f;
             }
           t.input_2d_f32(patch.data(), v.data());
-          for (int xi = 0; xi < nn; ++xi) {
-            const float value = v[static_cast<std::size_t>(xi)];
-            V[(xi * s.c + c) * P + p] = s.dtype == NOVA_DTYPE_FP16 ? round_to_half(value) : value;
-          }
+          for (int xi = 0; xi < nn; ++xi) V[(xi * s.c + c) * P + p] = stored(s, v[static_cast<std::size_t>(xi)]);
         }
       }
 
@@ -127,7 +113,7 @@ void winograd_forward(const ConvShape& s, const TransformEntry& t, const void* x
 
 class CpuBackend final : public Backend {
  public:
-  // The CPU path keeps fp32 values and rounds them to fp16 where the precision model stores fp16.
+  // The CPU path keeps fp32 values and rounds them to fp16 or bf16 where the GPU stores those.
   int transformed_element_bytes(nova_dtype_t) const override { return sizeof(float); }
   nova_status_t allocate(size_t bytes, Buffer& out) override {
     out = Buffer(std::malloc(bytes ? bytes : 1), std::free);

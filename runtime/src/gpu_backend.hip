@@ -1,5 +1,5 @@
 // GPU backend: the 3-pass pipeline (input transform -> batched GEMM -> output transform with the
-// bias/ReLU epilogue) over the generated kernels, or for fp16 the fused kernel (fused_kernels.hpp)
+// bias/ReLU epilogue; fp16, bf16 or fp32) over the generated kernels, or for fp16 the fused kernel (fused_kernels.hpp)
 // where its tile allows, in either layout; the handle caches the transformed filters
 // (filter_cache.hpp). HIP source:
 // nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build calls hipBLAS when
@@ -9,6 +9,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <type_traits>
 
 #include "nova/kernels/fused_kernels.hpp"
 #include "nova/kernels/hip_compat.h"
@@ -37,12 +38,35 @@ using BlasHandle = void*;
 using BlasHandle = cublasHandle_t;
 #endif
 
+// The GEMM's type for V and U of a dtype (the storage type is the I/O type); M is fp32 for all.
+#if defined(__HIP__) || defined(__HIPCC__)
+#if NOVA_ENABLE_HIPBLAS
+hipblasDatatype_t blas_input_type(nova_dtype_t dtype) {
+  switch (dtype) {
+    case NOVA_DTYPE_FP16: return HIPBLAS_R_16F;
+    case NOVA_DTYPE_BF16: return HIPBLAS_R_16B;
+    case NOVA_DTYPE_FP32: break;
+  }
+  return HIPBLAS_R_32F;
+}
+#endif
+#else
+cudaDataType_t blas_input_type(nova_dtype_t dtype) {
+  switch (dtype) {
+    case NOVA_DTYPE_FP16: return CUDA_R_16F;
+    case NOVA_DTYPE_BF16: return CUDA_R_16BF;
+    case NOVA_DTYPE_FP32: break;
+  }
+  return CUDA_R_32F;
+}
+#endif
+
 // M_xi (K x P) = U_xi (K x C) V_xi (C x P) for every xi, fp32 accumulation, U [K][C] row-major.
 // NCHW images: V [C][P] and M [K][P], so column-major M^T (P x K) = V^T (P x C) U^T (C x K).
 // NHWC images: V [P][C] and M [P][K] (channels fastest), so column-major M (K x P) = U (K x C, from
 // U^T by transposition) V (C x P).
-nova_status_t batched_gemm(BlasHandle blas, bool fp16, bool nhwc, const void* U, const void* V, float* M, int K, int C,
-                           int P, int batches) {
+nova_status_t batched_gemm(BlasHandle blas, nova_dtype_t dtype, bool nhwc, const void* U, const void* V, float* M, int K,
+                           int C, int P, int batches) {
   const float one = 1.0f, zero = 0.0f;
   const long long stride_v = static_cast<long long>(C) * P, stride_u = static_cast<long long>(K) * C,
                   stride_m = static_cast<long long>(K) * P;
@@ -53,23 +77,63 @@ nova_status_t batched_gemm(BlasHandle blas, bool fp16, bool nhwc, const void* U,
   const long long stride_a = nhwc ? stride_u : stride_v, stride_b = nhwc ? stride_v : stride_u;
 #if defined(__HIP__) || defined(__HIPCC__)
 #if NOVA_ENABLE_HIPBLAS
-  const hipblasDatatype_t in = fp16 ? HIPBLAS_R_16F : HIPBLAS_R_32F;
+  const hipblasDatatype_t in = blas_input_type(dtype);
   const hipblasStatus_t st = hipblasGemmStridedBatchedEx(
       blas, nhwc ? HIPBLAS_OP_T : HIPBLAS_OP_N, HIPBLAS_OP_N, rows, cols, C, &one, a, in, ld_a, stride_a, b, in, ld_b,
       stride_b, &zero, M, HIPBLAS_R_32F, ld_m, stride_m, batches, HIPBLAS_R_32F, HIPBLAS_GEMM_DEFAULT);
   return st == HIPBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
 #else
-  (void)blas, (void)fp16, (void)M, (void)batches, (void)one, (void)zero, (void)rows, (void)cols, (void)a, (void)b;
+  (void)blas, (void)dtype, (void)M, (void)batches, (void)one, (void)zero, (void)rows, (void)cols, (void)a, (void)b;
   (void)ld_a, (void)ld_b, (void)ld_m, (void)stride_a, (void)stride_b, (void)stride_m;
   return NOVA_STATUS_NOT_SUPPORTED;  // built without hipBLAS
 #endif
 #else
-  const cudaDataType_t in = fp16 ? CUDA_R_16F : CUDA_R_32F;
+  const cudaDataType_t in = blas_input_type(dtype);
   const cublasStatus_t st = cublasGemmStridedBatchedEx(
       blas, nhwc ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, rows, cols, C, &one, a, in, ld_a, stride_a, b, in, ld_b,
       stride_b, &zero, M, CUDA_R_32F, ld_m, stride_m, batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   return st == CUBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
 #endif
+}
+
+// The launchers of one transform for storage type T (__half, hip_bfloat16 or float): the 3-pass
+// stages and the fused kernel (nullptr for fp32 and for tiles it does not take).
+template <typename T>
+struct Launchers {
+  hipError_t (*filter)(const float* w, T* U, int K, int C, hipStream_t stream);
+  hipError_t (*input_nchw)(const T* x, T* V, int N, int C, int H, int W, int pad, hipStream_t stream);
+  hipError_t (*input_nhwc)(const T* x, T* V, int N, int C, int H, int W, int pad, hipStream_t stream);
+  hipError_t (*output_nchw)(const float* M, T* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
+                            hipStream_t stream);
+  hipError_t (*output_nhwc)(const float* M, T* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
+                            hipStream_t stream);
+  hipError_t (*fused)(const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H, int W, int K,
+                      int pad, bool nhwc, int shared_limit, hipStream_t stream);
+};
+
+template <typename T>
+Launchers<T> launchers(const GpuTransformEntry& g) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return {g.launch_filter_transform,          g.launch_input_transform_nchw_f16,  g.launch_input_transform_nhwc_f16,
+            g.launch_output_transform_nchw_f16, g.launch_output_transform_nhwc_f16, g.launch_fused_conv_f16};
+  } else if constexpr (std::is_same_v<T, hip_bfloat16>) {
+    return {g.launch_filter_transform_bf16,      g.launch_input_transform_nchw_bf16,  g.launch_input_transform_nhwc_bf16,
+            g.launch_output_transform_nchw_bf16, g.launch_output_transform_nhwc_bf16, g.launch_fused_conv_bf16};
+  } else {
+    return {g.launch_filter_transform_f32,      g.launch_input_transform_nchw_f32,  g.launch_input_transform_nhwc_f32,
+            g.launch_output_transform_nchw_f32, g.launch_output_transform_nhwc_f32, nullptr};
+  }
+}
+
+// f(std::type_identity<T>{}) for T the device type that holds x, y, V and U of `dtype`.
+template <class F>
+nova_status_t with_storage_type(nova_dtype_t dtype, F&& f) {
+  switch (dtype) {
+    case NOVA_DTYPE_FP16: return f(std::type_identity<__half>{});
+    case NOVA_DTYPE_BF16: return f(std::type_identity<hip_bfloat16>{});
+    case NOVA_DTYPE_FP32: break;
+  }
+  return f(std::type_identity<float>{});
 }
 
 nova_status_t status_of(hipError_t e) {
@@ -129,12 +193,13 @@ class GpuBackend final : public Backend {
   GpuBackend(const GpuBackend&) = delete;
   GpuBackend& operator=(const GpuBackend&) = delete;
 
-  int transformed_element_bytes(nova_dtype_t dtype) const override { return dtype == NOVA_DTYPE_FP16 ? 2 : 4; }
+  int transformed_element_bytes(nova_dtype_t dtype) const override { return dtype_traits(dtype).bytes; }
 
   bool can_fuse(const ConvShape& s, const TransformEntry& t) const override {
-    if (s.dtype != NOVA_DTYPE_FP16 || s.c > INT_MAX || s.k > INT_MAX) return false;
-    return t.gpu && t.gpu->launch_fused_conv_f16 &&
-           fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0;
+    if (s.dtype == NOVA_DTYPE_FP32 || s.c > INT_MAX || s.k > INT_MAX || !t.gpu) return false;
+    const bool has_kernel = s.dtype == NOVA_DTYPE_FP16 ? t.gpu->launch_fused_conv_f16 != nullptr
+                                                       : t.gpu->launch_fused_conv_bf16 != nullptr;
+    return has_kernel && fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0;
   }
 
   // Measured (docs/runtime.md): faster than the 3-pass pipeline, in both layouts, where its 6 x 6
@@ -142,7 +207,7 @@ class GpuBackend final : public Backend {
   // block; C = 3, 24, 72 and 130 too) and its blocks cover at least half the multiprocessors;
   // slower with several chunks of channels (C = 256 and beyond), with F(2,3) and on smaller grids.
   bool fuses_by_default(const ConvShape& s) const override {
-    if (s.dtype != NOVA_DTYPE_FP16 || s.r != 3 || s.c > INT_MAX || s.k > INT_MAX) return false;
+    if (s.dtype == NOVA_DTYPE_FP32 || s.r != 3 || s.c > INT_MAX || s.k > INT_MAX) return false;
     const FusedLaunch launch = fused_launch(kFusedMaxTileSide, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_);
     const int64_t tiles = tile_shape(s, kFusedMaxTileSide - s.r + 1, kFusedMaxTileSide).tiles;
     return launch.tile_groups > 0 && launch.chunk == fused_padded_channels(static_cast<int>(s.c)) &&
@@ -179,14 +244,17 @@ class GpuBackend final : public Backend {
     const GpuTransformEntry* g = t.gpu;
     if (!g) return NOVA_STATUS_UNKNOWN_TRANSFORM;
     const int K = static_cast<int>(s.k), C = static_cast<int>(s.c);
-    if (fuses(s, t)) {
-      auto* plain = static_cast<__half*>(scratch);
-      if (const hipError_t e = g->launch_filter_transform(weights, plain, K, C, stream_); e != hipSuccess) return status_of(e);
-      return status_of(launch_fused_filter_order(plain, static_cast<__half*>(filter), t.n * t.n, K, C, stream_));
-    }
-    return status_of(s.dtype == NOVA_DTYPE_FP16
-                         ? g->launch_filter_transform(weights, static_cast<__half*>(filter), K, C, stream_)
-                         : g->launch_filter_transform_f32(weights, static_cast<float*>(filter), K, C, stream_));
+    return with_storage_type(s.dtype, [&](auto type) {
+      using T = typename decltype(type)::type;
+      const Launchers<T> launch = launchers<T>(*g);
+      if constexpr (!std::is_same_v<T, float>)
+        if (fuses(s, t)) {
+          auto* plain = static_cast<T*>(scratch);
+          if (const hipError_t e = launch.filter(weights, plain, K, C, stream_); e != hipSuccess) return status_of(e);
+          return status_of(launch_fused_filter_order(plain, static_cast<T*>(filter), t.n * t.n, K, C, stream_));
+        }
+      return status_of(launch.filter(weights, static_cast<T*>(filter), K, C, stream_));
+    });
   }
 
   nova_status_t forward(const ConvShape& s, const TransformEntry& t, const void* x, const void* filter, const float* bias,
@@ -196,57 +264,44 @@ class GpuBackend final : public Backend {
     const Tiling tiling = tile_shape(s, t);
     const int N = static_cast<int>(s.n), C = static_cast<int>(s.c), K = static_cast<int>(s.k), H = static_cast<int>(s.h),
               W = static_cast<int>(s.w), P = static_cast<int>(tiling.tiles);
-    const bool fp16 = s.dtype == NOVA_DTYPE_FP16, nhwc = s.layout == NOVA_LAYOUT_NHWC;
+    const bool nhwc = s.layout == NOVA_LAYOUT_NHWC;
 
     StageTimer timer(stream_, profile);
-    if (fuses(s, t)) {  // the GEMM stage is the fused kernel; the input and output stages are empty
-      // NHWC: its 16-byte stores of y and channel-pair loads of x (NCHW: single elements).
-      const auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
-      if (nhwc && (!aligned(x) || !aligned(y))) return NOVA_STATUS_MISALIGNED;
-      timer.mark(1);
-      if (const hipError_t e = g->launch_fused_conv_f16(static_cast<const __half*>(x), static_cast<const __half*>(filter),
-                                                        static_cast<__half*>(y), bias, relu, N, C, H, W, K, s.pad, nhwc,
-                                                        shared_limit_, stream_);
+    const bool fused = fuses(s, t);
+    // NHWC fused: its 16-byte stores of y and channel-pair loads of x (NCHW: single elements).
+    const auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
+    if (fused && nhwc && (!aligned(x) || !aligned(y))) return NOVA_STATUS_MISALIGNED;
+    return with_storage_type(s.dtype, [&](auto type) {
+      using T = typename decltype(type)::type;
+      const Launchers<T> launch = launchers<T>(*g);
+      if (fused) {  // the GEMM stage is the fused kernel; the input and output stages are empty
+        timer.mark(1);
+        if (const hipError_t e = launch.fused(static_cast<const T*>(x), static_cast<const T*>(filter), static_cast<T*>(y),
+                                              bias, relu, N, C, H, W, K, s.pad, nhwc, shared_limit_, stream_);
+            e != hipSuccess)
+          return status_of(e);
+        timer.mark(2);
+        timer.mark(3);
+        return timer.finish();
+      }
+      void* V = workspace;  // then M (Backend::workspace_bytes)
+      float* M = reinterpret_cast<float*>(static_cast<char*>(workspace) + workspace_bytes(s, t) -
+                                          static_cast<size_t>(tiling.product_elements()) * sizeof(float));
+      const auto input = nhwc ? launch.input_nhwc : launch.input_nchw;
+      const auto output = nhwc ? launch.output_nhwc : launch.output_nchw;
+      if (const hipError_t e = input(static_cast<const T*>(x), static_cast<T*>(V), N, C, H, W, s.pad, stream_);
           e != hipSuccess)
         return status_of(e);
+      timer.mark(1);
+      if (const nova_status_t st = batched_gemm(blas_, s.dtype, nhwc, filter, V, M, K, C, P, t.n * t.n);
+          st != NOVA_STATUS_SUCCESS)
+        return st;
       timer.mark(2);
+      if (const hipError_t e = output(M, static_cast<T*>(y), bias, relu, N, K, H, W, s.pad, stream_); e != hipSuccess)
+        return status_of(e);
       timer.mark(3);
       return timer.finish();
-    }
-    void* V = workspace;  // then M (Backend::workspace_bytes)
-    float* M = reinterpret_cast<float*>(static_cast<char*>(workspace) + workspace_bytes(s, t) -
-                                        static_cast<size_t>(tiling.product_elements()) * sizeof(float));
-    hipError_t e;
-    if (fp16) {
-      const auto* in = static_cast<const __half*>(x);
-      auto* v = static_cast<__half*>(V);
-      e = nhwc ? g->launch_input_transform_nhwc_f16(in, v, N, C, H, W, s.pad, stream_)
-               : g->launch_input_transform_nchw_f16(in, v, N, C, H, W, s.pad, stream_);
-    } else {
-      const auto* in = static_cast<const float*>(x);
-      auto* v = static_cast<float*>(V);
-      e = nhwc ? g->launch_input_transform_nhwc_f32(in, v, N, C, H, W, s.pad, stream_)
-               : g->launch_input_transform_nchw_f32(in, v, N, C, H, W, s.pad, stream_);
-    }
-    if (e != hipSuccess) return status_of(e);
-    timer.mark(1);
-
-    if (const nova_status_t st = batched_gemm(blas_, fp16, nhwc, filter, V, M, K, C, P, t.n * t.n); st != NOVA_STATUS_SUCCESS)
-      return st;
-    timer.mark(2);
-
-    if (fp16) {
-      auto* out = static_cast<__half*>(y);
-      e = nhwc ? g->launch_output_transform_nhwc_f16(M, out, bias, relu, N, K, H, W, s.pad, stream_)
-               : g->launch_output_transform_nchw_f16(M, out, bias, relu, N, K, H, W, s.pad, stream_);
-    } else {
-      auto* out = static_cast<float*>(y);
-      e = nhwc ? g->launch_output_transform_nhwc_f32(M, out, bias, relu, N, K, H, W, s.pad, stream_)
-               : g->launch_output_transform_nchw_f32(M, out, bias, relu, N, K, H, W, s.pad, stream_);
-    }
-    if (e != hipSuccess) return status_of(e);
-    timer.mark(3);
-    return timer.finish();
+    });
   }
 
   nova_status_t synchronize() override { return status_of(hipStreamSynchronize(stream_)); }

@@ -22,7 +22,7 @@ bool same_problem(const ConvShape& a, const ConvShape& b) {
 // Best time of a few forward passes of `t` on zero-filled scratch tensors (no pass depends on the
 // values), including the wait for the device.
 nova_status_t time_forward(Backend& backend, const ConvShape& s, const TransformEntry& t, double& best_ms) {
-  const size_t io_bytes = s.dtype == NOVA_DTYPE_FP16 ? 2 : 4;
+  const auto io_bytes = static_cast<size_t>(dtype_traits(s.dtype).bytes);
   Buffer x{nullptr, std::free}, y{nullptr, std::free}, w{nullptr, std::free}, ws{nullptr, std::free},
       filter{nullptr, std::free}, scratch{nullptr, std::free};
   const size_t x_bytes = static_cast<size_t>(s.input_elements()) * io_bytes,

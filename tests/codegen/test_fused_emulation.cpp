@@ -1,11 +1,11 @@
-// The fused fp16 convolution (nova/kernels/fused_kernels.hpp): its tile loops in both layouts, the
+// The fused fp16 and bf16 convolution (nova/kernels/fused_kernels.hpp): its tile loops in both layouts, the
 // filter reorder into its padded layout, every launch variant (tile groups, K blocks a warp,
 // chunked channels) and every channel-count class (C below 16, odd, not a multiple of 16, beyond
 // one chunk; K odd and not a multiple of 16), emulated on the CPU through the portable product
 // (the mma path has the same fragment ownership; ctest -L gpu checks it against FP64).
-// The reference repeats the kernel's storage roundings (V and U to fp16 from fp32 transforms),
-// then accumulates in double, so the difference left is the kernel's fp32 arithmetic and its
-// fp16 output rounding, bounded per pixel.
+// The reference repeats the kernel's storage roundings (V and U to fp16 or bf16 from fp32
+// transforms), then accumulates in double, so the difference left is the kernel's fp32 arithmetic
+// and its output rounding, bounded per pixel.
 #include "support/kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
 
 #include "all_transforms.hpp"
@@ -31,7 +31,9 @@ struct Shape {
   int N, C, K, H, W, pad;
 };
 
-float to_half_and_back(float v) { return static_cast<float>(static_cast<__half>(v)); }
+// The storage types: the unit roundoff of each, and a float rounded to one and back.
+template <typename T> constexpr double kUnitRoundoff = std::is_same_v<T, __half> ? 0x1p-11 : 0x1p-8;
+template <typename T> float stored(float v) { return static_cast<float>(static_cast<T>(v)); }
 
 // Offset of element (image, c, h, w) of an image tensor with `channels` channels.
 std::size_t image_offset(Layout layout, int channels, int height, int width, int image, int c, int h, int w) {
@@ -39,13 +41,13 @@ std::size_t image_offset(Layout layout, int channels, int height, int width, int
   return layout == Layout::nhwc ? ((i * height + h) * width + w) * channels + cc : ((i * channels + cc) * height + h) * width + w;
 }
 
-// Every pixel of y (N x K x Hout x Wout, fp16) against the double-precision reference.
+// Every pixel of y (N x K x Hout x Wout, fp16 or bf16) against the double-precision reference.
 struct Comparison {
   long long pixels = 0, non_finite = 0, guard_writes = 0;
   double bound_use = 0;  // max |got - want| / bound
 };
 
-template <class Transform, Layout layout>
+template <class Transform, typename T, Layout layout>
 class FusedCase {
  public:
   static constexpr int m = Transform::m, r = Transform::r, n = Transform::n, nn = n * n;
@@ -55,7 +57,7 @@ class FusedCase {
     std::mt19937 rng(seed);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     x_.resize(static_cast<std::size_t>(s.N) * s.H * s.W * s.C);
-    for (auto& v : x_) v = static_cast<__half>(normal(rng));
+    for (auto& v : x_) v = static_cast<T>(normal(rng));
     w_.resize(static_cast<std::size_t>(s.K) * s.C * r * r);
     for (auto& v : w_) v = normal(rng) / std::sqrt(static_cast<float>(s.C * r * r));
     bias_.resize(static_cast<std::size_t>(s.K));
@@ -73,8 +75,8 @@ class FusedCase {
   template <int kKBlocks, bool kChunked>
   Comparison run(const FusedLaunch& launch, int relu) const {
     const std::size_t count = static_cast<std::size_t>(s_.N) * grid_.out_height * grid_.out_width * s_.K;
-    std::vector<__half> y(count + kGuard);
-    std::memset(static_cast<void*>(y.data()), 0xff, y.size() * sizeof(__half));  // NaN everywhere
+    std::vector<T> y(count + kGuard);
+    std::memset(static_cast<void*>(y.data()), 0xff, y.size() * sizeof(T));  // NaN everywhere
     int k_slice = 0;
     const dim3 grid = nova::kernels::fused_grid(grid_, s_.K, launch, k_slice);
     const FusedConvArgs args{x_.data(), fused_u_.data(), y.data(), bias_.data(), relu, s_.K, launch, k_slice, grid_};
@@ -82,7 +84,7 @@ class FusedCase {
         static_cast<std::size_t>(nova::kernels::fused_shared_bytes(n, launch.chunk, launch.tile_groups, launch.k_blocks)),
         '\0');
     nova::emulation::launch(grid, static_cast<unsigned>(nova::kernels::kFusedThreads), [&] {
-      nova::kernels::fused_conv_tiles<Transform, __half, layout, kKBlocks, kChunked>(args);
+      nova::kernels::fused_conv_tiles<Transform, T, layout, kKBlocks, kChunked>(args);
     });
     return compare(y, relu);
   }
@@ -90,19 +92,19 @@ class FusedCase {
   // U as the runtime makes it: the 3-pass filter transform kernel, then the reorder kernel.
   void transform_filter() {
     const long long filters = static_cast<long long>(s_.K) * s_.C;
-    std::vector<__half> plain(static_cast<std::size_t>(nn * filters));
+    std::vector<T> plain(static_cast<std::size_t>(nn * filters));
     // NaN-filled: the reorder must write every slot of the padded layout
     fused_u_.assign(static_cast<std::size_t>(nova::kernels::fused_filter_elements(n, s_.K, s_.C)),
-                    static_cast<__half>(std::nanf("")));
+                    static_cast<T>(std::nanf("")));
     nova::emulation::launch(nova::kernels::filter_blocks(filters), nova::kernels::kBlockThreads,
                             [&] { nova::kernels::filter_transform_tiles<Transform>(w_.data(), plain.data(), s_.K, s_.C); });
     nova::emulation::launch(nova::kernels::filter_blocks(static_cast<long long>(fused_u_.size())), nova::kernels::kBlockThreads, [&] {
-      nova::kernels::fused_filter_order<__half>(plain.data(), fused_u_.data(), nn, s_.K, s_.C);
+      nova::kernels::fused_filter_order<T>(plain.data(), fused_u_.data(), nn, s_.K, s_.C);
     });
     plain_u_ = plain;
   }
 
-  // V of (channel c, tile p), rounded to fp16 as the kernel stores it.
+  // V of (channel c, tile p), rounded to T as the kernel stores it.
   void input_tile(int c, long long p, float v[nn]) const {
     const long long per_image = static_cast<long long>(grid_.tiles_h) * grid_.tiles_w;
     const int image = static_cast<int>(p / per_image), rest = static_cast<int>(p % per_image);
@@ -115,11 +117,11 @@ class FusedCase {
         d[i * n + j] = inside ? static_cast<float>(x_[image_offset(layout, s_.C, s_.H, s_.W, image, c, h, w)]) : 0.0f;
       }
     Transform::input_2d(d, v);
-    for (int xi = 0; xi < nn; ++xi) v[xi] = to_half_and_back(v[xi]);
+    for (int xi = 0; xi < nn; ++xi) v[xi] = stored<T>(v[xi]);
   }
 
-  Comparison compare(const std::vector<__half>& y, int relu) const {
-    const double u16 = 0x1p-11, u32 = 0x1p-24;
+  Comparison compare(const std::vector<T>& y, int relu) const {
+    const double u_out = kUnitRoundoff<T>, u32 = 0x1p-24;
     Comparison out;
     std::vector<float> v(static_cast<std::size_t>(s_.C) * nn);
     for (long long p = 0; p < grid_.tiles; ++p) {
@@ -153,8 +155,8 @@ class FusedCase {
               ++out.non_finite;
               continue;
             }
-            // fp16 output rounding, plus fp32 sums of C products and of the output transform.
-            const double bound = u16 * std::fabs(expected) + 4.0 * (s_.C + nn) * u32 * (scale[i * m + j] + 1.0);
+            // the output's rounding to T, plus fp32 sums of C products and of the output transform.
+            const double bound = u_out * std::fabs(expected) + 4.0 * (s_.C + nn) * u32 * (scale[i * m + j] + 1.0);
             out.bound_use = std::max(out.bound_use, std::fabs(got - expected) / bound);
           }
       }
@@ -177,7 +179,7 @@ class FusedCase {
 
   Shape s_;
   TileGrid grid_{};
-  std::vector<__half> x_, fused_u_, plain_u_;
+  std::vector<T> x_, fused_u_, plain_u_;
   std::vector<float> w_, bias_;
 };
 
@@ -185,9 +187,9 @@ class FusedCase {
 // memory, chunks of one and of two channel steps, and for even C and K (the unchunked kernels'
 // contract) tile groups 1, 2 and 4 and two K blocks a warp (also with two tile groups, which the
 // kernel allows though fused_launch never picks it).
-template <class Transform, Layout layout>
+template <class Transform, Layout layout, typename T = __half>
 void check_launches(const Shape& s, unsigned seed) {
-  const FusedCase<Transform, layout> c(s, seed);
+  const FusedCase<Transform, T, layout> c(s, seed);
   const int Cp = nova::kernels::fused_padded_channels(s.C);
   std::vector<FusedLaunch> launches = {nova::kernels::fused_launch(Transform::n, s.C, s.K, 227 * 1024),
                                        {1, 1, 16, true}, {1, 1, 32, true}};
@@ -198,7 +200,7 @@ void check_launches(const Shape& s, unsigned seed) {
     for (const FusedLaunch& launch : launches) {
       REQUIRE(launch.tile_groups > 0);
       const Comparison r = c.run(launch, relu);
-      INFO(Transform::name << (layout == Layout::nhwc ? " NHWC" : " NCHW") << " N" << s.N << " C" << s.C << " K" << s.K
+      INFO(Transform::name << (std::is_same_v<T, __half> ? " fp16" : " bf16") << (layout == Layout::nhwc ? " NHWC" : " NCHW") << " N" << s.N << " C" << s.C << " K" << s.K
                            << " " << s.H << "x" << s.W << " pad " << s.pad << " relu " << relu << " (tile groups "
                            << launch.tile_groups << ", K blocks " << launch.k_blocks << ", chunk " << launch.chunk
                            << (launch.chunked ? " chunked" : "") << "): pixels " << r.pixels << ", err/bound "
@@ -246,6 +248,17 @@ TEST_CASE("fused fp16 kernel: every channel-count class and both layouts, emulat
     check_launches<nova::generated::f4x3_standard::Transform, Layout::nhwc>(s, seed++);
     check_launches<nova::generated::f4x3_standard::Transform, Layout::nchw>(s, seed++);
     check_launches<nova::generated::f2x3_standard::Transform, Layout::nchw>(s, seed++);
+  }
+}
+
+// bf16: the same loops on the storage type with 8 bits of precision, in both layouts, unchunked and
+// chunked.
+TEST_CASE("fused bf16 kernel, emulated on the CPU, matches the reference within its rounding") {
+  const std::vector<Shape> shapes = {{2, 32, 80, 7, 13, 0}, {2, 3, 5, 7, 9, 1}, {1, 136, 72, 5, 6, 1}};
+  unsigned seed = 41;
+  for (const Shape& s : shapes) {
+    check_launches<nova::generated::f4x3_standard::Transform, Layout::nhwc, hip_bfloat16>(s, seed++);
+    check_launches<nova::generated::f4x3_fp16_dyadic::Transform, Layout::nchw, hip_bfloat16>(s, seed++);
   }
 }
 

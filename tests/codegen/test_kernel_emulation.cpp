@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <utility>
 
 namespace {
 
@@ -22,7 +23,7 @@ using nova::test::Storage;
 template <typename T>
 std::vector<T> nan_filled(std::size_t count) {
   std::vector<T> v(count);
-  std::memset(static_cast<void*>(v.data()), 0xff, count * sizeof(T));  // all-ones bits: NaN in fp16 and fp32
+  std::memset(static_cast<void*>(v.data()), 0xff, count * sizeof(T));  // all-ones bits: NaN in fp16, bf16 and fp32
   return v;
 }
 
@@ -36,23 +37,30 @@ std::vector<float> as_float(const std::vector<T>& v) {
   return std::vector<float>(v.begin(), v.end());
 }
 
+template <class F>
+std::vector<float> with_type(Storage s, F&& f) {
+  return nova::test::with_storage_type<__half, hip_bfloat16>(s, std::forward<F>(f));
+}
+
 template <class Transform>
 class EmulatedRunner final : public nova::test::KernelRunner {
  public:
   std::vector<float> filter(Storage s, const std::vector<float>& w, int K, int C) override {
-    return s == Storage::f16 ? filter_as<__half>(w, K, C) : filter_as<float>(w, K, C);
+    return with_type(s, [&](auto t) { return filter_as<decltype(t)>(w, K, C); });
   }
   std::vector<float> input(ImageLayout l, Storage s, const std::vector<float>& x, const nova::test::ConvShape& shape) override {
-    if (l == ImageLayout::nchw) return s == Storage::f16 ? input_as<Layout::nchw, __half>(x, shape) : input_as<Layout::nchw, float>(x, shape);
-    return s == Storage::f16 ? input_as<Layout::nhwc, __half>(x, shape) : input_as<Layout::nhwc, float>(x, shape);
+    return with_type(s, [&](auto t) {
+      using T = decltype(t);
+      return l == ImageLayout::nchw ? input_as<Layout::nchw, T>(x, shape) : input_as<Layout::nhwc, T>(x, shape);
+    });
   }
   std::vector<float> output(ImageLayout l, Storage s, const std::vector<float>& M, const float* bias, int relu,
                             const nova::test::ConvShape& shape) override {
-    if (l == ImageLayout::nchw)
-      return s == Storage::f16 ? output_as<Layout::nchw, __half>(M, bias, relu, shape)
-                               : output_as<Layout::nchw, float>(M, bias, relu, shape);
-    return s == Storage::f16 ? output_as<Layout::nhwc, __half>(M, bias, relu, shape)
-                             : output_as<Layout::nhwc, float>(M, bias, relu, shape);
+    return with_type(s, [&](auto t) {
+      using T = decltype(t);
+      return l == ImageLayout::nchw ? output_as<Layout::nchw, T>(M, bias, relu, shape)
+                                    : output_as<Layout::nhwc, T>(M, bias, relu, shape);
+    });
   }
 
  private:

@@ -3,8 +3,9 @@
 // 1.5x the precision model and with no non-finite or unwritten output; the statuses of misaligned
 // tensors and of a workspace too small; and work that stays on the handle's own stream. Without a
 // GPU every test prints SKIP (ctest reports it skipped). tools/device/run_gpu_tests.sh runs them.
+#include "float16.hpp"
 #include "nova/runtime.hpp"
-#include "support/half_bits.hpp"
+#include "support/dtype_cases.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -21,8 +22,13 @@
 
 namespace {
 
-using nova::test::from_half_bits;
-using nova::test::half_bits;
+using nova::runtime::Float16Codec;
+using nova::runtime::float16_codec;
+using nova::test::dtype_case;
+using nova::test::DtypeCase;
+using nova::test::kDtypes;
+
+size_t element_bytes(nova_dtype_t dtype) { return float16_codec(dtype) ? 2 : 4; }
 
 bool have_gpu() {
   int devices = 0;
@@ -51,7 +57,7 @@ class DeviceBuffer {
   size_t bytes() const { return bytes_; }
   void upload(const void* host) { check_cuda(cudaMemcpy(ptr_, host, bytes_, cudaMemcpyHostToDevice)); }
   void download(void* host) const { check_cuda(cudaMemcpy(host, ptr_, bytes_, cudaMemcpyDeviceToHost)); }
-  void poison() { check_cuda(cudaMemset(ptr_, 0xff, bytes_)); }  // NaN in fp16 and fp32
+  void poison() { check_cuda(cudaMemset(ptr_, 0xff, bytes_)); }  // NaN in fp16, bf16 and fp32
 
  private:
   void* ptr_ = nullptr;
@@ -62,8 +68,8 @@ struct Shape {
   int n, c, k, hw, pad;
 };
 
-// One convolution's inputs on the host (x fp16-representable, so that both dtypes see the same
-// values), as device tensors in every layout and dtype, and its FP64 references.
+// One convolution's inputs on the host (x representable in bf16 and fp16 alike, so that every
+// dtype sees the same values), as device tensors in every layout and dtype, and its FP64 references.
 class Problem {
  public:
   Problem(const Shape& s, float x_scale, unsigned seed) : s_(s) {
@@ -71,7 +77,12 @@ class Problem {
     std::normal_distribution<float> normal(0.0f, 1.0f);
     std::uniform_real_distribution<float> flat(-1.0f, 1.0f);
     x_.resize(static_cast<size_t>(s.n) * s.c * s.hw * s.hw);
-    for (auto& v : x_) v = from_half_bits(half_bits(x_scale * (x_scale == 1.0f ? normal(rng) : flat(rng))));
+    // bf16's 8 bits fit fp16's 11 from fp16's smallest normal (2^-14) up; below it, zero.
+    const Float16Codec* bf16 = float16_codec(NOVA_DTYPE_BF16);
+    for (auto& v : x_) {
+      v = bf16->decode(bf16->encode(x_scale * (x_scale == 1.0f ? normal(rng) : flat(rng))));
+      if (std::fabs(v) < 0x1p-14f) v = 0.0f;
+    }
     w_.resize(static_cast<size_t>(s.k) * s.c * 9);
     for (auto& v : w_) v = normal(rng) / std::sqrt(9.0f * static_cast<float>(s.c));
     bias_.resize(static_cast<size_t>(s.k));
@@ -122,10 +133,10 @@ class Problem {
   }
 
   static std::unique_ptr<DeviceBuffer> upload(const std::vector<float>& values, nova_dtype_t dtype) {
-    auto buffer = std::make_unique<DeviceBuffer>(values.size() * (dtype == NOVA_DTYPE_FP16 ? 2 : 4));
-    if (dtype == NOVA_DTYPE_FP16) {
+    auto buffer = std::make_unique<DeviceBuffer>(values.size() * element_bytes(dtype));
+    if (const Float16Codec* codec = float16_codec(dtype)) {
       std::vector<uint16_t> bits(values.size());
-      for (size_t i = 0; i < values.size(); ++i) bits[i] = half_bits(values[i]);
+      for (size_t i = 0; i < values.size(); ++i) bits[i] = codec->encode(values[i]);
       buffer->upload(bits.data());
     } else {
       buffer->upload(values.data());
@@ -136,10 +147,10 @@ class Problem {
   // y from the device (any layout, dtype) as NCHW floats; NaN stays NaN.
   std::vector<float> download(const DeviceBuffer& y, nova_dtype_t dtype, nova_layout_t layout) const {
     std::vector<float> values(outputs());
-    if (dtype == NOVA_DTYPE_FP16) {
+    if (const Float16Codec* codec = float16_codec(dtype)) {
       std::vector<uint16_t> bits(values.size());
       y.download(bits.data());
-      for (size_t i = 0; i < values.size(); ++i) values[i] = from_half_bits(bits[i]);
+      for (size_t i = 0; i < values.size(); ++i) values[i] = codec->decode(bits[i]);
     } else {
       y.download(values.data());
     }
@@ -172,15 +183,15 @@ Error compare(const std::vector<float>& y, const std::vector<double>& ref) {
   return {std::sqrt(e2 / r2), bad};
 }
 
-// The precision model (docs/design.md §6): V and U stored at unit roundoff u give 0.7 u amp2D. In
-// fp32 every stage rounds at u and the GEMM's sum over C dominates: a sum of C products rounds like
-// a random walk, so its part grows as sqrt(C / 3) and adds to the storage part in quadrature
-// (measured 0.76x this at C = 64 and C = 512, docs/runtime.md). Both add the output's own rounding
-// (u / sqrt(3), relative RMS), which the storage model leaves out.
+// The precision model (docs/design.md §6): V and U stored at unit roundoff u (fp16 or bf16, with fp32
+// arithmetic and accumulation around them) give 0.7 u amp2D. In fp32 every stage rounds at u and the
+// GEMM's sum over C dominates: a sum of C products rounds like a random walk, so its part grows as
+// sqrt(C / 3) and adds to the storage part in quadrature (measured 0.76x this at C = 64 and C = 512,
+// docs/runtime.md). All add the output's own rounding (u / sqrt(3), relative RMS), which the storage
+// model leaves out.
 double predicted_error(double amp2d, nova_dtype_t dtype, int channels) {
-  const bool fp16 = dtype == NOVA_DTYPE_FP16;
-  const double u = fp16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -24);
-  const double storage = 0.7 * u * amp2d * (fp16 ? 1.0 : std::sqrt(1.0 + channels / 3.0));
+  const double u = dtype_case(dtype).u;
+  const double storage = 0.7 * u * amp2d * (dtype == NOVA_DTYPE_FP32 ? std::sqrt(1.0 + channels / 3.0) : 1.0);
   return std::sqrt(storage * storage + u * u / 3.0);
 }
 
@@ -191,13 +202,12 @@ struct Transform {
 
 // The transforms "auto" may take for the dtype (r = 3, predicted error within the budget).
 std::vector<Transform> transforms_within_budget(nova_dtype_t dtype) {
-  const double u = dtype == NOVA_DTYPE_FP16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -24);
-  const double budget = dtype == NOVA_DTYPE_FP16 ? 1e-2 : 1e-5;
+  const DtypeCase& d = dtype_case(dtype);
   std::vector<Transform> out;
   for (int i = 0; i < nova_transform_count(); ++i) {
     nova_transform_info_t info{};
     nova::check(nova_transform_info(i, &info));
-    if (info.r == 3 && 0.7 * u * info.amp2d <= budget) out.push_back({info.name, info.amp2d});
+    if (info.r == 3 && 0.7 * d.u * info.amp2d <= d.budget) out.push_back({info.name, info.amp2d});
   }
   return out;
 }
@@ -213,7 +223,7 @@ struct Run {
 // both are run and must agree bit for bit.
 Run run(nova_handle_t h, const Problem& p, nova::ConvDesc d, bool epilogue) {
   const auto x = p.input(d.dtype, d.layout);
-  const size_t element = d.dtype == NOVA_DTYPE_FP16 ? 2 : 4;
+  const size_t element = element_bytes(d.dtype);
   DeviceBuffer y(p.outputs() * element), y_profiled(p.outputs() * element);
   y.poison();
   y_profiled.poison();
@@ -241,10 +251,10 @@ const Shape kShapes[] = {{3, 32, 48, 29, 1}, {2, 128, 80, 23, 1}, {1, 64, 16, 9,
                          {2, 32, 33, 11, 1}};
 
 // Whether the fused kernel takes this shape and transform ("auto": any it can fuse), as runtime.h
-// documents it: fp16 and tiles up to 6 x 6 (F(2,3), F(4,3)), any C and K.
+// documents it: fp16 or bf16 and tiles up to 6 x 6 (F(2,3), F(4,3)), any C and K.
 bool fusable(nova_dtype_t dtype, const std::string& transform) {
   const bool tile_fits = transform == "auto" || transform.rfind("f2x3_", 0) == 0 || transform.rfind("f4x3_", 0) == 0;
-  return dtype == NOVA_DTYPE_FP16 && tile_fits;
+  return dtype != NOVA_DTYPE_FP32 && tile_fits;
 }
 
 double amp2d_of(const std::string& name) {
@@ -266,7 +276,8 @@ TEST_CASE("every path, layout, dtype and epilogue matches FP64 within 1.5x the p
   double worst = 0;
   for (const Shape& s : kShapes) {
     const Problem p(s, 1.0f, 31u + static_cast<unsigned>(s.hw));
-    for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_FP32}) {
+    for (const DtypeCase& dtype_of_run : kDtypes) {
+      const nova_dtype_t dtype = dtype_of_run.dtype;
       std::vector<Transform> candidates = transforms_within_budget(dtype);
       candidates.insert(candidates.begin(), Transform{"auto", 0});
       for (const nova_layout_t layout : {NOVA_LAYOUT_NCHW, NOVA_LAYOUT_NHWC})
@@ -276,7 +287,7 @@ TEST_CASE("every path, layout, dtype and epilogue matches FP64 within 1.5x the p
               nova::ConvDesc d = p.desc(dtype, layout, t.name.c_str());
               d.algorithm = algorithm;
               INFO("N,C,K,HW,pad " << s.n << "," << s.c << "," << s.k << "," << s.hw << "," << s.pad << " "
-                                   << (dtype == NOVA_DTYPE_FP16 ? "fp16 " : "fp32 ")
+                                   << dtype_of_run.name << " "
                                    << (layout == NOVA_LAYOUT_NHWC ? "NHWC " : "NCHW ") << "algorithm " << algorithm
                                    << " " << t.name << (epilogue ? " +bias+ReLU" : ""));
               const Run r = run(gpu.get(), p, d, epilogue);
@@ -301,17 +312,18 @@ TEST_CASE("every path, layout, dtype and epilogue matches FP64 within 1.5x the p
   CHECK(fused_runs > 0);
 }
 
-TEST_CASE("fp16 inputs up to 8 in magnitude stay finite and within the model", "[gpu]") {
+TEST_CASE("fp16 and bf16 inputs up to 8 in magnitude stay finite and within the model", "[gpu]") {
   NOVA_REQUIRE_GPU();
   nova::Handle gpu(NOVA_BACKEND_GPU);
   const Problem p({4, 64, 64, 56, 1}, 8.0f, 99u);  // uniform in [-8, 8]
-  for (const Transform& t : transforms_within_budget(NOVA_DTYPE_FP16)) {
-    INFO(t.name);
-    const Run r = run(gpu.get(), p, p.desc(NOVA_DTYPE_FP16, NOVA_LAYOUT_NCHW, t.name.c_str()), false);
-    REQUIRE(r.status == NOVA_STATUS_SUCCESS);
-    CHECK(r.error.non_finite == 0);
-    CHECK(r.error.rel_l2 <= 1.5 * predicted_error(t.amp2d, NOVA_DTYPE_FP16, 64));
-  }
+  for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_BF16})
+    for (const Transform& t : transforms_within_budget(dtype)) {
+      INFO(dtype_case(dtype).name << " " << t.name);
+      const Run r = run(gpu.get(), p, p.desc(dtype, NOVA_LAYOUT_NCHW, t.name.c_str()), false);
+      REQUIRE(r.status == NOVA_STATUS_SUCCESS);
+      CHECK(r.error.non_finite == 0);
+      CHECK(r.error.rel_l2 <= 1.5 * predicted_error(t.amp2d, dtype, 64));
+    }
 }
 
 // NHWC: the fused kernel's channel-pair loads and 16-byte stores need aligned x and y; NCHW images
@@ -375,14 +387,15 @@ TEST_CASE("a handle on its own stream puts all its work there: a forward capture
     const Problem p({2, 64, 64, 30, 1}, 1.0f, 7u);
     for (const auto& [dtype, layout, algorithm] :
          {std::tuple{NOVA_DTYPE_FP16, NOVA_LAYOUT_NHWC, NOVA_ALGO_AUTO}, std::tuple{NOVA_DTYPE_FP16, NOVA_LAYOUT_NCHW, NOVA_ALGO_FUSED},
+          std::tuple{NOVA_DTYPE_BF16, NOVA_LAYOUT_NHWC, NOVA_ALGO_AUTO},
           std::tuple{NOVA_DTYPE_FP32, NOVA_LAYOUT_NCHW, NOVA_ALGO_THREE_PASS}}) {
       nova::ConvDesc d = p.desc(dtype, layout, "auto");
       d.algorithm = algorithm;
-      INFO((dtype == NOVA_DTYPE_FP16 ? "fp16 " : "fp32 ") << (layout == NOVA_LAYOUT_NHWC ? "NHWC " : "NCHW ") << algorithm);
+      INFO(dtype_case(dtype).name << (layout == NOVA_LAYOUT_NHWC ? " NHWC " : " NCHW ") << algorithm);
       const auto x = p.input(dtype, layout);
       size_t bytes = 0;
       nova::check(nova_conv_workspace_size(gpu.get(), &d, &bytes));
-      DeviceBuffer workspace(bytes), y(p.outputs() * (dtype == NOVA_DTYPE_FP16 ? 2 : 4));
+      DeviceBuffer workspace(bytes), y(p.outputs() * element_bytes(dtype));
       // The first call transforms and caches the filter; the captured one only convolves.
       nova::check(nova_filter_transform(gpu.get(), &d, p.weights(), 1));
       check_cuda(cudaStreamSynchronize(stream));

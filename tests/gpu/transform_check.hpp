@@ -1,5 +1,5 @@
 // Checks every transform kernel of one generated config against the CPU path (the registry's
-// FP64 host transforms) on fresh random fp16 and fp32 data. The bound is the precision model of
+// FP64 host transforms) on fresh random fp16, bf16 and fp32 data. The bound is the precision model of
 // docs/design.md §6 for one transform: fp32 arithmetic, then one rounding to the storage type.
 // Host-only C++ with no dependency beyond the registry, so that nvcc alone builds it on the GPU
 // machine. The GPU program (transform_kernels_gpu.cu) and the CPU emulation test
@@ -20,10 +20,10 @@
 
 namespace nova::test {
 
-enum class Storage { f16, f32 };
+enum class Storage { f16, f32, bf16 };
 enum class ImageLayout { nchw, nhwc };
 
-inline const char* name_of(Storage s) { return s == Storage::f16 ? "f16" : "f32"; }
+inline const char* name_of(Storage s) { return s == Storage::f16 ? "f16" : s == Storage::f32 ? "f32" : "bf16"; }
 inline const char* name_of(ImageLayout l) { return l == ImageLayout::nchw ? "nchw" : "nhwc"; }
 
 struct ConvShape {
@@ -35,7 +35,7 @@ struct ConvShape {
 inline constexpr std::size_t kGuard = 64;
 
 // Runs one kernel on host data and returns what it stored, as float, followed by the kGuard
-// elements. Inputs given for fp16 storage are exactly representable in fp16.
+// elements. Inputs given for fp16 or bf16 storage are exactly representable in it.
 class KernelRunner {
  public:
   virtual ~KernelRunner() = default;
@@ -67,12 +67,43 @@ inline float round_to_half(float v) {
   return std::copysign(std::nearbyint(a / quantum) * quantum, v);
 }
 
+// Round to nearest even at bf16 precision (8 significant bits), for the magnitudes the checks
+// draw (uniform in [-1, 1], far from bf16's range limits).
+inline float round_to_bf16(float v) {
+  if (!std::isfinite(v) || v == 0.0f) return v;
+  int e = 0;
+  std::frexp(std::fabs(v), &e);
+  const float quantum = std::ldexp(1.0f, std::max(e - 1, -126) - 7);  // bf16 spacing at |v|
+  return std::copysign(std::nearbyint(std::fabs(v) / quantum) * quantum, v);
+}
+
+// f(T{}) for T the element type of storage s, the runner naming its fp16 and bf16 types.
+template <typename Half, typename Bf16, class F>
+auto with_storage_type(Storage s, F&& f) {
+  switch (s) {
+    case Storage::f16: return f(Half{});
+    case Storage::bf16: return f(Bf16{});
+    case Storage::f32: break;
+  }
+  return f(float{});
+}
+
+// v as storage type s holds it.
+inline float stored_value(Storage s, float v) {
+  switch (s) {
+    case Storage::f16: return round_to_half(v);
+    case Storage::bf16: return round_to_bf16(v);
+    case Storage::f32: break;
+  }
+  return v;
+}
+
 namespace detail {
 
 inline std::vector<float> random_data(std::size_t count, Storage s, std::mt19937_64& rng) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<float> v(count);
-  for (float& x : v) x = s == Storage::f16 ? round_to_half(u(rng)) : u(rng);
+  for (float& x : v) x = stored_value(s, u(rng));
   return v;
 }
 
@@ -97,7 +128,7 @@ struct Expected {
 inline void compare(const std::vector<float>& got, const Expected& want, Storage s, int n, KernelResult& r) {
   // fp32 arithmetic of two passes of at most n terms, plus the rounded constants: gamma |.|.
   const double gamma = (2.0 * n + 4.0) * std::ldexp(1.0, -24);
-  const double unit = s == Storage::f16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -24);
+  const double unit = std::ldexp(1.0, s == Storage::f16 ? -11 : s == Storage::bf16 ? -8 : -24);
   const double tiny = s == Storage::f16 ? std::ldexp(1.0, -25) : 0.0;  // half the fp16 subnormal step
   double max_want = 0;
   for (double w : want.value) max_want = std::max(max_want, std::fabs(w));
@@ -230,13 +261,13 @@ inline std::vector<KernelResult> check_transform(const kernels::TransformEntry& 
   const int nn = e.n * e.n;
   for (const ConvShape& s : shapes) {
     const long long P = detail::tile_count(s, e.m, e.r);
-    for (Storage st : {Storage::f16, Storage::f32}) {
+    for (Storage st : {Storage::f16, Storage::f32, Storage::bf16}) {
       const std::vector<float> w = detail::random_data(static_cast<std::size_t>(s.K * s.C * e.r * e.r), Storage::f32, rng);
       detail::compare(run.filter(st, w, s.K, s.C), detail::expected_filter(e, w, s.K, s.C), st, e.n,
                       result(std::string("filter_transform_") + name_of(st)));
     }
     for (ImageLayout l : {ImageLayout::nchw, ImageLayout::nhwc}) {
-      for (Storage st : {Storage::f16, Storage::f32}) {
+      for (Storage st : {Storage::f16, Storage::f32, Storage::bf16}) {
         const std::string suffix = std::string(name_of(l)) + "_" + name_of(st);
         const std::vector<float> x = detail::random_data(static_cast<std::size_t>(s.N * s.C * s.H * s.W), st, rng);
         detail::compare(run.input(l, st, x, s), detail::expected_input(e, l, x, s), st, e.n,

@@ -1,5 +1,5 @@
 // Runs every generated transform kernel (through the GPU registry's launchers) against the CPU
-// path on fresh random fp16 and fp32 data, and prints one row per kernel: max relative error,
+// path on fresh random fp16, bf16 and fp32 data, and prints one row per kernel: max relative error,
 // error against the precision-model bound, non-finite values (and how many of them are fp16
 // overflows the exact values call for), writes past the end. Exit 0 when every kernel passes,
 // 1 otherwise; prints SKIP and exits 0 without a GPU. The ctest gpu.transform_kernels (label gpu).
@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -33,7 +34,7 @@ class DeviceBuffer {
  public:
   explicit DeviceBuffer(std::size_t count) : count_(count) {
     check(hipMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)), "hipMalloc");
-    check(hipMemset(data_, 0xff, count * sizeof(T)), "hipMemset");  // all-ones bits: NaN in fp16 and fp32
+    check(hipMemset(data_, 0xff, count * sizeof(T)), "hipMemset");  // all-ones bits: NaN in fp16, bf16 and fp32
   }
   explicit DeviceBuffer(const std::vector<float>& values) : DeviceBuffer(values.size()) {
     const std::vector<T> host = converted(values);
@@ -60,17 +61,35 @@ class DeviceBuffer {
   }
   static float to_float(float v) { return v; }
   static float to_float(__half v) { return __half2float(v); }
+  static float to_float(hip_bfloat16 v) { return static_cast<float>(v); }
   static T from_float(float v) {
     if constexpr (std::is_same_v<T, __half>) {
       return __float2half_rn(v);
     } else {
-      return v;
+      return T(v);  // float, or bf16 rounded to nearest even
     }
   }
 
   T* data_ = nullptr;
   std::size_t count_;
 };
+
+template <class F>
+std::vector<float> with_type(Storage s, F&& f) {
+  return nova::test::with_storage_type<__half, hip_bfloat16>(s, std::forward<F>(f));
+}
+
+// Of a kernel's launchers for fp16, fp32 and bf16 storage, the one for element type T.
+template <typename T, typename F16, typename F32, typename BF16>
+auto of_type(F16 f16, F32 f32, BF16 bf16) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return f16;
+  } else if constexpr (std::is_same_v<T, float>) {
+    return f32;
+  } else {
+    return bf16;
+  }
+}
 
 class GpuRunner final : public nova::test::KernelRunner {
  public:
@@ -79,27 +98,29 @@ class GpuRunner final : public nova::test::KernelRunner {
   std::vector<float> filter(Storage s, const std::vector<float>& w, int K, int C) override {
     const DeviceBuffer<float> weights(w);
     const std::size_t count = static_cast<std::size_t>(t_.n * t_.n) * K * C + kGuard;
-    if (s == Storage::f16) {
-      DeviceBuffer<__half> U(count);
-      return finish(e_.launch_filter_transform(weights.get(), U.get(), K, C, stream_), U);
-    }
-    DeviceBuffer<float> U(count);
-    return finish(e_.launch_filter_transform_f32(weights.get(), U.get(), K, C, stream_), U);
+    return with_type(s, [&](auto t) {
+      using T = decltype(t);
+      DeviceBuffer<T> U(count);
+      const auto launch = of_type<T>(e_.launch_filter_transform, e_.launch_filter_transform_f32,
+                                     e_.launch_filter_transform_bf16);
+      return finish(launch(weights.get(), U.get(), K, C, stream_), U);
+    });
   }
 
   std::vector<float> input(ImageLayout l, Storage s, const std::vector<float>& x, const ConvShape& c) override {
     const std::size_t count = static_cast<std::size_t>(t_.n * t_.n) * c.C * tiles(c) + kGuard;
     const bool nchw = l == ImageLayout::nchw;
-    if (s == Storage::f16) {
-      const DeviceBuffer<__half> image(x);
-      DeviceBuffer<__half> V(count);
-      const auto launch = nchw ? e_.launch_input_transform_nchw_f16 : e_.launch_input_transform_nhwc_f16;
+    return with_type(s, [&](auto t) {
+      using T = decltype(t);
+      const DeviceBuffer<T> image(x);
+      DeviceBuffer<T> V(count);
+      const auto launch =
+          nchw ? of_type<T>(e_.launch_input_transform_nchw_f16, e_.launch_input_transform_nchw_f32,
+                            e_.launch_input_transform_nchw_bf16)
+               : of_type<T>(e_.launch_input_transform_nhwc_f16, e_.launch_input_transform_nhwc_f32,
+                            e_.launch_input_transform_nhwc_bf16);
       return finish(launch(image.get(), V.get(), c.N, c.C, c.H, c.W, c.pad, stream_), V);
-    }
-    const DeviceBuffer<float> image(x);
-    DeviceBuffer<float> V(count);
-    const auto launch = nchw ? e_.launch_input_transform_nchw_f32 : e_.launch_input_transform_nhwc_f32;
-    return finish(launch(image.get(), V.get(), c.N, c.C, c.H, c.W, c.pad, stream_), V);
+    });
   }
 
   std::vector<float> output(ImageLayout l, Storage s, const std::vector<float>& M, const float* bias, int relu,
@@ -110,14 +131,16 @@ class GpuRunner final : public nova::test::KernelRunner {
     const std::size_t count =
         static_cast<std::size_t>(c.N) * c.K * (c.H + 2 * c.pad - t_.r + 1) * (c.W + 2 * c.pad - t_.r + 1) + kGuard;
     const bool nchw = l == ImageLayout::nchw;
-    if (s == Storage::f16) {
-      DeviceBuffer<__half> y(count);
-      const auto launch = nchw ? e_.launch_output_transform_nchw_f16 : e_.launch_output_transform_nhwc_f16;
+    return with_type(s, [&](auto t) {
+      using T = decltype(t);
+      DeviceBuffer<T> y(count);
+      const auto launch =
+          nchw ? of_type<T>(e_.launch_output_transform_nchw_f16, e_.launch_output_transform_nchw_f32,
+                            e_.launch_output_transform_nchw_bf16)
+               : of_type<T>(e_.launch_output_transform_nhwc_f16, e_.launch_output_transform_nhwc_f32,
+                            e_.launch_output_transform_nhwc_bf16);
       return finish(launch(product.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_), y);
-    }
-    DeviceBuffer<float> y(count);
-    const auto launch = nchw ? e_.launch_output_transform_nchw_f32 : e_.launch_output_transform_nhwc_f32;
-    return finish(launch(product.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_), y);
+    });
   }
 
  private:

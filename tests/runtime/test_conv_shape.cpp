@@ -1,5 +1,6 @@
 // The runtime's transform ranking (runtime/src/conv_shape.cpp, compiled into this test: its
-// functions are internal to the library): what "auto" takes on each path.
+// functions are internal to the library): what "auto" takes on each path, and what each dtype
+// contributes (element size, unit roundoff, default budget).
 #include "conv_shape.hpp"
 
 #include <catch2/catch.hpp>
@@ -89,4 +90,30 @@ TEST_CASE("fused traffic: the kernel moves x, U and y, in either layout") {
     CHECK(p.gemm_bytes == Approx(x + u + y));
     CHECK(p.output_bytes == 0);
   }
+}
+
+TEST_CASE("each dtype's element size, unit roundoff and default budget; bf16 moves fp16's bytes") {
+  using nova::runtime::dtype_traits;
+  CHECK(dtype_traits(NOVA_DTYPE_FP32).bytes == 4);
+  CHECK(dtype_traits(NOVA_DTYPE_FP16).bytes == 2);
+  CHECK(dtype_traits(NOVA_DTYPE_BF16).bytes == 2);
+  CHECK(dtype_traits(NOVA_DTYPE_FP32).unit_roundoff == std::ldexp(1.0, -24));
+  CHECK(dtype_traits(NOVA_DTYPE_FP16).unit_roundoff == std::ldexp(1.0, -11));
+  CHECK(dtype_traits(NOVA_DTYPE_BF16).unit_roundoff == std::ldexp(1.0, -8));
+  ConvShape half = fp16_layer(), bf16;
+  nova_conv_desc_t d;
+  nova_conv_desc_init(&d);
+  d.n = half.n, d.c = half.c, d.k = half.k, d.h = half.h, d.w = half.w;
+  d.layout = half.layout, d.dtype = NOVA_DTYPE_BF16;
+  REQUIRE(nova::runtime::validate_descriptor(&d, bf16) == NOVA_STATUS_SUCCESS);
+  CHECK(half.error_budget == 1e-2);
+  CHECK(bf16.error_budget == 3e-2);
+  const TransformEntry* t = nova::kernels::find_transform("f4x3_fp16");
+  REQUIRE(t);
+  nova_stage_profile_t a{}, b{};
+  nova::runtime::fill_stage_traffic(half, *t, 2, false, a);
+  nova::runtime::fill_stage_traffic(bf16, *t, 2, false, b);
+  CHECK(a.input_bytes == b.input_bytes);
+  CHECK(a.output_bytes == b.output_bytes);
+  CHECK(a.input_bytes > 0);
 }

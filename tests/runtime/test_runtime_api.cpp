@@ -1,4 +1,5 @@
 // The C API's contract: clear statuses for every bad input, the filter cache, the workspace rules.
+#include "nova/kernels/transform_registry.hpp"
 #include "nova/runtime.hpp"
 
 #include <catch2/catch.hpp>
@@ -9,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -170,6 +173,15 @@ TEST_CASE("a filter the caller holds gives the cached filter's bits; another pla
                                       nullptr, 0) == NOVA_STATUS_FILTER_MISMATCH);
   CHECK(nova_filter_transform_into(handle.get(), &other, b.w.data(), &plan, filter.data(), nullptr) ==
         NOVA_STATUS_FILTER_MISMATCH);
+  // Same shape and transform in fp16 and bf16: elements of one size, rounded differently.
+  nova::ConvDesc half = d, bf16 = d;
+  half.dtype = NOVA_DTYPE_FP16, bf16.dtype = NOVA_DTYPE_BF16;
+  half.transform = bf16.transform = "f4x3_fp16";
+  nova_filter_plan_t half_plan{}, bf16_plan{};
+  REQUIRE(nova_filter_plan(handle.get(), &half, &half_plan) == NOVA_STATUS_SUCCESS);
+  REQUIRE(nova_filter_plan(handle.get(), &bf16, &bf16_plan) == NOVA_STATUS_SUCCESS);
+  CHECK(half_plan.bytes == bf16_plan.bytes);
+  CHECK(half_plan.layout != bf16_plan.layout);
   nova_filter_plan_t short_plan = plan;
   short_plan.bytes -= sizeof(float);
   CHECK(nova_conv_forward_with_filter(handle.get(), &d, b.x.data(), &short_plan, filter.data(), nullptr, 0, held.data(),
@@ -313,6 +325,52 @@ TEST_CASE("max_error sets the error budget: auto picks within it, names beyond i
   for (const double bad : {-1e-3, std::nan(""), HUGE_VAL}) {
     d.max_error = bad;
     CHECK(nova_conv_transform_name(handle.get(), &d, &tight) == NOVA_STATUS_INVALID_ARGUMENT);
+  }
+}
+
+TEST_CASE("bf16's budget: auto never takes an F(6,3) set, names beyond it are refused, max_error moves it") {
+  nova::Handle handle;
+  const auto transform = [&](const nova::ConvDesc& d) {
+    const char* name = nullptr;
+    REQUIRE(nova_conv_transform_name(handle.get(), &d, &name) == NOVA_STATUS_SUCCESS);
+    const nova::kernels::TransformEntry* t = nova::kernels::find_transform(name);
+    REQUIRE(t != nullptr);
+    return t;
+  };
+  const auto predicted_bf16 = [](const nova::kernels::TransformEntry* t) { return 0.7 * 0x1p-8 * t->amp2d; };
+  nova::ConvDesc d = small_desc();
+  // From shallow and large (fp16 takes F(6,3) there) to deep and small, in both layouts.
+  for (const auto& [n, c, hw] : {std::tuple{8, 16, 112}, {2, 64, 56}, {1, 128, 28}, {1, 512, 7}})
+    for (const nova_layout_t layout : {NOVA_LAYOUT_NCHW, NOVA_LAYOUT_NHWC}) {
+      d.n = n, d.c = d.k = c, d.h = d.w = hw, d.layout = layout;
+      d.dtype = NOVA_DTYPE_BF16;
+      const nova::kernels::TransformEntry* t = transform(d);
+      INFO(n << "x" << c << "@" << hw << (layout == NOVA_LAYOUT_NHWC ? " NHWC: " : " NCHW: ") << t->name);
+      CHECK(t->m <= 4);
+      CHECK(predicted_bf16(t) <= 3e-2);
+    }
+  d.n = 8, d.c = d.k = 16, d.h = d.w = 112;
+  d.dtype = NOVA_DTYPE_FP16;
+  REQUIRE(transform(d)->m == 6);
+  d.dtype = NOVA_DTYPE_BF16;
+  d.max_error = 6e-2;  // admits the most accurate F(6,3) set (5.6e-2)
+  CHECK(transform(d)->m == 6);
+  d.max_error = 1e-2;  // only F(2,3) (4.6e-3); every F(4,3) set predicts more than 1.2e-2
+  CHECK(transform(d)->m == 2);
+  d.max_error = 1e-3;
+  const char* name = nullptr;
+  CHECK(nova_conv_transform_name(handle.get(), &d, &name) == NOVA_STATUS_UNKNOWN_TRANSFORM);
+  d.max_error = 0;
+  // The bf16 searches' names (aliases of the fp16 optima): F(4,3) fits the budget, F(6,3) does not
+  // (5.6e-2), nor does f4x3_nova (3.1e-2).
+  d.transform = "f4x3_bf16";
+  CHECK(transform(d)->name == std::string("f4x3_fp16"));
+  for (const auto& [beyond, canonical] : {std::pair{"f6x3_bf16", "f6x3_fp16"}, {"f4x3_nova", "f4x3_nova"}}) {
+    d.transform = beyond;
+    d.allow_inaccurate = 0;
+    CHECK(nova_conv_transform_name(handle.get(), &d, &name) == NOVA_STATUS_INACCURATE);
+    d.allow_inaccurate = 1;
+    CHECK(transform(d)->name == std::string(canonical));
   }
 }
 

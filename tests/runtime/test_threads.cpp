@@ -3,8 +3,8 @@
 // small enough to evict while other threads use its filters. Every output must equal, bit for bit,
 // the same call made alone on the same handle (which fixes what "tuned" chose for it). Tagged
 // [threads]: tools/sanitize.sh runs these under ThreadSanitizer.
+#include "float16.hpp"
 #include "nova/runtime.hpp"
-#include "support/half_bits.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -24,8 +24,9 @@ struct Job {
     const int64_t ho = desc.h + 2 * desc.pad - 2, wo = desc.w + 2 * desc.pad - 2;
     return static_cast<size_t>(desc.n * desc.k * ho * wo);
   }
-  // Bytes of x and y in the descriptor's dtype: fp16 jobs reuse the float vectors as raw storage.
-  size_t output_bytes() const { return output_elements() * (desc.dtype == NOVA_DTYPE_FP16 ? 2 : 4); }
+  // Bytes of x and y in the descriptor's dtype: fp16 and bf16 jobs reuse the float vectors as raw
+  // storage.
+  size_t output_bytes() const { return output_elements() * (nova::runtime::float16_codec(desc.dtype) ? 2 : 4); }
 };
 
 std::vector<Job> make_jobs(unsigned seed) {
@@ -38,13 +39,13 @@ std::vector<Job> make_jobs(unsigned seed) {
     j.desc.n = 1 + i % 2, j.desc.c = 3 + i, j.desc.k = 4 + (i * 3) % 7;
     j.desc.h = 9 + i, j.desc.w = 14 - i % 4;
     j.desc.transform = transforms[i % 5];
-    j.desc.dtype = i % 3 == 2 ? NOVA_DTYPE_FP16 : NOVA_DTYPE_FP32;
+    j.desc.dtype = i % 3 != 2 ? NOVA_DTYPE_FP32 : i % 6 == 2 ? NOVA_DTYPE_FP16 : NOVA_DTYPE_BF16;
     j.desc.layout = i % 2 ? NOVA_LAYOUT_NHWC : NOVA_LAYOUT_NCHW;
     j.x.resize(static_cast<size_t>(j.desc.n * j.desc.c * j.desc.h * j.desc.w));
     for (auto& v : j.x) v = normal(rng);
-    if (j.desc.dtype == NOVA_DTYPE_FP16)  // the same values as fp16 bit patterns, two per float slot
+    if (const auto* codec = nova::runtime::float16_codec(j.desc.dtype))  // as bit patterns, two per float slot
       for (size_t e = 0; e < j.x.size(); ++e) {
-        const uint16_t bits = nova::test::half_bits(j.x[e]);
+        const uint16_t bits = codec->encode(j.x[e]);
         std::memcpy(reinterpret_cast<char*>(j.x.data()) + 2 * e, &bits, 2);
       }
     j.w.resize(static_cast<size_t>(j.desc.k * j.desc.c * 9));
@@ -65,7 +66,7 @@ std::vector<float> run(nova::Handle& handle, const Job& j, bool own_workspace) {
   return y;
 }
 
-// Runs every job alone on every handle (the expected outputs: fp32 values, or fp16 bit patterns
+// Runs every job alone on every handle (the expected outputs: fp32 values, or 16-bit patterns
 // two per float), then every job `rounds` times on `threads` threads (thread t starts at job t and
 // uses handles[t % size]); returns how many outputs differed from the same job's alone.
 int hammer(std::vector<nova::Handle>& handles, const std::vector<Job>& jobs, int threads, int rounds) {

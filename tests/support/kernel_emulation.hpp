@@ -6,6 +6,8 @@
 
 #define NOVA_KERNEL_EMULATION 1
 
+#include "float16.hpp"
+
 #include <ucontext.h>
 
 #include <cmath>
@@ -29,6 +31,15 @@ inline dim3 threadIdx, blockIdx, blockDim, gridDim;
 __extension__ typedef _Float16 __half;  // IEEE binary16, rounding to nearest even like the GPU's
 inline float __half2float(__half h) { return static_cast<float>(h); }
 inline __half __float2half_rn(float v) { return static_cast<__half>(v); }
+
+// bfloat16 as hip/hip_bfloat16.h (and CUDA's __nv_bfloat16) gives it to the kernels: made from a
+// float rounding to nearest even, read as float.
+struct hip_bfloat16 {
+  uint16_t data;
+  hip_bfloat16() = default;
+  explicit hip_bfloat16(float v) : data(nova::runtime::float_to_bf16(v)) {}
+  operator float() const { return nova::runtime::bf16_to_float(data); }
+};
 using std::fmaxf;
 
 namespace nova::emulation {

@@ -1,9 +1,11 @@
 // Speed of libnova_runtime against cuDNN's best algorithm, in one process on the same inputs, and
 // where its time goes (stage by stage). Correctness lives in the GPU tests (`ctest -L gpu`,
 // tests/gpu). Built by tools/device/build_gpu.sh, run by tools/device/bench_conv.sh. Prints tables;
-// writes speed.csv and stages.csv into the directory given as argv[1].
+// writes speed.csv and stages.csv into the directory given as argv[1]. --dtype bf16 runs both in
+// bfloat16 instead of fp16 (cuDNN with fp32 compute either way).
 #include <nova/runtime.h>
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
@@ -13,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <string>
@@ -71,9 +74,23 @@ struct DeviceBuffer {
   template <class T> T* as() const { return static_cast<T*>(ptr); }
 };
 
-__global__ void to_half(const float* in, __half* out, long long count) {
+// The 16-bit type both libraries run in (--dtype), as NOVA and cuDNN name it.
+struct Precision {
+  const char* name;
+  nova_dtype_t nova;
+  cudnnDataType_t cudnn;
+};
+const Precision kPrecisions[] = {{"fp16", NOVA_DTYPE_FP16, CUDNN_DATA_HALF},
+                                  {"bf16", NOVA_DTYPE_BF16, CUDNN_DATA_BFLOAT16}};
+
+// v in the 16-bit type, rounded to nearest even, as its bits.
+__host__ __device__ unsigned short narrow(float v, nova_dtype_t dtype) {
+  return dtype == NOVA_DTYPE_BF16 ? __bfloat16_as_ushort(__float2bfloat16_rn(v)) : __half_as_ushort(__float2half_rn(v));
+}
+
+__global__ void narrow_all(const float* in, unsigned short* out, long long count, nova_dtype_t dtype) {
   const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (i < count) out[i] = __float2half_rn(in[i]);
+  if (i < count) out[i] = narrow(in[i], dtype);
 }
 
 template <class T>
@@ -87,17 +104,19 @@ __global__ void nchw_to_nhwc(const T* in, T* out, int N, int C, int H, int W) {
 
 unsigned blocks(long long count) { return static_cast<unsigned>((count + 255) / 256); }
 
-// One layer's inputs on the device: x in fp16 NCHW, fp32 weights; random, seeded.
+// One layer's inputs on the device: x in the 16-bit type, NCHW, fp32 weights; random, seeded.
 struct Problem {
   int n, c, k, h, w;
+  const Precision& precision;
   DeviceBuffer x16, w32;
-  Problem(int n_, int c_, int k_, int hw, unsigned seed)
-      : n(n_), c(c_), k(k_), h(hw), w(hw), x16(sizeof(__half) * n_ * c_ * hw * hw), w32(sizeof(float) * k_ * c_ * 9) {
+  Problem(int n_, int c_, int k_, int hw, const Precision& precision_, unsigned seed)
+      : n(n_), c(c_), k(k_), h(hw), w(hw), precision(precision_), x16(sizeof(unsigned short) * n_ * c_ * hw * hw),
+        w32(sizeof(float) * k_ * c_ * 9) {
     std::mt19937 rng(seed);
     std::normal_distribution<float> normal(0.0f, 1.0f);
-    std::vector<__half> x(static_cast<size_t>(n) * c * h * w);
+    std::vector<unsigned short> x(static_cast<size_t>(n) * c * h * w);
     std::vector<float> wt(static_cast<size_t>(k) * c * 9);
-    for (auto& v : x) v = __float2half_rn(normal(rng));
+    for (auto& v : x) v = narrow(normal(rng), precision.nova);
     for (auto& v : wt) v = normal(rng) / std::sqrt(9.0f * static_cast<float>(c));
     CUDA_CHECK(cudaMemcpy(x16.ptr, x.data(), x16.bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(w32.ptr, wt.data(), w32.bytes, cudaMemcpyHostToDevice));
@@ -105,7 +124,7 @@ struct Problem {
   nova_conv_desc_t desc(nova_layout_t layout, nova_algo_t algorithm, const char* transform) const {
     nova_conv_desc_t d;
     nova_conv_desc_init(&d);
-    d.n = n, d.c = c, d.h = h, d.w = w, d.k = k, d.pad = 1, d.dtype = NOVA_DTYPE_FP16, d.layout = layout;
+    d.n = n, d.c = c, d.h = h, d.w = w, d.k = k, d.pad = 1, d.dtype = precision.nova, d.layout = layout;
     d.algorithm = algorithm, d.transform = transform;
     return d;
   }
@@ -161,15 +180,16 @@ struct Cudnn {
   std::unique_ptr<DeviceBuffer> workspace;
   DeviceBuffer w16;
   Cudnn(cudnnHandle_t h, const Problem& p, nova_layout_t layout)
-      : handle(h), w16(sizeof(__half) * p.k * p.c * 9) {
+      : handle(h), w16(sizeof(unsigned short) * p.k * p.c * 9) {
     const cudnnTensorFormat_t fmt = layout == NOVA_LAYOUT_NHWC ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
     CUDNN_CHECK(cudnnCreateTensorDescriptor(&x));
     CUDNN_CHECK(cudnnCreateTensorDescriptor(&y));
     CUDNN_CHECK(cudnnCreateFilterDescriptor(&w));
     CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&conv));
-    CUDNN_CHECK(cudnnSetTensor4dDescriptor(x, fmt, CUDNN_DATA_HALF, p.n, p.c, p.h, p.w));
-    CUDNN_CHECK(cudnnSetTensor4dDescriptor(y, fmt, CUDNN_DATA_HALF, p.n, p.k, p.h, p.w));
-    CUDNN_CHECK(cudnnSetFilter4dDescriptor(w, CUDNN_DATA_HALF, fmt, p.k, p.c, 3, 3));
+    const cudnnDataType_t type = p.precision.cudnn;
+    CUDNN_CHECK(cudnnSetTensor4dDescriptor(x, fmt, type, p.n, p.c, p.h, p.w));
+    CUDNN_CHECK(cudnnSetTensor4dDescriptor(y, fmt, type, p.n, p.k, p.h, p.w));
+    CUDNN_CHECK(cudnnSetFilter4dDescriptor(w, type, fmt, p.k, p.c, 3, 3));
     CUDNN_CHECK(cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
     CUDNN_CHECK(cudnnSetConvolutionMathType(conv, CUDNN_TENSOR_OP_MATH));
   }
@@ -220,6 +240,7 @@ struct Options {
   bool channels = false;       // the channel-count layers (kChannelLayers) at batch 32 instead
   int only_c = 0, only_hw = 0, only_n = 0;  // --layer C,HW,N: that layer's speed alone (for profilers)
   const char* transform = "auto";  // --transform NAME, e.g. "tuned"
+  const Precision* precision = &kPrecisions[0];  // --dtype fp16|bf16
   bool single_layer() const { return only_n > 0; }
   bool wants(const Layer& l, int batch) const {
     if (single_layer()) return l.channels == only_c && l.size == only_hw && batch == only_n;
@@ -235,7 +256,13 @@ bool parse_options(int argc, char** argv, Options& o) {
     else if (std::strcmp(argv[i], "--layer") == 0 && i + 1 < argc &&
              std::sscanf(argv[i + 1], "%d,%d,%d", &o.only_c, &o.only_hw, &o.only_n) == 3) ++i;
     else if (std::strcmp(argv[i], "--transform") == 0 && i + 1 < argc) o.transform = argv[++i];
-    else return false;
+    else if (std::strcmp(argv[i], "--dtype") == 0 && i + 1 < argc) {
+      const char* name = argv[++i];
+      const auto found = std::find_if(std::begin(kPrecisions), std::end(kPrecisions),
+                                      [&](const Precision& p) { return std::strcmp(p.name, name) == 0; });
+      if (found == std::end(kPrecisions)) return false;
+      o.precision = found;
+    } else return false;
   }
   return true;
 }
@@ -284,8 +311,8 @@ void tear_down(Bench& b) {
 // The layer's input in the layout asked for (the problem holds NCHW).
 void input_in_layout(const Problem& p, nova_layout_t layout, DeviceBuffer& x) {
   if (layout == NOVA_LAYOUT_NHWC)
-    nchw_to_nhwc<<<blocks(static_cast<long long>(p.x16.bytes / 2)), 256>>>(p.x16.as<__half>(), x.as<__half>(), p.n, p.c,
-                                                                             p.h, p.w);
+    nchw_to_nhwc<<<blocks(static_cast<long long>(p.x16.bytes / 2)), 256>>>(p.x16.as<unsigned short>(),
+                                                                             x.as<unsigned short>(), p.n, p.c, p.h, p.w);
   else
     CUDA_CHECK(cudaMemcpy(x.ptr, p.x16.ptr, p.x16.bytes, cudaMemcpyDeviceToDevice));
 }
@@ -327,7 +354,7 @@ void measure(Bench& b, const Options& o, const Layer& l, const Problem& p, nova_
   const std::string lay = std::string(layout_name(layout)) + (algorithm == NOVA_ALGO_FUSED        ? "-f"
                                                               : algorithm == NOVA_ALGO_THREE_PASS ? "-3"
                                                                                                   : "");
-  DeviceBuffer x(p.x16.bytes), y(sizeof(__half) * p.n * p.k * p.h * p.w);
+  DeviceBuffer x(p.x16.bytes), y(sizeof(unsigned short) * p.n * p.k * p.h * p.w);
   input_in_layout(p, layout, x);
   size_t ws_bytes = 0;
   NOVA_CHECK(nova_conv_workspace_size(b.nova, &d, &ws_bytes));
@@ -335,11 +362,13 @@ void measure(Bench& b, const Options& o, const Layer& l, const Problem& p, nova_
   NOVA_CHECK(nova_filter_transform(b.nova, &d, p.w32.as<float>(), 1));
   auto nova_run = [&] { NOVA_CHECK(nova_conv_forward(b.nova, &d, x.ptr, p.w32.as<float>(), 1, nullptr, 0, y.ptr, ws.ptr, ws.bytes)); };
   Cudnn dnn_conv(b.dnn, p, layout);
-  to_half<<<blocks(p.k * p.c * 9), 256>>>(p.w32.as<float>(), dnn_conv.w16.as<__half>(), p.k * p.c * 9);
+  narrow_all<<<blocks(p.k * p.c * 9), 256>>>(p.w32.as<float>(), dnn_conv.w16.as<unsigned short>(), p.k * p.c * 9,
+                                             p.precision.nova);
   if (layout == NOVA_LAYOUT_NHWC) {  // cuDNN's NHWC filter is K x R x S x C
     DeviceBuffer tmp(dnn_conv.w16.bytes);
     CUDA_CHECK(cudaMemcpy(tmp.ptr, dnn_conv.w16.ptr, tmp.bytes, cudaMemcpyDeviceToDevice));
-    nchw_to_nhwc<<<blocks(p.k * p.c * 9), 256>>>(tmp.as<__half>(), dnn_conv.w16.as<__half>(), p.k, p.c, 3, 3);
+    nchw_to_nhwc<<<blocks(p.k * p.c * 9), 256>>>(tmp.as<unsigned short>(), dnn_conv.w16.as<unsigned short>(), p.k, p.c,
+                                                  3, 3);
   }
   dnn_conv.find(x.ptr, y.ptr);
   auto dnn_run = [&] { dnn_conv.run(x.ptr, y.ptr); };
@@ -366,7 +395,8 @@ void print_stage_table(const Bench& b) {
 int main(int argc, char** argv) {
   Options o;
   if (!parse_options(argc, argv, o)) {
-    std::fprintf(stderr, "usage: %s OUT_DIR [--quick] [--channels] [--layer C,HW,N] [--transform NAME]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s OUT_DIR [--quick] [--channels] [--layer C,HW,N] [--transform NAME] [--dtype fp16|bf16]\n",
+                 argv[0]);
     return 2;
   }
   int devices = 0;
@@ -378,10 +408,11 @@ int main(int argc, char** argv) {
   set_up(b, o);
   // Each layout with the default algorithm (AUTO: fused or 3-pass) and with each algorithm asked
   // for: the 3-pass pipeline (NHWC-3, NCHW-3) and the fused kernel where it runs (-f).
-  std::printf("\n== speed, fp16: median us, ratio nova/cuDNN\n%-10s %4s %4s %3s %6s %-18s %9s %9s %6s %9s %9s %6s\n",
-              "net", "C", "HW", "N", "lay", "transform", "nova", "cudnn", "ratio", "nova-g", "cudnn-g", "ratio");
+  std::printf("\n== speed, %s: median us, ratio nova/cuDNN\n%-10s %4s %4s %3s %6s %-18s %9s %9s %6s %9s %9s %6s\n",
+              o.precision->name, "net", "C", "HW", "N", "lay", "transform", "nova", "cudnn", "ratio", "nova-g", "cudnn-g",
+              "ratio");
   const auto run_layer = [&](const Layer& l, int batch) {
-    const Problem p(batch, l.channels, l.k(), l.size, 21u);
+    const Problem p(batch, l.channels, l.k(), l.size, *o.precision, 21u);
     for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})
       for (const nova_algo_t algorithm : {NOVA_ALGO_AUTO, NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED})
         measure(b, o, l, p, layout, algorithm);

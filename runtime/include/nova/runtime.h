@@ -43,13 +43,15 @@ typedef enum {
 
 typedef enum { NOVA_BACKEND_CPU = 0, NOVA_BACKEND_GPU = 1 } nova_backend_t;
 typedef enum { NOVA_LAYOUT_NCHW = 0, NOVA_LAYOUT_NHWC = 1 } nova_layout_t;
-/* fp16 tensors are IEEE binary16 bit patterns (uint16_t on the host, __half on the device). */
-typedef enum { NOVA_DTYPE_FP32 = 0, NOVA_DTYPE_FP16 = 1 } nova_dtype_t;
+/* fp16 tensors are IEEE binary16 bit patterns (uint16_t on the host, __half on the device); bf16
+ * tensors are bfloat16 bit patterns, the upper 16 bits of an fp32 (uint16_t on the host,
+ * __nv_bfloat16 on NVIDIA devices, hip_bfloat16 on AMD ones). */
+typedef enum { NOVA_DTYPE_FP32 = 0, NOVA_DTYPE_FP16 = 1, NOVA_DTYPE_BF16 = 2 } nova_dtype_t;
 /* How the GPU runs the convolution. THREE_PASS: input transform, batched GEMM, output transform.
- * FUSED: one kernel (fp16, tiles up to 6 x 6, any C and K) that reads x and writes y in their own
+ * FUSED: one kernel (fp16 or bf16, tiles up to 6 x 6, any C and K) that reads x and writes y in their own
  * layout, with no workspace; where V of every channel does not fit its shared memory (C beyond
  * ~130 for F(4,3) on an H100/H200), and for odd C or K, it takes the channels in chunks (slower).
- * NOT_SUPPORTED where it cannot run, and always on the CPU. AUTO: FUSED for fp16 where its 6 x 6
+ * NOT_SUPPORTED where it cannot run (fp32), and always on the CPU. AUTO: FUSED for fp16 and bf16 where its 6 x 6
  * tile (F(4,3)) fits with every channel in one chunk and its grid covers at least half the GPU's
  * multiprocessors (where it was measured faster, docs/runtime.md), else THREE_PASS; the CPU always
  * runs its own path. */
@@ -82,9 +84,9 @@ typedef struct {
                            * NOVA_STATUS_INACCURATE; 1: run it anyway */
   double max_error;       /* the error budget: the largest predicted relative error 0.7 u amp2D a
                            * transform may have, for "auto" and "tuned" to pick it and for a named one
-                           * to run. 0 (default): the dtype's (fp16 1e-2, fp32 1e-5). Smaller trades
-                           * speed for accuracy (fp16 3e-3 leaves the F(4,3) transforms of amp2D < 8.8
-                           * and F(2,3)); none fitting it: NOVA_STATUS_UNKNOWN_TRANSFORM. */
+                           * to run. 0 (default): the dtype's (fp16 1e-2, bf16 3e-2, fp32 1e-5).
+                           * Smaller trades speed for accuracy (fp16 3e-3 leaves the F(4,3) transforms
+                           * of amp2D < 8.8 and F(2,3)); none fitting it: NOVA_STATUS_UNKNOWN_TRANSFORM. */
 } nova_conv_desc_t;
 
 NOVA_API const char* nova_status_string(nova_status_t status);

@@ -48,6 +48,7 @@
 
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace nova::kernels {
 
@@ -156,19 +157,31 @@ struct FusedConvArgs {
 // ---------------------------------------------------------------------------------------------
 // Device side.
 
-// Two storage elements (channels c and c + 1, or two planes) as one 4-byte word.
+// Two storage elements (channels c and c + 1, or two planes) as one 4-byte word: __half2 for fp16
+// on a GPU, a plain pair otherwise (bf16; every type in the CPU emulation).
+template <typename T>
+struct alignas(2 * sizeof(T)) ElementPair {
+  T a, b;
+};
+template <typename T> struct StoragePairOf {
+  using type = ElementPair<T>;
+};
+template <typename T> using StoragePair = typename StoragePairOf<T>::type;
+template <typename T> __device__ inline ElementPair<T> pair_of(T a, T b) { return {a, b}; }
+template <typename T> __device__ inline void unpack_pair(ElementPair<T> p, float& a, float& b) {
+  a = to_float(p.a), b = to_float(p.b);
+}
+template <typename T> __device__ inline void store_pair(T* at, float a, float b) {
+  ElementPair<T> p;
+  store(&p.a, a), store(&p.b, b);
+  *reinterpret_cast<ElementPair<T>*>(at) = p;
+}
+template <typename T> __device__ inline T storage_zero() { return T(0.0f); }
+
 #ifdef NOVA_KERNEL_EMULATION
 inline char* fused_shared_memory() { return nova::emulation::dynamic_shared.data(); }
 
-template <typename T>
-struct StoragePair {
-  T a, b;
-};
-template <typename T> inline StoragePair<T> pair_of(T a, T b) { return {a, b}; }
 template <typename T> inline StoragePair<T> load_word(const T* at) { return {at[0], at[1]}; }
-template <typename T> inline void unpack_pair(StoragePair<T> p, float& a, float& b) { a = to_float(p.a), b = to_float(p.b); }
-template <typename T> inline void store_pair(T* at, float a, float b) { store(at, a), store(at + 1, b); }
-template <typename T> inline T storage_zero() { return static_cast<T>(0.0f); }
 inline void copy_run(void* to, const void* from) { std::memcpy(to, from, 16); }
 // Every emulated thread runs to its next barrier before any continues, so a warp barrier is a block
 // barrier here; threads of other warps may be at a different count, which matters only for data
@@ -180,9 +193,9 @@ __device__ inline char* fused_shared_memory() {
   return fused_shared;
 }
 
-template <typename T> struct StoragePairOf;
-template <> struct StoragePairOf<__half> { using type = __half2; };
-template <typename T> using StoragePair = typename StoragePairOf<T>::type;
+template <> struct StoragePairOf<__half> {
+  using type = __half2;
+};
 __device__ inline __half2 pair_of(__half a, __half b) { return __halves2half2(a, b); }
 template <typename T>
 __device__ inline StoragePair<T> load_word(const T* __restrict__ at) { return *reinterpret_cast<const StoragePair<T>*>(at); }
@@ -191,8 +204,6 @@ __device__ inline void unpack_pair(__half2 p, float& a, float& b) {
   a = f.x, b = f.y;
 }
 __device__ inline void store_pair(__half* at, float a, float b) { *reinterpret_cast<__half2*>(at) = __floats2half2_rn(a, b); }
-template <typename T> __device__ inline T storage_zero();
-template <> __device__ inline __half storage_zero<__half>() { return __float2half_rn(0.0f); }
 // Eight channels (16 bytes, aligned) in one access.
 __device__ inline void copy_run(void* to, const void* from) {
   *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
@@ -209,6 +220,15 @@ __device__ inline void fused_warp_sync() {
 #endif
 }
 #endif
+
+// f(std::integral_constant<int, i>{}) for i = 0 .. count - 1: a loop unrolled in the source, where
+// clang's unroller gives up on the size of the body (the bf16 epilogue on AMD targets).
+template <int count, class F>
+__device__ __forceinline__ void for_each_index(F&& f) {
+  [&]<int... i>(std::integer_sequence<int, i...>) {
+    (f(std::integral_constant<int, i>{}), ...);
+  }(std::make_integer_sequence<int, count>{});
+}
 
 // Channels c and c + 1 of one patch element at `at` (the second `next` elements further: 1 in NHWC,
 // a plane in NCHW), zero outside the image. NHWC with C even (`word`): both in one aligned 4-byte
@@ -240,19 +260,27 @@ template <typename T, int kKBlocks>
 __device__ inline void fused_mma(float (&acc)[kKBlocks][4], const T* v, int lane_at, int t0, int c0, int width,
                                  const UFragment<T> (&u)[kKBlocks], int lane) {
 #ifdef NOVA_FUSED_MMA
-  static_assert(std::is_same_v<T, __half>, "the mma below multiplies fp16");
+  static_assert(std::is_same_v<T, __half> || std::is_same_v<T, hip_bfloat16>, "the mma multiplies fp16 or bf16");
   (void)t0, (void)c0, (void)width, (void)lane;
   unsigned a0, a1, a2, a3;  // ldmatrix .x4: lanes 0-15 address tiles 0-15 at channel c0, lanes 16-31 at c0 + 8
   const auto address = static_cast<unsigned>(__cvta_generic_to_shared(v + lane_at));
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
                : "r"(address));
+  // The operand type is part of the instruction's name (and asm takes only a literal).
+#define NOVA_FUSED_MMA_M16N8K16(ab)                                                                            \
+  asm("mma.sync.aligned.m16n8k16.row.col.f32." ab "." ab ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, " \
+      "{%0, %1, %2, %3};\n"                                                                                    \
+      : "+f"(acc[b][0]), "+f"(acc[b][1]), "+f"(acc[b][2]), "+f"(acc[b][3])                                    \
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(u[b].x), "r"(u[b].y))
 #pragma unroll
-  for (int b = 0; b < kKBlocks; ++b)
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(acc[b][0]), "+f"(acc[b][1]), "+f"(acc[b][2]), "+f"(acc[b][3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(u[b].x), "r"(u[b].y));
+  for (int b = 0; b < kKBlocks; ++b) {
+    if constexpr (std::is_same_v<T, __half>)
+      NOVA_FUSED_MMA_M16N8K16("f16");
+    else
+      NOVA_FUSED_MMA_M16N8K16("bf16");
+  }
+#undef NOVA_FUSED_MMA_M16N8K16
 #else
   (void)lane_at;
   const int g = lane / 4, q = lane % 4;
@@ -410,10 +438,10 @@ __device__ __forceinline__ void fused_store_direct(const FusedConvArgs& a, const
   const TileGrid& g = a.grid;
   T* y = static_cast<T*>(a.y);
   const bool word = !kChunked || a.K % 2 == 0;
-#pragma unroll
-  for (int b = 0; b < kKBlocks; ++b) {
+  for_each_index<kKBlocks>([&](auto block) {
+    constexpr int b = decltype(block)::value;
     const int k = (kb + b) * kFusedBlockK + lane % 4 * 2;
-    if (k >= a.K) continue;
+    if (k >= a.K) return;
     const bool second = word || k + 1 < a.K;
     float b0, b1;
     fused_bias_pair(a, kb, b, lane, b0, b1);
@@ -445,7 +473,7 @@ __device__ __forceinline__ void fused_store_direct(const FusedConvArgs& a, const
       if (a.relu) clipped ? emit(h, o, Yes{}, Yes{}) : emit(h, o, Yes{}, No{});
       else clipped ? emit(h, o, No{}, Yes{}) : emit(h, o, No{}, No{});
     }
-  }
+  });
 }
 
 // The epilogue's first half: bias and ReLU of every output the lane holds, handed to

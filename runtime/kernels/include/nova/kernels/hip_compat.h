@@ -10,13 +10,19 @@
 
 #include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
+// After hip_runtime.h, which defines __HIPCC__: before it this header declares only a bare struct.
+#include <hip/hip_bfloat16.h>
 
 #else  // CUDA
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-// Types and status codes.
+// Types and status codes. bfloat16: ROCm's hip_bfloat16 (hip/hip_bfloat16.h) and CUDA's
+// __nv_bfloat16 share what the kernels use: construction from float rounding to nearest even, and
+// conversion to float.
+using hip_bfloat16 = __nv_bfloat16;
 using hipError_t = cudaError_t;
 using hipStream_t = cudaStream_t;
 using hipEvent_t = cudaEvent_t;

@@ -40,8 +40,10 @@ struct TileGrid {
 
 __device__ inline float to_float(float v) { return v; }
 __device__ inline float to_float(__half v) { return __half2float(v); }
+__device__ inline float to_float(hip_bfloat16 v) { return static_cast<float>(v); }
 __device__ inline void store(float* at, float v) { *at = v; }
 __device__ inline void store(__half* at, float v) { *at = __float2half_rn(v); }
+__device__ inline void store(hip_bfloat16* at, float v) { *at = hip_bfloat16(v); }  // nearest even
 
 // The (channel, tile) of this thread. Consecutive threads take consecutive tiles for NCHW images
 // (adjacent along a row; V and M are tiles-fastest) and consecutive channels for NHWC ones

@@ -21,33 +21,47 @@
 
 namespace nova::kernels {
 
+// The 3-pass launchers per storage type: fp16 (__half), fp32 and bf16 (hip_bfloat16), in the order
+// nova-codegen emits them (kGpuEntry's designated initializers follow the declarations).
 struct GpuTransformEntry {
   hipError_t (*launch_filter_transform)(const float* w, __half* U, int K, int C, hipStream_t stream);
   hipError_t (*launch_filter_transform_f32)(const float* w, float* U, int K, int C, hipStream_t stream);
+  hipError_t (*launch_filter_transform_bf16)(const float* w, hip_bfloat16* U, int K, int C, hipStream_t stream);
   hipError_t (*launch_input_transform_nchw_f16)(const __half* x, __half* V, int N, int C, int H, int W, int pad,
                                                 hipStream_t stream);
   hipError_t (*launch_input_transform_nchw_f32)(const float* x, float* V, int N, int C, int H, int W, int pad,
                                                 hipStream_t stream);
+  hipError_t (*launch_input_transform_nchw_bf16)(const hip_bfloat16* x, hip_bfloat16* V, int N, int C, int H, int W,
+                                                 int pad, hipStream_t stream);
   hipError_t (*launch_input_transform_nhwc_f16)(const __half* x, __half* V, int N, int C, int H, int W, int pad,
                                                 hipStream_t stream);
   hipError_t (*launch_input_transform_nhwc_f32)(const float* x, float* V, int N, int C, int H, int W, int pad,
                                                 hipStream_t stream);
+  hipError_t (*launch_input_transform_nhwc_bf16)(const hip_bfloat16* x, hip_bfloat16* V, int N, int C, int H, int W,
+                                                 int pad, hipStream_t stream);
   // bias: K values or nullptr; relu: non-zero clamps at zero after the bias.
   hipError_t (*launch_output_transform_nchw_f16)(const float* M, __half* y, const float* bias, int relu, int N, int K,
                                                  int H, int W, int pad, hipStream_t stream);
   hipError_t (*launch_output_transform_nchw_f32)(const float* M, float* y, const float* bias, int relu, int N, int K,
                                                  int H, int W, int pad, hipStream_t stream);
+  hipError_t (*launch_output_transform_nchw_bf16)(const float* M, hip_bfloat16* y, const float* bias, int relu, int N,
+                                                  int K, int H, int W, int pad, hipStream_t stream);
   hipError_t (*launch_output_transform_nhwc_f16)(const float* M, __half* y, const float* bias, int relu, int N, int K,
                                                  int H, int W, int pad, hipStream_t stream);
   hipError_t (*launch_output_transform_nhwc_f32)(const float* M, float* y, const float* bias, int relu, int N, int K,
                                                  int H, int W, int pad, hipStream_t stream);
-  // The fused fp16 convolution (fused_kernels.hpp) of NHWC (`nhwc`) or NCHW images, or nullptr for
-  // tiles too large for it. U in the fused filter layout (fused_filter_index, K and C padded);
-  // shared_limit: the device's shared memory per block in bytes. hipErrorInvalidValue when
+  hipError_t (*launch_output_transform_nhwc_bf16)(const float* M, hip_bfloat16* y, const float* bias, int relu, int N,
+                                                  int K, int H, int W, int pad, hipStream_t stream);
+  // The fused convolution (fused_kernels.hpp) of NHWC (`nhwc`) or NCHW images, fp16 or bf16, or
+  // nullptr for tiles too large for it. U in the fused filter layout (fused_filter_index, K and C
+  // padded); shared_limit: the device's shared memory per block in bytes. hipErrorInvalidValue when
   // fused_launch() finds none for the shape.
   hipError_t (*launch_fused_conv_f16)(const __half* x, const __half* U, __half* y, const float* bias, int relu, int N,
                                       int C, int H, int W, int K, int pad, bool nhwc, int shared_limit,
                                       hipStream_t stream);
+  hipError_t (*launch_fused_conv_bf16)(const hip_bfloat16* x, const hip_bfloat16* U, hip_bfloat16* y, const float* bias,
+                                       int relu, int N, int C, int H, int W, int K, int pad, bool nhwc, int shared_limit,
+                                       hipStream_t stream);
 };
 
 }  // namespace nova::kernels
