@@ -50,13 +50,13 @@ constexpr DtypeTraits kDtypeTraits[] = {
 };
 static_assert(NOVA_DTYPE_FP32 == 0 && NOVA_DTYPE_FP16 == 1 && NOVA_DTYPE_BF16 == 2);
 
-bool within_error_budget(const TransformEntry& t, const ConvShape& s) {
-  return 0.7 * dtype_traits(s.dtype).unit_roundoff * t.amp2d <= s.error_budget;
-}
-
 }  // namespace
 
 const DtypeTraits& dtype_traits(nova_dtype_t dtype) { return kDtypeTraits[dtype]; }
+
+bool within_error_budget(const TransformEntry& t, const ConvShape& s) {
+  return 0.7 * dtype_traits(s.dtype).unit_roundoff * t.amp2d <= s.error_budget;
+}
 
 nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
   if (!desc) return NOVA_STATUS_INVALID_ARGUMENT;

@@ -76,6 +76,9 @@ struct PathCost {
 };
 using CostModel = std::function<PathCost(const TransformEntry&)>;
 
+// Whether the predicted error 0.7 u amp2D of `t` fits the shape's error budget.
+bool within_error_budget(const TransformEntry& t, const ConvShape& s);
+
 // The transforms "auto" may take for `shape` (those whose predicted error fits its error budget),
 // best first: least volume, then fewest transform operations (which only the fused kernel counts),
 // then lowest amp2D, then registry (name) order. A volume of HUGE_VAL rules one out.

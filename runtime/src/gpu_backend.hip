@@ -14,6 +14,7 @@
 #include "nova/kernels/fused_kernels.hpp"
 #include "nova/kernels/hip_compat.h"
 #include "nova/kernels/transform_registry_gpu.hpp"
+#include "gpu_cost_model.hpp"
 
 #if defined(__HIP__) || defined(__HIPCC__)
 #if NOVA_ENABLE_HIPBLAS
@@ -202,22 +203,29 @@ class GpuBackend final : public Backend {
     return has_kernel && fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0;
   }
 
-  // Measured (docs/runtime.md): faster than the 3-pass pipeline, in both layouts, where its 6 x 6
-  // tile (F(4,3)) fits with every channel in shared memory at once (C up to ~130 with 227 KB per
-  // block; C = 3, 24, 72 and 130 too) and its blocks cover at least half the multiprocessors;
-  // slower with several chunks of channels (C = 256 and beyond), with F(2,3) and on smaller grids.
+  // AUTO fuses where the cost model (gpu_cost_model.hpp) predicts the fastest fused transform within
+  // the error budget to beat the fastest 3-pass one; fp32 has no fused kernel.
   bool fuses_by_default(const ConvShape& s) const override {
-    if (s.dtype == NOVA_DTYPE_FP32 || s.r != 3 || s.c > INT_MAX || s.k > INT_MAX) return false;
-    const FusedLaunch launch = fused_launch(kFusedMaxTileSide, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_);
-    const int64_t tiles = tile_shape(s, kFusedMaxTileSide - s.r + 1, kFusedMaxTileSide).tiles;
-    return launch.tile_groups > 0 && launch.chunk == fused_padded_channels(static_cast<int>(s.c)) &&
-           tiles >= int64_t{multiprocessors_} / 2 * fused_block_tiles(launch.tile_groups);
+    if (s.dtype == NOVA_DTYPE_FP32) return false;
+    double fused = HUGE_VAL, three_pass = HUGE_VAL;
+    for (const TransformEntry& t : transform_registry()) {
+      if (t.r != s.r || !within_error_budget(t, s) || check_tiled_sizes(s, t) != NOVA_STATUS_SUCCESS) continue;
+      three_pass = std::min(three_pass, predicted_three_pass_us(s, t));
+      if (can_fuse(s, t)) fused = std::min(fused, predicted_fused_us(s, t, launch_of(s, t), multiprocessors_));
+    }
+    return fused < three_pass;
   }
 
+  FusedLaunch launch_of(const ConvShape& s, const TransformEntry& t) const {
+    return fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_);
+  }
+
+  // The predicted time on the path fuses() takes (fp32: the bytes the 3-pass pipeline moves).
   PathCost forward_cost(const ConvShape& s, const TransformEntry& t) const override {
-    if (!fuses(s, t)) return Backend::forward_cost(s, t);
-    return {static_cast<double>(tile_shape(s, t).tiles) * t.n * t.n,
-            static_cast<double>(s.c) * t.input_ops + static_cast<double>(s.k) * t.output_ops};
+    if (s.dtype == NOVA_DTYPE_FP32) return Backend::forward_cost(s, t);
+    const double us = fuses(s, t) ? predicted_fused_us(s, t, launch_of(s, t), multiprocessors_)
+                                   : predicted_three_pass_us(s, t);
+    return {us, static_cast<double>(t.input_ops + t.output_ops)};
   }
 
   nova_status_t allocate(size_t bytes, Buffer& out) override {

@@ -2,7 +2,9 @@
 // where its time goes (stage by stage). Correctness lives in the GPU tests (`ctest -L gpu`,
 // tests/gpu). Built by tools/device/build_gpu.sh, run by tools/device/bench_conv.sh. Prints tables;
 // writes speed.csv and stages.csv into the directory given as argv[1]. --dtype bf16 runs both in
-// bfloat16 instead of fp16 (cuDNN with fp32 compute either way).
+// bfloat16 instead of fp16 (cuDNN with fp32 compute either way). --frontier: every transform on
+// both paths as (time, measured error) beside cuDNN and AUTO (frontier.csv); --random COUNT: AUTO
+// against every configuration within the budget on random shapes (random.csv).
 #include <nova/runtime.h>
 
 #include <cuda_bf16.h>
@@ -109,8 +111,8 @@ struct Problem {
   int n, c, k, h, w;
   const Precision& precision;
   DeviceBuffer x16, w32;
-  Problem(int n_, int c_, int k_, int hw, const Precision& precision_, unsigned seed)
-      : n(n_), c(c_), k(k_), h(hw), w(hw), precision(precision_), x16(sizeof(unsigned short) * n_ * c_ * hw * hw),
+  Problem(int n_, int c_, int k_, int h_, int w_, const Precision& precision_, unsigned seed)
+      : n(n_), c(c_), k(k_), h(h_), w(w_), precision(precision_), x16(sizeof(unsigned short) * n_ * c_ * h_ * w_),
         w32(sizeof(float) * k_ * c_ * 9) {
     std::mt19937 rng(seed);
     std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -238,6 +240,9 @@ struct Options {
   std::string out_dir = ".";
   bool quick = false;          // skip batch 8
   bool channels = false;       // the channel-count layers (kChannelLayers) at batch 32 instead
+  bool frontier = false;       // every transform and path as (time, error) on the batch-32 layers instead
+  int random_count = 0;        // --random COUNT: AUTO against every configuration on random shapes instead
+  unsigned seed = 1;           // --seed S: of the random shapes
   int only_c = 0, only_hw = 0, only_n = 0;  // --layer C,HW,N: that layer's speed alone (for profilers)
   const char* transform = "auto";  // --transform NAME, e.g. "tuned"
   const Precision* precision = &kPrecisions[0];  // --dtype fp16|bf16
@@ -253,6 +258,10 @@ bool parse_options(int argc, char** argv, Options& o) {
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) o.quick = true;
     else if (std::strcmp(argv[i], "--channels") == 0) o.channels = true;
+    else if (std::strcmp(argv[i], "--frontier") == 0) o.frontier = true;
+    else if (std::strcmp(argv[i], "--random") == 0 && i + 1 < argc && std::sscanf(argv[i + 1], "%d", &o.random_count) == 1 &&
+             o.random_count > 0) ++i;
+    else if (std::strcmp(argv[i], "--seed") == 0 && i + 1 < argc && std::sscanf(argv[i + 1], "%u", &o.seed) == 1) ++i;
     else if (std::strcmp(argv[i], "--layer") == 0 && i + 1 < argc &&
              std::sscanf(argv[i + 1], "%d,%d,%d", &o.only_c, &o.only_hw, &o.only_n) == 3) ++i;
     else if (std::strcmp(argv[i], "--transform") == 0 && i + 1 < argc) o.transform = argv[++i];
@@ -344,6 +353,18 @@ void profile_stages(Bench& b, const Layer& l, const Problem& p, const nova_conv_
                gbs(best.output_bytes, best.output_ms), gbs(best.gemm_bytes, best.gemm_ms));
 }
 
+// cuDNN's filter: the problem's fp32 weights in its 16-bit type and layout (NHWC: K x R x S x C).
+void prepare_cudnn_filter(const Problem& p, nova_layout_t layout, Cudnn& dnn_conv) {
+  narrow_all<<<blocks(p.k * p.c * 9), 256>>>(p.w32.as<float>(), dnn_conv.w16.as<unsigned short>(), p.k * p.c * 9,
+                                             p.precision.nova);
+  if (layout == NOVA_LAYOUT_NHWC) {
+    DeviceBuffer tmp(dnn_conv.w16.bytes);
+    CUDA_CHECK(cudaMemcpy(tmp.ptr, dnn_conv.w16.ptr, tmp.bytes, cudaMemcpyDeviceToDevice));
+    nchw_to_nhwc<<<blocks(p.k * p.c * 9), 256>>>(tmp.as<unsigned short>(), dnn_conv.w16.as<unsigned short>(), p.k, p.c,
+                                                  3, 3);
+  }
+}
+
 // NOVA (one layout and algorithm) against cuDNN on the same input: plain launches and graph
 // replay, one table row and one speed.csv row; at batch 32 also the stage profile.
 void measure(Bench& b, const Options& o, const Layer& l, const Problem& p, nova_layout_t layout, nova_algo_t algorithm) {
@@ -362,14 +383,7 @@ void measure(Bench& b, const Options& o, const Layer& l, const Problem& p, nova_
   NOVA_CHECK(nova_filter_transform(b.nova, &d, p.w32.as<float>(), 1));
   auto nova_run = [&] { NOVA_CHECK(nova_conv_forward(b.nova, &d, x.ptr, p.w32.as<float>(), 1, nullptr, 0, y.ptr, ws.ptr, ws.bytes)); };
   Cudnn dnn_conv(b.dnn, p, layout);
-  narrow_all<<<blocks(p.k * p.c * 9), 256>>>(p.w32.as<float>(), dnn_conv.w16.as<unsigned short>(), p.k * p.c * 9,
-                                             p.precision.nova);
-  if (layout == NOVA_LAYOUT_NHWC) {  // cuDNN's NHWC filter is K x R x S x C
-    DeviceBuffer tmp(dnn_conv.w16.bytes);
-    CUDA_CHECK(cudaMemcpy(tmp.ptr, dnn_conv.w16.ptr, tmp.bytes, cudaMemcpyDeviceToDevice));
-    nchw_to_nhwc<<<blocks(p.k * p.c * 9), 256>>>(tmp.as<unsigned short>(), dnn_conv.w16.as<unsigned short>(), p.k, p.c,
-                                                  3, 3);
-  }
+  prepare_cudnn_filter(p, layout, dnn_conv);
   dnn_conv.find(x.ptr, y.ptr);
   auto dnn_run = [&] { dnn_conv.run(x.ptr, y.ptr); };
   const int reps = p.n == 32 ? 30 : 100;
@@ -380,6 +394,235 @@ void measure(Bench& b, const Options& o, const Layer& l, const Problem& p, nova_
   std::fprintf(b.speed, "%s,%d,%d,%d,%s,%s,%.2f,%.2f,%.3f,%.2f,%.2f,%.3f\n", l.net, l.channels, l.size, p.n, lay.c_str(),
                name, t_nova, t_dnn, t_nova / t_dnn, g_nova, g_dnn, g_nova / g_dnn);
   if (p.n == 32) profile_stages(b, l, p, d, lay, name, x, y, ws);
+}
+
+// ---------------------------------------------------------------------------------------------
+// --frontier and --random: NOVA's configurations one by one (transform x path), by graph replay.
+
+// A 16-bit element's value on the host.
+float widen(unsigned short bits, nova_dtype_t dtype) {
+  if (dtype == NOVA_DTYPE_BF16) {
+    const unsigned int word = static_cast<unsigned int>(bits) << 16;
+    float v;
+    std::memcpy(&v, &word, sizeof v);
+    return v;
+  }
+  __half_raw raw;
+  raw.x = bits;
+  return __half2float(__half(raw));
+}
+
+// Relative L2 error of y against FP64 at `samples` output elements drawn once per problem (the
+// same ones for every configuration): NOVA's and cuDNN's error measured alike.
+class SampledReference {
+ public:
+  SampledReference(const Problem& p, int samples, unsigned seed) : p_(p) {
+    std::vector<unsigned short> x(p.x16.bytes / 2);
+    std::vector<float> w(p.w32.bytes / 4);
+    CUDA_CHECK(cudaMemcpy(x.data(), p.x16.ptr, p.x16.bytes, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(w.data(), p.w32.ptr, p.w32.bytes, cudaMemcpyDeviceToHost));
+    std::mt19937 rng(seed);
+    for (int i = 0; i < samples; ++i) {
+      const Sample s{static_cast<int>(rng() % p.n), static_cast<int>(rng() % p.k), static_cast<int>(rng() % p.h),
+                     static_cast<int>(rng() % p.w)};
+      double sum = 0;
+      for (int c = 0; c < p.c; ++c)
+        for (int i3 = 0; i3 < 3; ++i3)
+          for (int j3 = 0; j3 < 3; ++j3) {
+            const int h = s.h + i3 - 1, col = s.w + j3 - 1;  // pad 1
+            if (h < 0 || h >= p.h || col < 0 || col >= p.w) continue;
+            const size_t xi = ((static_cast<size_t>(s.n) * p.c + c) * p.h + h) * p.w + col;
+            sum += static_cast<double>(widen(x[xi], p.precision.nova)) * w[((static_cast<size_t>(s.k) * p.c + c) * 3 + i3) * 3 + j3];
+          }
+      samples_.push_back(s);
+      want_.push_back(sum);
+    }
+  }
+  // y (device, the problem's dtype, `layout`) against the reference; NaN if any sample is not finite.
+  double error(const DeviceBuffer& y, nova_layout_t layout) const {
+    std::vector<unsigned short> got(y.bytes / 2);
+    CUDA_CHECK(cudaMemcpy(got.data(), y.ptr, y.bytes, cudaMemcpyDeviceToHost));
+    double e2 = 0, r2 = 0;
+    for (size_t i = 0; i < samples_.size(); ++i) {
+      const Sample& s = samples_[i];
+      const size_t at = layout == NOVA_LAYOUT_NHWC
+                            ? ((static_cast<size_t>(s.n) * p_.h + s.h) * p_.w + s.w) * p_.k + s.k
+                            : ((static_cast<size_t>(s.n) * p_.k + s.k) * p_.h + s.h) * p_.w + s.w;
+      const double v = widen(got[at], p_.precision.nova);
+      if (!std::isfinite(v)) return NAN;
+      e2 += (v - want_[i]) * (v - want_[i]), r2 += want_[i] * want_[i];
+    }
+    return std::sqrt(e2 / r2);
+  }
+
+ private:
+  struct Sample {
+    int n, k, h, w;
+  };
+  const Problem& p_;
+  std::vector<Sample> samples_;
+  std::vector<double> want_;
+};
+
+// One NOVA configuration on a problem: graph-replay median and whether it ran fused; y keeps the
+// result of one plain run. Returns false where the configuration does not run (fused on a tile the
+// kernel does not take).
+struct ConfigResult {
+  double us = 0;
+  bool fused = false;
+  const char* transform = nullptr;
+};
+bool run_config(Bench& b, const Problem& p, nova_conv_desc_t d, const DeviceBuffer& x, DeviceBuffer& y, int reps,
+                ConfigResult& out) {
+  if (nova_conv_transform_name(b.nova, &d, &out.transform) != NOVA_STATUS_SUCCESS) return false;
+  size_t ws_bytes = 0;
+  NOVA_CHECK(nova_conv_workspace_size(b.nova, &d, &ws_bytes));
+  DeviceBuffer ws(ws_bytes);
+  NOVA_CHECK(nova_filter_transform(b.nova, &d, p.w32.as<float>(), 1));
+  nova_stage_profile_t prof{};
+  NOVA_CHECK(nova_conv_profile(b.nova, &d, x.ptr, p.w32.as<float>(), 1, nullptr, 0, y.ptr, ws.ptr, ws.bytes, &prof));
+  out.fused = prof.fused != 0;
+  out.us = 1e3 * graph_median_ms(b.stream, reps, [&] {
+    NOVA_CHECK(nova_conv_forward(b.nova, &d, x.ptr, p.w32.as<float>(), 1, nullptr, 0, y.ptr, ws.ptr, ws.bytes));
+  });
+  return true;
+}
+
+// The transforms of 3 x 3 filters, by name.
+std::vector<std::string> transforms_3x3() {
+  std::vector<std::string> names;
+  for (int i = 0; i < nova_transform_count(); ++i) {
+    nova_transform_info_t info{};
+    NOVA_CHECK(nova_transform_info(i, &info));
+    if (info.r == 3) names.push_back(info.name);
+  }
+  return names;
+}
+
+double amp2d_of(const std::string& name) {
+  for (int i = 0; i < nova_transform_count(); ++i) {
+    nova_transform_info_t info{};
+    NOVA_CHECK(nova_transform_info(i, &info));
+    if (name == info.name) return info.amp2d;
+  }
+  return NAN;
+}
+
+// Every transform on both paths (fused where it runs), cuDNN and AUTO's choice, each as (time,
+// measured error) on the batch-32 layers: the speed/accuracy frontier (frontier.csv).
+void frontier(Bench& b, const Options& o) {
+  FILE* csv = std::fopen((o.out_dir + "/frontier.csv").c_str(), "w");
+  if (!csv) std::exit(3);
+  std::fprintf(csv, "layer,channels,size,batch,layout,config,transform,path,us,ratio,error,predicted\n");
+  const double u = o.precision->nova == NOVA_DTYPE_BF16 ? 0x1p-8 : 0x1p-11;
+  std::printf("\n== frontier, %s, batch 32: graph-replay us, ratio to cuDNN, sampled rel. L2 error vs FP64\n"
+              "%-10s %4s %4s %5s %-18s %-6s %9s %6s %9s %9s\n",
+              o.precision->name, "net", "C", "HW", "lay", "transform", "path", "us", "ratio", "error", "model");
+  for (const Layer& l : kLayers) {
+    if (!o.wants(l, 32)) continue;
+    const Problem p(32, l.channels, l.k(), l.size, l.size, *o.precision, 21u);
+    const SampledReference ref(p, 4096, 5u);
+    for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW}) {
+      DeviceBuffer x(p.x16.bytes), y(sizeof(unsigned short) * p.n * p.k * p.h * p.w);
+      input_in_layout(p, layout, x);
+      const auto row = [&](const char* config, const char* transform, const char* path, double us, double cudnn_us,
+                           double error, double predicted) {
+        std::printf("%-10s %4d %4d %5s %-18s %-6s %9.1f %6.2f %9.2e %9.2e\n", l.net, l.channels, l.size,
+                    layout_name(layout), transform, path, us, us / cudnn_us, error, predicted);
+        std::fprintf(csv, "%s,%d,%d,32,%s,%s,%s,%s,%.2f,%.3f,%.4e,%.4e\n", l.net, l.channels, l.size, layout_name(layout),
+                     config, transform, path, us, us / cudnn_us, error, predicted);
+      };
+      Cudnn dnn_conv(b.dnn, p, layout);
+      prepare_cudnn_filter(p, layout, dnn_conv);
+      dnn_conv.find(x.ptr, y.ptr);
+      dnn_conv.run(x.ptr, y.ptr);
+      CUDA_CHECK(cudaStreamSynchronize(b.stream));
+      const double cudnn_error = ref.error(y, layout);
+      const double cudnn_us = 1e3 * graph_median_ms(b.stream, 20, [&] { dnn_conv.run(x.ptr, y.ptr); });
+      row("cudnn", "cudnn", "-", cudnn_us, cudnn_us, cudnn_error, NAN);
+      for (const std::string& name : transforms_3x3())
+        for (const nova_algo_t algorithm : {NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED}) {
+          nova_conv_desc_t d = p.desc(layout, algorithm, name.c_str());
+          d.allow_inaccurate = 1;  // the frontier shows every transform, the budget is drawn on it
+          ConfigResult r;
+          if (!run_config(b, p, d, x, y, 20, r)) continue;
+          row("named", name.c_str(), r.fused ? "fused" : "3-pass", r.us, cudnn_us, ref.error(y, layout),
+              0.7 * u * amp2d_of(name));
+        }
+      ConfigResult r;
+      if (run_config(b, p, p.desc(layout, NOVA_ALGO_AUTO, "auto"), x, y, 20, r))
+        row("auto", r.transform, r.fused ? "fused" : "3-pass", r.us, cudnn_us, ref.error(y, layout),
+            0.7 * u * amp2d_of(r.transform));
+    }
+  }
+  std::fclose(csv);
+}
+
+// A random shape: C and K from 3 to 1536, H and W from 2 to 256, batch 1 to 64, each log-uniform,
+// at most 2e11 multiply-adds of direct convolution and 5e7 elements of x and of y (so that a few
+// hundred fit in minutes).
+struct RandomShape {
+  int n, c, k, h, w;
+  nova_layout_t layout;
+};
+RandomShape random_shape(std::mt19937& rng) {
+  const auto log_uniform = [&](int lo, int hi) {
+    std::uniform_real_distribution<double> t(std::log(lo), std::log(hi + 1.0));
+    return std::min(hi, static_cast<int>(std::exp(t(rng))));
+  };
+  for (;;) {
+    RandomShape s{log_uniform(1, 64), log_uniform(3, 1536), log_uniform(3, 1536), log_uniform(2, 256),
+                  log_uniform(2, 256), rng() % 2 ? NOVA_LAYOUT_NHWC : NOVA_LAYOUT_NCHW};
+    const double pixels = static_cast<double>(s.n) * s.h * s.w;
+    if (9.0 * pixels * s.c * s.k <= 2e11 && pixels * std::max(s.c, s.k) <= 5e7) return s;
+  }
+}
+
+// --random COUNT (--seed S): every transform within the dtype's budget on both paths, and AUTO, on
+// random shapes (random.csv); then how often AUTO is within 10 % of the fastest.
+void random_shapes(Bench& b, const Options& o) {
+  FILE* csv = std::fopen((o.out_dir + "/random.csv").c_str(), "w");
+  if (!csv) std::exit(3);
+  std::fprintf(csv, "shape,n,c,k,h,w,layout,config,transform,path,us\n");
+  std::mt19937 rng(o.seed);
+  int within = 0;
+  double worst = 1;
+  std::string worst_shape;
+  for (int i = 0; i < o.random_count; ++i) {
+    const RandomShape s = random_shape(rng);
+    const Problem p(s.n, s.c, s.k, s.h, s.w, *o.precision, 100u + static_cast<unsigned>(i));
+    DeviceBuffer x(p.x16.bytes), y(sizeof(unsigned short) * s.n * s.k * s.h * s.w);
+    input_in_layout(p, s.layout, x);
+    const auto row = [&](const char* config, const ConfigResult& r) {
+      std::fprintf(csv, "%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%.2f\n", i, s.n, s.c, s.k, s.h, s.w, layout_name(s.layout), config,
+                   r.transform, r.fused ? "fused" : "3-pass", r.us);
+    };
+    double best = INFINITY;
+    for (const std::string& name : transforms_3x3())
+      for (const nova_algo_t algorithm : {NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED}) {
+        ConfigResult r;
+        if (!run_config(b, p, p.desc(s.layout, algorithm, name.c_str()), x, y, 10, r)) continue;
+        row("named", r);
+        best = std::min(best, r.us);
+      }
+    ConfigResult r;
+    NOVA_CHECK(run_config(b, p, p.desc(s.layout, NOVA_ALGO_AUTO, "auto"), x, y, 10, r) ? NOVA_STATUS_SUCCESS
+                                                                                        : NOVA_STATUS_NOT_SUPPORTED);
+    row("auto", r);
+    const double ratio = r.us / best;
+    if (ratio <= 1.10) ++within;
+    if (ratio > worst) {
+      worst = ratio;
+      worst_shape = std::to_string(s.n) + "x" + std::to_string(s.c) + "->" + std::to_string(s.k) + "@" +
+                    std::to_string(s.h) + "x" + std::to_string(s.w) + " " + layout_name(s.layout) + " (auto " +
+                    r.transform + (r.fused ? " fused" : " 3-pass") + ")";
+    }
+    if ((i + 1) % 25 == 0) std::printf("random shapes: %d of %d\n", i + 1, o.random_count);
+  }
+  std::fclose(csv);
+  std::printf("\n== AUTO on %d random shapes (seed %u): within 10%% of the fastest configuration on %d (%.1f%%); "
+              "worst %.2fx: %s\n",
+              o.random_count, o.seed, within, 100.0 * within / o.random_count, worst, worst_shape.c_str());
 }
 
 void print_stage_table(const Bench& b) {
@@ -395,7 +638,9 @@ void print_stage_table(const Bench& b) {
 int main(int argc, char** argv) {
   Options o;
   if (!parse_options(argc, argv, o)) {
-    std::fprintf(stderr, "usage: %s OUT_DIR [--quick] [--channels] [--layer C,HW,N] [--transform NAME] [--dtype fp16|bf16]\n",
+    std::fprintf(stderr,
+                 "usage: %s OUT_DIR [--quick] [--channels | --frontier | --random COUNT [--seed S]] [--layer C,HW,N]\n"
+                 "       [--transform NAME] [--dtype fp16|bf16]\n",
                  argv[0]);
     return 2;
   }
@@ -406,13 +651,19 @@ int main(int argc, char** argv) {
   }
   Bench b;
   set_up(b, o);
+  if (o.frontier || o.random_count > 0) {
+    if (o.frontier) frontier(b, o);
+    if (o.random_count > 0) random_shapes(b, o);
+    tear_down(b);
+    return 0;
+  }
   // Each layout with the default algorithm (AUTO: fused or 3-pass) and with each algorithm asked
   // for: the 3-pass pipeline (NHWC-3, NCHW-3) and the fused kernel where it runs (-f).
   std::printf("\n== speed, %s: median us, ratio nova/cuDNN\n%-10s %4s %4s %3s %6s %-18s %9s %9s %6s %9s %9s %6s\n",
               o.precision->name, "net", "C", "HW", "N", "lay", "transform", "nova", "cudnn", "ratio", "nova-g", "cudnn-g",
               "ratio");
   const auto run_layer = [&](const Layer& l, int batch) {
-    const Problem p(batch, l.channels, l.k(), l.size, *o.precision, 21u);
+    const Problem p(batch, l.channels, l.k(), l.size, l.size, *o.precision, 21u);
     for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})
       for (const nova_algo_t algorithm : {NOVA_ALGO_AUTO, NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED})
         measure(b, o, l, p, layout, algorithm);

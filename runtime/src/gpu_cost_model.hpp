@@ -1,0 +1,93 @@
+// The GPU backend's cost model: the predicted time of one forward pass (16-bit storage) with a
+// transform on the 3-pass pipeline or in the fused kernel, from which AUTO picks both the path and
+// the transform. A linear combination of features of the shape, the transform and the path
+// (bytes each stage moves, tensor-core work rounded up to the GEMM's tiles or to the fused
+// kernel's waves, transform operations, fixed costs per tile size and layout), with coefficients
+// fitted to graph-replay times of every configuration on 800 random shapes and the 18 benchmark
+// layer/layout pairs (weighted 10 each) on an H200
+// (tools/device/fit_cost_model.py, which computes the same features: keep the two in step; data and
+// check in docs/results/cost_model/). On another GPU the waves follow its multiprocessor count and
+// shared memory; the rest keeps the H200's rates.
+#pragma once
+
+#include "conv_shape.hpp"
+#include "nova/kernels/fused_kernels.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+namespace nova::runtime {
+
+// tools/device/fit_cost_model.py docs/results/cost_model/train_{seed1,seed3,frontier}.csv (the output of
+// that command, docs/results/cost_model/fit.txt).
+inline constexpr std::array<double, 13> kThreePassCoefficients = {
+    9.42907, 0.746731, 0.0199749, 0.286694, 1.19197, -22.3068, 105.375, 0.0585279, 0.138749, 2.69064, 5.62442, 0, 1.12587};
+inline constexpr std::array<double, 11> kFusedCoefficients = {
+    6.02047, 1.17921, 108.226, 1.09536, 11.0539, 71.1656, 42.0457, 59.1089, 0.0209821, 1.36439, -0.474941};
+
+template <std::size_t size>
+double weighted_sum(const std::array<double, size>& features, const std::array<double, size>& coefficients) {
+  double sum = 0;
+  for (std::size_t i = 0; i < size; ++i) sum += features[i] * coefficients[i];
+  return sum;
+}
+
+inline int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
+// Microseconds of a 3-pass forward of `s` with `t`.
+inline double predicted_three_pass_us(const ConvShape& s, const TransformEntry& t) {
+  const Tiling tiling = tile_shape(s, t);
+  const double nn = double{1} * t.n * t.n, P = static_cast<double>(tiling.tiles), C = static_cast<double>(s.c),
+               K = static_cast<double>(s.k), nchw = s.layout == NOVA_LAYOUT_NCHW ? 1.0 : 0.0;
+  const double x = 2.0 * static_cast<double>(s.input_elements()), y = 2.0 * static_cast<double>(s.output_elements());
+  const double V = 2 * nn * P * C, U = 2 * nn * K * C, M = 4 * nn * P * K;
+  const double gemm = 2 * nn * static_cast<double>(round_up(tiling.tiles, 128) * round_up(s.c, 32) * round_up(s.k, 64));
+  const std::array<double, 13> f = {1.0,
+                                    (x + V) / 1e6,
+                                    (U + V + M) / 1e6,
+                                    (M + y) / 1e6,
+                                    gemm / 1e9,
+                                    P * C * t.input_ops / 1e9,
+                                    P * K * t.output_ops / 1e9,
+                                    (x + V) / 1e6 * nchw,
+                                    (M + y) / 1e6 * nchw,
+                                    t.m == 4 ? 1.0 : 0.0,
+                                    t.m == 6 ? 1.0 : 0.0,
+                                    t.m == 8 ? 1.0 : 0.0,
+                                    nchw};
+  return weighted_sum(f, kThreePassCoefficients);
+}
+
+// Microseconds of the fused kernel's forward of `s` with `t` launched as `launch` on a GPU with
+// `multiprocessors` SMs: its work counted per SM, in whole waves of blocks.
+inline double predicted_fused_us(const ConvShape& s, const TransformEntry& t, const kernels::FusedLaunch& launch,
+                                 int multiprocessors) {
+  const Tiling tiling = tile_shape(s, t);
+  const double nn = double{1} * t.n * t.n, nchw = s.layout == NOVA_LAYOUT_NCHW ? 1.0 : 0.0;
+  const int64_t cp = kernels::fused_padded_channels(static_cast<int>(s.c)),
+                kp = kernels::fused_padded_outputs(static_cast<int>(s.k));
+  const int64_t block_tiles = kernels::fused_block_tiles(launch.tile_groups);
+  const int64_t k_slice = launch.chunked ? std::min<int64_t>(kernels::kFusedWarps * kernels::kFusedBlockK, kp) : kp;
+  const int64_t per_sm = kernels::fused_blocks_per_sm(launch.k_blocks, launch.chunked);
+  const int64_t blocks = (tiling.tiles + block_tiles - 1) / block_tiles * ((kp + k_slice - 1) / k_slice);
+  const double scale = static_cast<double>((blocks + multiprocessors * per_sm - 1) / (multiprocessors * per_sm) * per_sm);
+  const double tiles = scale * static_cast<double>(block_tiles), c = static_cast<double>(cp),
+               k = static_cast<double>(k_slice);
+  const double patches = tiles * nn * c * 2 / 1e6;
+  const double io = 2.0 * static_cast<double>(s.input_elements() + s.output_elements());
+  const std::array<double, 11> f = {1.0,
+                                    tiles * c * t.input_ops / 1e6,
+                                    2 * nn * tiles * c * k / 1e9,
+                                    tiles * k * t.output_ops / 1e6,
+                                    scale * nn * k * c * 2 / 1e6,
+                                    patches,
+                                    patches * nchw,
+                                    tiles * k * t.m * t.m * 2 / 1e6 * nchw,
+                                    io / 1e6,
+                                    t.m == 4 ? 1.0 : 0.0,
+                                    nchw};
+  return weighted_sum(f, kFusedCoefficients);
+}
+
+}  // namespace nova::runtime

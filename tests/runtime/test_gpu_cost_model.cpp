@@ -1,0 +1,115 @@
+// The GPU backend's cost model (runtime/src/gpu_cost_model.hpp) against the fit it came from:
+// tools/device/fit_cost_model.py computes the same features in Python, fits the coefficients on
+// the committed training data and reports how often the model's choice is within 10 % of the
+// fastest measured configuration on held-out shapes. The runtime's model, with its committed
+// coefficients, must make the same choices on the same data (a feature computed differently
+// changes them).
+#include "support/kernel_emulation.hpp"  // first: the fused kernels' header needs the GPU built-ins
+
+#include "gpu_cost_model.hpp"
+#include "nova/kernels/transform_registry.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using nova::runtime::ConvShape;
+
+struct Measured {
+  ConvShape shape;
+  std::string transform;
+  bool fused = false;
+  double us = 0;
+};
+
+// The "named" rows of a random.csv of nova-bench-conv --random, by shape.
+std::map<int, std::vector<Measured>> read_random_csv(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  std::string line;
+  std::getline(in, line);
+  REQUIRE(line == "shape,n,c,k,h,w,layout,config,transform,path,us");
+  std::map<int, std::vector<Measured>> shapes;
+  while (std::getline(in, line)) {
+    std::vector<std::string> field;
+    std::stringstream fields(line);
+    for (std::string f; std::getline(fields, f, ',');) field.push_back(f);
+    REQUIRE(field.size() == 11);
+    if (field[7] != "named") continue;
+    nova_conv_desc_t d;
+    nova_conv_desc_init(&d);
+    d.n = std::stoll(field[1]), d.c = std::stoll(field[2]), d.k = std::stoll(field[3]);
+    d.h = std::stoll(field[4]), d.w = std::stoll(field[5]), d.pad = 1;
+    d.layout = field[6] == "NHWC" ? NOVA_LAYOUT_NHWC : NOVA_LAYOUT_NCHW;
+    d.dtype = NOVA_DTYPE_FP16;
+    Measured m;
+    REQUIRE(nova::runtime::validate_descriptor(&d, m.shape) == NOVA_STATUS_SUCCESS);
+    m.transform = field[8], m.fused = field[9] == "fused", m.us = std::stod(field[10]);
+    shapes[std::stoi(field[0])].push_back(m);
+  }
+  return shapes;
+}
+
+double predicted_us(const Measured& m) {
+  const nova::kernels::TransformEntry* t = nova::kernels::find_transform(m.transform);
+  REQUIRE(t);
+  if (!m.fused) return nova::runtime::predicted_three_pass_us(m.shape, *t);
+  const auto launch = nova::kernels::fused_launch(t->n, static_cast<int>(m.shape.c), static_cast<int>(m.shape.k), 232448);
+  REQUIRE(launch.tile_groups > 0);
+  return nova::runtime::predicted_fused_us(m.shape, *t, launch, 132);  // the H200 of the data
+}
+
+}  // namespace
+
+TEST_CASE("the runtime's cost model makes the fit's choices on the held-out shapes") {
+  int shapes = 0, within = 0;
+  for (const char* file : {"heldout_seed2.csv"})
+    for (const auto& [id, configs] :
+         read_random_csv(std::string(NOVA_SOURCE_DIR) + "/docs/results/cost_model/" + file)) {
+      const Measured* pick = nullptr;
+      double fastest = HUGE_VAL, best_prediction = HUGE_VAL;
+      for (const Measured& m : configs) {
+        fastest = std::min(fastest, m.us);
+        if (const double p = predicted_us(m); p < best_prediction) best_prediction = p, pick = &m;
+      }
+      ++shapes;
+      if (pick->us <= 1.10 * fastest) ++within;
+    }
+  // fit_cost_model.py --check on the same file (fit.txt): "within 10% of the fastest on 254 of 300".
+  CHECK(shapes == 300);
+  CHECK(within == 254);
+}
+
+TEST_CASE("the cost model ranks the fused kernel and the 3-pass pipeline where measurements agree") {
+  const auto shape = [](int64_t n, int64_t c, int64_t k, int64_t hw, nova_layout_t layout) {
+    nova_conv_desc_t d;
+    nova_conv_desc_init(&d);
+    d.n = n, d.c = c, d.k = k, d.h = hw, d.w = hw, d.pad = 1, d.layout = layout, d.dtype = NOVA_DTYPE_FP16;
+    ConvShape s;
+    REQUIRE(nova::runtime::validate_descriptor(&d, s) == NOVA_STATUS_SUCCESS);
+    return s;
+  };
+  const nova::kernels::TransformEntry* f4 = nova::kernels::find_transform("f4x3_standard");
+  const nova::kernels::TransformEntry* f2 = nova::kernels::find_transform("f2x3_standard");
+  REQUIRE((f4 && f2));
+  const auto fused = [](const ConvShape& s, const nova::kernels::TransformEntry& t) {
+    const auto launch = nova::kernels::fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), 232448);
+    return nova::runtime::predicted_fused_us(s, t, launch, 132);
+  };
+  // VGG-16 64@224, batch 32: fused 477 us, 3-pass 700 us or more (docs/runtime.md).
+  const ConvShape vgg = shape(32, 64, 64, 224, NOVA_LAYOUT_NHWC);
+  CHECK(fused(vgg, *f4) < nova::runtime::predicted_three_pass_us(vgg, *f4));
+  // UNet's 1024 -> 512 at 28 x 28, batch 32: chunked fused 1033 us, 3-pass 229 us.
+  const ConvShape unet = shape(32, 1024, 512, 28, NOVA_LAYOUT_NHWC);
+  CHECK(nova::runtime::predicted_three_pass_us(unet, *f4) < fused(unet, *f4));
+  // More work costs more on both paths.
+  const ConvShape twice = shape(64, 64, 64, 224, NOVA_LAYOUT_NHWC);
+  CHECK(fused(vgg, *f2) < fused(twice, *f2));
+  CHECK(nova::runtime::predicted_three_pass_us(vgg, *f2) < nova::runtime::predicted_three_pass_us(twice, *f2));
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Fits the GPU backend's cost model (runtime/src/gpu_cost_model.hpp) to measured times.
+
+Input: random.csv files of `nova-bench-conv OUT --random COUNT --seed S` (every transform within
+the fp16 budget on both paths, graph-replay microseconds, random shapes) and frontier.csv files of
+`--frontier` (every transform on both paths on the benchmark layers at batch 32). The model predicts a
+forward pass's time as a linear combination of features of the shape, the transform and the path
+(bytes, tensor-core work, transform operations, the fused kernel's waves); the coefficients are
+fitted per path by least squares on the relative error. This script computes the same features
+as gpu_cost_model.hpp (keep the two in step) and prints the coefficients as C++ initialisers.
+
+  fit_cost_model.py TRAIN.csv... [--check HELD_OUT.csv...]
+
+--check: how often the fitted model's choice is within 10 % of the fastest measured configuration
+on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline).
+"""
+import argparse
+import collections
+import csv
+import math
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+MULTIPROCESSORS = 132  # the H200 the data came from
+SHARED_LIMIT = 232448  # its shared memory per block (227 KB)
+# The benchmark layers (frontier.csv rows) weigh as much as this many random shapes each: the
+# layers of real networks matter more than a random shape, and are few among them.
+BENCHMARK_WEIGHT = 10.0
+
+
+def transform_ops():
+    """(input_ops, output_ops) of every transform, from the generated registry."""
+    text = (ROOT / "generated" / "registry.cpp").read_text()
+    pattern = r'\.name = "([a-z0-9_]+)".*?\.input_ops = (\d+),\s*\.output_ops = (\d+)'
+    return {m[1]: (int(m[2]), int(m[3])) for m in re.finditer(pattern, text, re.S)}
+
+
+def fused_shared_bytes(n, width, tile_groups, k_blocks):  # fused_kernels.hpp
+    tiles = 16 * tile_groups
+    return (n * n * tiles * width + 8 * 3 * n * k_blocks * 8 * 16) * 2 + tiles * 12
+
+
+def fused_launch(n, c, k):  # fused_kernels.hpp: (tile groups, K blocks, chunk, chunked)
+    cp, kp = (c + 15) // 16 * 16, (k + 15) // 16 * 16
+    if c % 2 == 0 and k % 2 == 0:
+        for groups in (4, 2, 1):
+            if 2 * fused_shared_bytes(n, cp, groups, 1) <= SHARED_LIMIT:
+                return groups, 1, cp, False
+        if fused_shared_bytes(n, cp, 1, 2) <= SHARED_LIMIT:
+            return 1, 2, cp, False
+    step = fused_shared_bytes(n, 16, 1, 1) - fused_shared_bytes(n, 0, 1, 1)
+    fit = (SHARED_LIMIT - fused_shared_bytes(n, 0, 1, 1)) // step
+    steps = cp // 16
+    chunks = (steps + fit - 1) // fit
+    return 1, 1, (steps + chunks - 1) // chunks * 16, True
+
+
+def features(row, ops):
+    """The model's features of one measured configuration (pad 1, 16-bit storage)."""
+    name, fused = row["transform"], row["path"] == "fused"
+    m = int(name[1])
+    n = m + 2
+    nn = n * n
+    N, C, K, H, W = (int(row[key]) for key in "nckhw")
+    P = N * math.ceil(H / m) * math.ceil(W / m)
+    input_ops, output_ops = ops[name]
+    x, y = N * C * H * W * 2, N * K * H * W * 2
+    nchw = 1.0 if row["layout"] == "NCHW" else 0.0
+    if not fused:
+        V, U, M = nn * P * C * 2, nn * K * C * 2, nn * P * K * 4
+        gemm = 2 * nn * math.ceil(P / 128) * 128 * math.ceil(C / 32) * 32 * math.ceil(K / 64) * 64
+        return [1.0, (x + V) / 1e6, (U + V + M) / 1e6, (M + y) / 1e6, gemm / 1e9, P * C * input_ops / 1e9,
+                P * K * output_ops / 1e9, (x + V) / 1e6 * nchw, (M + y) / 1e6 * nchw, float(m == 4), float(m == 6),
+                float(m == 8), nchw]
+    groups, k_blocks, chunk, chunked = fused_launch(n, C, K)
+    cp, kp = (C + 15) // 16 * 16, (K + 15) // 16 * 16
+    block_tiles = 16 * groups
+    k_slice = min(64, kp) if chunked else kp
+    per_sm = 2 if k_blocks == 1 and not chunked else 1
+    blocks = math.ceil(P / block_tiles) * math.ceil(kp / k_slice)
+    scale = math.ceil(blocks / (MULTIPROCESSORS * per_sm)) * per_sm  # blocks one SM runs, in waves
+    patches = scale * block_tiles * nn * cp * 2 / 1e6
+    return [1.0, scale * block_tiles * cp * input_ops / 1e6, scale * 2 * nn * block_tiles * cp * k_slice / 1e9,
+            scale * block_tiles * k_slice * output_ops / 1e6, scale * nn * k_slice * cp * 2 / 1e6, patches,
+            patches * nchw, scale * block_tiles * k_slice * m * m * 2 / 1e6 * nchw, (x + y) / 1e6, float(m == 4), nchw]
+
+
+def load(paths):
+    """Rows of random.csv files, and of frontier.csv files (the benchmark layers, batch 32, K = C)."""
+    rows = []
+    for i, path in enumerate(paths):
+        for row in csv.DictReader(open(path)):
+            if "shape" not in row:  # frontier.csv
+                if row["config"] == "cudnn" or float(row["predicted"]) > 1e-2:  # cuDNN; beyond fp16's budget
+                    continue
+                row.update(shape=f"{row['layer']}{row['channels']}@{row['size']}{row['layout']}", n=row["batch"],
+                           c=row["channels"], k=row["channels"], h=row["size"], w=row["size"])
+            row["shape"] = f"{i}:{row['shape']}"
+            rows.append(row)
+    return rows
+
+
+def fit(rows, ops):
+    coefficients = {}
+    for fused in (False, True):
+        chosen = [r for r in rows if r["config"] == "named" and (r["path"] == "fused") == fused]
+        X = np.array([features(r, ops) for r in chosen])
+        t = np.array([float(r["us"]) for r in chosen])
+        weight = np.array([BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0 for r in chosen])
+        coefficients[fused], *_ = np.linalg.lstsq(X * (weight / t)[:, None], weight, rcond=None)
+    return coefficients
+
+
+def check(rows, ops, coefficients):
+    shapes = collections.defaultdict(list)
+    for r in rows:
+        if r["config"] == "named":
+            shapes[r["shape"]].append(r)
+    ratios = []
+    for shape, configs in shapes.items():
+        fastest = min(float(r["us"]) for r in configs)
+        pick = min(configs, key=lambda r: float(np.dot(features(r, ops), coefficients[r["path"] == "fused"])))
+        ratios.append((float(pick["us"]) / fastest, shape, pick["transform"], pick["path"]))
+    ratios.sort()
+    within = sum(r[0] <= 1.10 for r in ratios)
+    print(f"model's choice within 10% of the fastest on {within} of {len(ratios)} shapes "
+          f"({100.0 * within / len(ratios):.1f}%); median {ratios[len(ratios) // 2][0]:.3f}x, worst {ratios[-1][0]:.2f}x "
+          f"({ratios[-1][2]} {ratios[-1][3]})")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("train", nargs="+", help="random.csv and frontier.csv files to fit")
+    parser.add_argument("--check", nargs="+", default=[], help="random.csv files of held-out shapes")
+    args = parser.parse_args()
+    ops = transform_ops()
+    train = load(args.train)
+    coefficients = fit(train, ops)
+    for fused in (False, True):
+        values = ", ".join(f"{c:.6g}" for c in coefficients[fused])
+        print(f"{'kFused' if fused else 'kThreePass'}Coefficients = {{{values}}};")
+    print("training shapes: ", end="")
+    check(train, ops, coefficients)
+    if args.check:
+        print("held-out shapes: ", end="")
+        check(load(args.check), ops, coefficients)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
