@@ -51,9 +51,9 @@ typedef enum { NOVA_DTYPE_FP32 = 0, NOVA_DTYPE_FP16 = 1, NOVA_DTYPE_BF16 = 2 } n
  * FUSED: one kernel (fp16 or bf16, tiles up to 6 x 6, any C and K) that reads x and writes y in their own
  * layout, with no workspace; where V of every channel does not fit its shared memory (C beyond
  * ~130 for F(4,3) on an H100/H200), and for odd C or K, it takes the channels in chunks (slower).
- * NOT_SUPPORTED where it cannot run (fp32), and always on the CPU. AUTO: FUSED for fp16 and bf16 where its 6 x 6
- * tile (F(4,3)) fits with every channel in one chunk and its grid covers at least half the GPU's
- * multiprocessors (where it was measured faster, docs/runtime.md), else THREE_PASS; the CPU always
+ * NOT_SUPPORTED where it cannot run (fp32), and always on the CPU. AUTO: on the GPU in fp16 and
+ * bf16, the path and transform a cost model calibrated on an H200 predicts fastest (within the
+ * error budget; docs/runtime.md, "AUTO from a cost model"); fp32 runs THREE_PASS; the CPU always
  * runs its own path. */
 typedef enum { NOVA_ALGO_AUTO = 0, NOVA_ALGO_THREE_PASS = 1, NOVA_ALGO_FUSED = 2 } nova_algo_t;
 
