@@ -50,10 +50,13 @@ nova_status_t time_forward(Backend& backend, const ConvShape& s, const Transform
 }
 
 // What "auto" ranks for `s` on its path: with the fused kernel, only the transforms it can run.
+// AUTO's path is decided once here, not again for every transform ranked.
 CostModel path_cost(const Backend& backend, const ConvShape& s) {
-  const bool fused = backend.fused_path(s);
-  return [&backend, s, fused](const TransformEntry& t) {
-    return fused && !backend.can_fuse(s, t) ? PathCost{HUGE_VAL, 0} : backend.forward_cost(s, t);
+  ConvShape on_path = s;
+  on_path.algorithm = backend.fused_path(s) ? NOVA_ALGO_FUSED : NOVA_ALGO_THREE_PASS;
+  return [&backend, on_path](const TransformEntry& t) {
+    return on_path.algorithm == NOVA_ALGO_FUSED && !backend.can_fuse(on_path, t) ? PathCost{HUGE_VAL, 0}
+                                                                                 : backend.forward_cost(on_path, t);
   };
 }
 

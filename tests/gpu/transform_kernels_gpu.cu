@@ -79,18 +79,6 @@ std::vector<float> with_type(Storage s, F&& f) {
   return nova::test::with_storage_type<__half, hip_bfloat16>(s, std::forward<F>(f));
 }
 
-// Of a kernel's launchers for fp16, fp32 and bf16 storage, the one for element type T.
-template <typename T, typename F16, typename F32, typename BF16>
-auto of_type(F16 f16, F32 f32, BF16 bf16) {
-  if constexpr (std::is_same_v<T, __half>) {
-    return f16;
-  } else if constexpr (std::is_same_v<T, float>) {
-    return f32;
-  } else {
-    return bf16;
-  }
-}
-
 class GpuRunner final : public nova::test::KernelRunner {
  public:
   GpuRunner(const TransformEntry& t, hipStream_t stream) : t_(t), e_(*t.gpu), stream_(stream) {}
@@ -101,9 +89,7 @@ class GpuRunner final : public nova::test::KernelRunner {
     return with_type(s, [&](auto t) {
       using T = decltype(t);
       DeviceBuffer<T> U(count);
-      const auto launch = of_type<T>(e_.launch_filter_transform, e_.launch_filter_transform_f32,
-                                     e_.launch_filter_transform_bf16);
-      return finish(launch(weights.get(), U.get(), K, C, stream_), U);
+      return finish(nova::kernels::launchers<T>(e_).filter(weights.get(), U.get(), K, C, stream_), U);
     });
   }
 
@@ -114,12 +100,8 @@ class GpuRunner final : public nova::test::KernelRunner {
       using T = decltype(t);
       const DeviceBuffer<T> image(x);
       DeviceBuffer<T> V(count);
-      const auto launch =
-          nchw ? of_type<T>(e_.launch_input_transform_nchw_f16, e_.launch_input_transform_nchw_f32,
-                            e_.launch_input_transform_nchw_bf16)
-               : of_type<T>(e_.launch_input_transform_nhwc_f16, e_.launch_input_transform_nhwc_f32,
-                            e_.launch_input_transform_nhwc_bf16);
-      return finish(launch(image.get(), V.get(), c.N, c.C, c.H, c.W, c.pad, stream_), V);
+      const nova::kernels::Launchers<T> launch = nova::kernels::launchers<T>(e_);
+      return finish((nchw ? launch.input_nchw : launch.input_nhwc)(image.get(), V.get(), c.N, c.C, c.H, c.W, c.pad, stream_), V);
     });
   }
 
@@ -134,12 +116,8 @@ class GpuRunner final : public nova::test::KernelRunner {
     return with_type(s, [&](auto t) {
       using T = decltype(t);
       DeviceBuffer<T> y(count);
-      const auto launch =
-          nchw ? of_type<T>(e_.launch_output_transform_nchw_f16, e_.launch_output_transform_nchw_f32,
-                            e_.launch_output_transform_nchw_bf16)
-               : of_type<T>(e_.launch_output_transform_nhwc_f16, e_.launch_output_transform_nhwc_f32,
-                            e_.launch_output_transform_nhwc_bf16);
-      return finish(launch(product.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_), y);
+      const nova::kernels::Launchers<T> launch = nova::kernels::launchers<T>(e_);
+      return finish((nchw ? launch.output_nchw : launch.output_nhwc)(product.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_), y);
     });
   }
 

@@ -14,7 +14,9 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -72,18 +74,22 @@ TEST_CASE("the runtime's cost model makes the fit's choices on the held-out shap
   for (const char* file : {"heldout_seed2.csv"})
     for (const auto& [id, configs] :
          read_random_csv(std::string(NOVA_SOURCE_DIR) + "/docs/results/cost_model/" + file)) {
-      const Measured* pick = nullptr;
-      double fastest = HUGE_VAL, best_prediction = HUGE_VAL;
-      for (const Measured& m : configs) {
-        fastest = std::min(fastest, m.us);
-        if (const double p = predicted_us(m); p < best_prediction) best_prediction = p, pick = &m;
-      }
+      // As ranked_transforms orders them: predicted time, then transform operations (fused only),
+      // then amp2D, then the name.
+      const auto key = [](const Measured& m) {
+        const nova::kernels::TransformEntry* t = nova::kernels::find_transform(m.transform);
+        return std::tuple(predicted_us(m), m.fused ? t->input_ops + t->output_ops : 0, t->amp2d, m.transform);
+      };
+      const Measured* pick = &*std::min_element(configs.begin(), configs.end(),
+                                                [&](const Measured& a, const Measured& b) { return key(a) < key(b); });
+      double fastest = HUGE_VAL;
+      for (const Measured& m : configs) fastest = std::min(fastest, m.us);
       ++shapes;
       if (pick->us <= 1.10 * fastest) ++within;
     }
-  // fit_cost_model.py --check on the same file (fit.txt): "within 10% of the fastest on 254 of 300".
+  // fit_cost_model.py --check on the same file (fit.txt): "within 10% of the fastest on 253 of 300".
   CHECK(shapes == 300);
-  CHECK(within == 254);
+  CHECK(within == 253);
 }
 
 TEST_CASE("the cost model ranks the fused kernel and the 3-pass pipeline where measurements agree") {

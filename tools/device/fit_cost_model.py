@@ -33,10 +33,10 @@ BENCHMARK_WEIGHT = 10.0
 
 
 def transform_ops():
-    """(input_ops, output_ops) of every transform, from the generated registry."""
+    """(input_ops, output_ops, amp2D) of every transform, from the generated registry."""
     text = (ROOT / "generated" / "registry.cpp").read_text()
-    pattern = r'\.name = "([a-z0-9_]+)".*?\.input_ops = (\d+),\s*\.output_ops = (\d+)'
-    return {m[1]: (int(m[2]), int(m[3])) for m in re.finditer(pattern, text, re.S)}
+    pattern = r'\.name = "([a-z0-9_]+)".*?\.input_ops = (\d+),\s*\.output_ops = (\d+),\s*\.amp2d = ([0-9.e+-]+),'
+    return {m[1]: (int(m[2]), int(m[3]), float(m[4])) for m in re.finditer(pattern, text, re.S)}
 
 
 def fused_shared_bytes(n, width, tile_groups, k_blocks):  # fused_kernels.hpp
@@ -67,15 +67,15 @@ def features(row, ops):
     nn = n * n
     N, C, K, H, W = (int(row[key]) for key in "nckhw")
     P = N * math.ceil(H / m) * math.ceil(W / m)
-    input_ops, output_ops = ops[name]
+    input_ops, output_ops, _ = ops[name]
     x, y = N * C * H * W * 2, N * K * H * W * 2
     nchw = 1.0 if row["layout"] == "NCHW" else 0.0
     if not fused:
         V, U, M = nn * P * C * 2, nn * K * C * 2, nn * P * K * 4
         gemm = 2 * nn * math.ceil(P / 128) * 128 * math.ceil(C / 32) * 32 * math.ceil(K / 64) * 64
-        return [1.0, (x + V) / 1e6, (U + V + M) / 1e6, (M + y) / 1e6, gemm / 1e9, P * C * input_ops / 1e9,
-                P * K * output_ops / 1e9, (x + V) / 1e6 * nchw, (M + y) / 1e6 * nchw, float(m == 4), float(m == 6),
-                float(m == 8), nchw]
+        # No transform operations: within a tile size they do not order the 3-pass kernels' times.
+        return [1.0, (x + V) / 1e6, (U + V + M) / 1e6, (M + y) / 1e6, gemm / 1e9, (x + V) / 1e6 * nchw,
+                (M + y) / 1e6 * nchw, float(m == 4), float(m == 6), float(m == 8), nchw]
     groups, k_blocks, chunk, chunked = fused_launch(n, C, K)
     cp, kp = (C + 15) // 16 * 16, (K + 15) // 16 * 16
     block_tiles = 16 * groups
@@ -115,6 +115,15 @@ def fit(rows, ops):
     return coefficients
 
 
+def choice_key(row, ops, coefficients):
+    """How the runtime ranks configurations (conv_shape.cpp, ranked_transforms): predicted time,
+    then transform operations (the fused path only), then amp2D, then name."""
+    fused = row["path"] == "fused"
+    input_ops, output_ops, amp2d = ops[row["transform"]]
+    return (float(np.dot(features(row, ops), coefficients[fused])), input_ops + output_ops if fused else 0, amp2d,
+            row["transform"])
+
+
 def check(rows, ops, coefficients):
     shapes = collections.defaultdict(list)
     for r in rows:
@@ -123,7 +132,7 @@ def check(rows, ops, coefficients):
     ratios = []
     for shape, configs in shapes.items():
         fastest = min(float(r["us"]) for r in configs)
-        pick = min(configs, key=lambda r: float(np.dot(features(r, ops), coefficients[r["path"] == "fused"])))
+        pick = min(configs, key=lambda r: choice_key(r, ops, coefficients))
         ratios.append((float(pick["us"]) / fastest, shape, pick["transform"], pick["path"]))
     ratios.sort()
     within = sum(r[0] <= 1.10 for r in ratios)

@@ -18,6 +18,8 @@
 
 #include "nova/kernels/hip_compat.h"
 
+#include <type_traits>
+
 
 namespace nova::kernels {
 
@@ -63,5 +65,34 @@ struct GpuTransformEntry {
                                        int relu, int N, int C, int H, int W, int K, int pad, bool nhwc, int shared_limit,
                                        hipStream_t stream);
 };
+
+// The launchers of one transform for storage type T (__half, hip_bfloat16 or float), picked from
+// its entry: the 3-pass stages and the fused kernel (nullptr for fp32 and for tiles it does not take).
+template <typename T>
+struct Launchers {
+  hipError_t (*filter)(const float* w, T* U, int K, int C, hipStream_t stream);
+  hipError_t (*input_nchw)(const T* x, T* V, int N, int C, int H, int W, int pad, hipStream_t stream);
+  hipError_t (*input_nhwc)(const T* x, T* V, int N, int C, int H, int W, int pad, hipStream_t stream);
+  hipError_t (*output_nchw)(const float* M, T* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
+                            hipStream_t stream);
+  hipError_t (*output_nhwc)(const float* M, T* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
+                            hipStream_t stream);
+  hipError_t (*fused)(const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H, int W, int K,
+                      int pad, bool nhwc, int shared_limit, hipStream_t stream);
+};
+
+template <typename T>
+inline Launchers<T> launchers(const GpuTransformEntry& g) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return {g.launch_filter_transform,          g.launch_input_transform_nchw_f16,  g.launch_input_transform_nhwc_f16,
+            g.launch_output_transform_nchw_f16, g.launch_output_transform_nhwc_f16, g.launch_fused_conv_f16};
+  } else if constexpr (std::is_same_v<T, hip_bfloat16>) {
+    return {g.launch_filter_transform_bf16,      g.launch_input_transform_nchw_bf16,  g.launch_input_transform_nhwc_bf16,
+            g.launch_output_transform_nchw_bf16, g.launch_output_transform_nhwc_bf16, g.launch_fused_conv_bf16};
+  } else {
+    return {g.launch_filter_transform_f32,      g.launch_input_transform_nchw_f32,  g.launch_input_transform_nhwc_f32,
+            g.launch_output_transform_nchw_f32, g.launch_output_transform_nhwc_f32, nullptr};
+  }
+}
 
 }  // namespace nova::kernels
