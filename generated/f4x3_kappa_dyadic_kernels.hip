@@ -12,7 +12,7 @@
 // nova/kernels/transform_registry_gpu.hpp.
 
 #include "nova/kernels/hip_compat.h"
-#include "nova/kernels/fused_kernels.hpp"
+#include "nova/kernels/fused_wgmma_kernels.hpp"
 #include "nova/kernels/transform_launch.hpp"
 #include "nova/kernels/transform_registry_gpu.hpp"
 
@@ -198,8 +198,9 @@ hipError_t launch_output_transform_nhwc_bf16(const float* M, hip_bfloat16* y, co
 }
 
 // Fused convolution (NCHW or NHWC, fp16 or bf16): x, U in the fused filter layout -> y (+ bias,
-// ReLU); V and M stay on chip. kKBlocks blocks of 8 output channels a warp, or chunks of the channels
-// (kChunked); the launcher picks the variant and the tiles a block by shared memory.
+// ReLU); V and M stay on chip. mma.sync: kKBlocks blocks of 8 output channels a warp, or chunks of
+// the channels (kChunked). wgmma (sm_90a): kTiles tiles a group, warp-specialised. The launcher
+// picks the kernel and its variant by the device and its shared memory.
 template <typename T, nova::kernels::Layout kLayout, int kKBlocks, bool kChunked>
 __global__ void __launch_bounds__(nova::kernels::kFusedThreads,
                                   nova::kernels::fused_blocks_per_sm(kKBlocks, kChunked))
@@ -207,28 +208,42 @@ fused_conv(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, T, kLayout, kKBlocks, kChunked>(args);
 }
 
+template <typename T, nova::kernels::Layout kLayout, int kTiles>
+__global__ void __launch_bounds__(nova::kernels::kWgThreads, 1) fused_wg_conv(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_wg_conv_body<Transform, T, kLayout, kTiles>(args);
+}
+
 hipError_t launch_fused_conv_f16(const __half* x, const __half* U, __half* y, const float* bias,
                                  int relu, int N, int C, int H, int W, int K, int pad, bool nhwc,
-                                 int shared_limit, hipStream_t stream) {
+                                 const nova::kernels::FusedDevice& device, hipStream_t stream) {
   using nova::kernels::Layout;
-  static const nova::kernels::FusedKernels kernels = {{
+  static const nova::kernels::FusedKernels mma = {{
       {fused_conv<__half, Layout::nchw, 1, false>, fused_conv<__half, Layout::nchw, 2, false>, fused_conv<__half, Layout::nchw, 1, true>},
       {fused_conv<__half, Layout::nhwc, 1, false>, fused_conv<__half, Layout::nhwc, 2, false>, fused_conv<__half, Layout::nhwc, 1, true>},
   }};
-  return nova::kernels::launch_fused_conv<Transform>(kernels, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad,
-                                                     shared_limit, stream);
+  static const nova::kernels::FusedWgKernels wg = {{
+      {fused_wg_conv<__half, Layout::nchw, 16>, fused_wg_conv<__half, Layout::nchw, 8>},
+      {fused_wg_conv<__half, Layout::nhwc, 16>, fused_wg_conv<__half, Layout::nhwc, 8>},
+  }};
+  return nova::kernels::launch_fused<Transform>(mma, wg, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad, device,
+                                               stream);
 }
 
 hipError_t launch_fused_conv_bf16(const hip_bfloat16* x, const hip_bfloat16* U, hip_bfloat16* y,
                                   const float* bias, int relu, int N, int C, int H, int W, int K,
-                                  int pad, bool nhwc, int shared_limit, hipStream_t stream) {
+                                  int pad, bool nhwc, const nova::kernels::FusedDevice& device,
+                                  hipStream_t stream) {
   using nova::kernels::Layout;
-  static const nova::kernels::FusedKernels kernels = {{
+  static const nova::kernels::FusedKernels mma = {{
       {fused_conv<hip_bfloat16, Layout::nchw, 1, false>, fused_conv<hip_bfloat16, Layout::nchw, 2, false>, fused_conv<hip_bfloat16, Layout::nchw, 1, true>},
       {fused_conv<hip_bfloat16, Layout::nhwc, 1, false>, fused_conv<hip_bfloat16, Layout::nhwc, 2, false>, fused_conv<hip_bfloat16, Layout::nhwc, 1, true>},
   }};
-  return nova::kernels::launch_fused_conv<Transform>(kernels, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad,
-                                                     shared_limit, stream);
+  static const nova::kernels::FusedWgKernels wg = {{
+      {fused_wg_conv<hip_bfloat16, Layout::nchw, 16>, fused_wg_conv<hip_bfloat16, Layout::nchw, 8>},
+      {fused_wg_conv<hip_bfloat16, Layout::nhwc, 16>, fused_wg_conv<hip_bfloat16, Layout::nhwc, 8>},
+  }};
+  return nova::kernels::launch_fused<Transform>(mma, wg, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad, device,
+                                               stream);
 }
 
 // What the transform's registry entry (registry.cpp) points at in GPU builds.

@@ -12,7 +12,7 @@
 // nova/kernels/transform_registry_gpu.hpp.
 
 #include "nova/kernels/hip_compat.h"
-#include "nova/kernels/fused_kernels.hpp"
+#include "nova/kernels/fused_wgmma_kernels.hpp"
 #include "nova/kernels/transform_launch.hpp"
 #include "nova/kernels/transform_registry_gpu.hpp"
 

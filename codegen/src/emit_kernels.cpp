@@ -111,13 +111,18 @@ constexpr StorageType kFusedStorageTypes[] = {kStorageTypes[0], kStorageTypes[2]
 std::string emit_fused() {
   std::ostringstream out;
   out << "\n// Fused convolution (NCHW or NHWC, fp16 or bf16): x, U in the fused filter layout -> y (+ bias,\n"
-      << "// ReLU); V and M stay on chip. kKBlocks blocks of 8 output channels a warp, or chunks of the channels\n"
-      << "// (kChunked); the launcher picks the variant and the tiles a block by shared memory.\n"
+      << "// ReLU); V and M stay on chip. mma.sync: kKBlocks blocks of 8 output channels a warp, or chunks of\n"
+      << "// the channels (kChunked). wgmma (sm_90a): kTiles tiles a group, warp-specialised. The launcher\n"
+      << "// picks the kernel and its variant by the device and its shared memory.\n"
       << "template <typename T, nova::kernels::Layout kLayout, int kKBlocks, bool kChunked>\n"
       << "__global__ void __launch_bounds__(nova::kernels::kFusedThreads,\n"
       << "                                  nova::kernels::fused_blocks_per_sm(kKBlocks, kChunked))\n"
       << "fused_conv(nova::kernels::FusedConvArgs args) {\n"
       << "  nova::kernels::fused_conv_tiles<Transform, T, kLayout, kKBlocks, kChunked>(args);\n"
+      << "}\n\n"
+      << "template <typename T, nova::kernels::Layout kLayout, int kTiles>\n"
+      << "__global__ void __launch_bounds__(nova::kernels::kWgThreads, 1) fused_wg_conv(nova::kernels::FusedConvArgs args) {\n"
+      << "  nova::kernels::fused_wg_conv_body<Transform, T, kLayout, kTiles>(args);\n"
       << "}\n";
   for (const auto& [suffix, type] : kFusedStorageTypes) {
     const std::string t = type;
@@ -125,19 +130,25 @@ std::string emit_fused() {
         << signature("hipError_t launch_fused_conv_" + std::string(suffix),
                      "const " + t + "* x, const " + t + "* U, " + t +
                          "* y, const float* bias, int relu, int N, int C, int H, int W, int K, int pad, bool nhwc, "
-                         "int shared_limit, hipStream_t stream",
+                         "const nova::kernels::FusedDevice& device, hipStream_t stream",
                      " {")
         << "\n"
         << "  using nova::kernels::Layout;\n"
-        << "  static const nova::kernels::FusedKernels kernels = {{\n";
+        << "  static const nova::kernels::FusedKernels mma = {{\n";
     for (const char* layout : {"nchw", "nhwc"}) {
       const std::string at = t + ", Layout::" + layout;
       out << "      {fused_conv<" << at << ", 1, false>, fused_conv<" << at << ", 2, false>, fused_conv<" << at
           << ", 1, true>},\n";
     }
     out << "  }};\n"
-        << "  return nova::kernels::launch_fused_conv<Transform>(kernels, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad,\n"
-        << "                                                     shared_limit, stream);\n"
+        << "  static const nova::kernels::FusedWgKernels wg = {{\n";
+    for (const char* layout : {"nchw", "nhwc"}) {
+      const std::string at = t + ", Layout::" + layout;
+      out << "      {fused_wg_conv<" << at << ", 16>, fused_wg_conv<" << at << ", 8>},\n";
+    }
+    out << "  }};\n"
+        << "  return nova::kernels::launch_fused<Transform>(mma, wg, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad, device,\n"
+        << "                                               stream);\n"
         << "}\n";
   }
   return out.str();
@@ -155,7 +166,7 @@ std::string emit_kernels(const Source& source) {
                 "// file binds them to this transform and defines its GpuTransformEntry. Layouts:\n"
                 "// nova/kernels/transform_registry_gpu.hpp.\n")
       << "#include \"nova/kernels/hip_compat.h\"\n"
-      << "#include \"nova/kernels/fused_kernels.hpp\"\n"
+      << "#include \"nova/kernels/fused_wgmma_kernels.hpp\"\n"
       << "#include \"nova/kernels/transform_launch.hpp\"\n"
       << "#include \"nova/kernels/transform_registry_gpu.hpp\"\n\n"
       << "#include \"" << transforms_file_name(name) << "\"\n\n"

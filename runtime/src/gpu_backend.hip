@@ -9,9 +9,11 @@
 
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 #include <type_traits>
 
-#include "nova/kernels/fused_kernels.hpp"
+#include "nova/kernels/fused_wgmma_kernels.hpp"
 #include "nova/kernels/hip_compat.h"
 #include "nova/kernels/transform_registry_gpu.hpp"
 #include "gpu_cost_model.hpp"
@@ -153,8 +155,9 @@ class StageTimer {
 
 class GpuBackend final : public Backend {
  public:
-  GpuBackend(hipStream_t stream, BlasHandle blas, int shared_limit, int multiprocessors)
-      : stream_(stream), blas_(blas), shared_limit_(shared_limit), multiprocessors_(multiprocessors) {}
+  GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device)
+      : stream_(stream), blas_(blas), device_(device), shared_limit_(device.shared_limit),
+        multiprocessors_(device.multiprocessors) {}
   ~GpuBackend() override {
 #if !(defined(__HIP__) || defined(__HIPCC__))
     cublasDestroy(blas_);
@@ -171,7 +174,12 @@ class GpuBackend final : public Backend {
     if (s.dtype == NOVA_DTYPE_FP32 || s.c > INT_MAX || s.k > INT_MAX || !t.gpu) return false;
     const bool has_kernel = s.dtype == NOVA_DTYPE_FP16 ? t.gpu->launch_fused_conv_f16 != nullptr
                                                        : t.gpu->launch_fused_conv_bf16 != nullptr;
-    return has_kernel && fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0;
+    return has_kernel && (wgmma(s, t) || fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0);
+  }
+
+  // Whether a fused forward runs the wgmma kernel (its own filter layout) rather than the mma.sync one.
+  bool wgmma(const ConvShape& s, const TransformEntry& t) const {
+    return fused_uses_wgmma(device_, t.n, static_cast<int>(s.c), static_cast<int>(s.k));
   }
 
   // AUTO fuses where the cost model (gpu_cost_model.hpp) predicts the fastest fused transform within
@@ -209,7 +217,8 @@ class GpuBackend final : public Backend {
   // The fused kernel's filter has K and C padded to its blocks.
   size_t filter_bytes(const ConvShape& s, const TransformEntry& t) const override {
     if (!fuses(s, t)) return Backend::filter_bytes(s, t);
-    return static_cast<size_t>(fused_filter_elements(t.n, static_cast<int>(s.k), static_cast<int>(s.c))) *
+    const int K = static_cast<int>(s.k), C = static_cast<int>(s.c);
+    return static_cast<size_t>(wgmma(s, t) ? fused_wg_filter_elements(t.n, K, C) : fused_filter_elements(t.n, K, C)) *
            static_cast<size_t>(transformed_element_bytes(s.dtype));
   }
 
@@ -230,7 +239,8 @@ class GpuBackend final : public Backend {
         if (fuses(s, t)) {
           auto* plain = static_cast<T*>(scratch);
           if (const hipError_t e = launch.filter(weights, plain, K, C, stream_); e != hipSuccess) return status_of(e);
-          return status_of(launch_fused_filter_order(plain, static_cast<T*>(filter), t.n * t.n, K, C, stream_));
+          return status_of(wgmma(s, t) ? launch_fused_wg_filter_order(plain, static_cast<T*>(filter), t.n, K, C, stream_)
+                                       : launch_fused_filter_order(plain, static_cast<T*>(filter), t.n * t.n, K, C, stream_));
         }
       return status_of(launch.filter(weights, static_cast<T*>(filter), K, C, stream_));
     });
@@ -256,7 +266,7 @@ class GpuBackend final : public Backend {
       if (fused) {  // the GEMM stage is the fused kernel; the input and output stages are empty
         timer.mark(1);
         if (const hipError_t e = launch.fused(static_cast<const T*>(x), static_cast<const T*>(filter), static_cast<T*>(y),
-                                              bias, relu, N, C, H, W, K, s.pad, nhwc, shared_limit_, stream_);
+                                              bias, relu, N, C, H, W, K, s.pad, nhwc, device_, stream_);
             e != hipSuccess)
           return status_of(e);
         timer.mark(2);
@@ -301,11 +311,29 @@ class GpuBackend final : public Backend {
  private:
   hipStream_t stream_;
   BlasHandle blas_;
+  FusedDevice device_;   // what the fused launchers need to know of the device
   int shared_limit_;     // shared memory per block the device grants, in bytes
   int multiprocessors_;  // SMs (CUs on AMD)
 };
 
 }  // namespace
+
+// Whether the wgmma fused kernel runs on `device`: an sm_90 GPU and a build with sm_90a code
+// (NOVA_CUDA_SM90A, set by CMake), unless NOVA_FUSED_KERNEL=mma asks for the mma.sync kernel (the
+// bench's before/after comparison).
+bool wgmma_device(int device) {
+#if defined(NOVA_CUDA_SM90A) && !(defined(__HIP__) || defined(__HIPCC__))
+  int major = 0, minor = 0;
+  if (hipDeviceGetAttribute(&major, hipDeviceAttributeComputeCapabilityMajor, device) != hipSuccess ||
+      hipDeviceGetAttribute(&minor, hipDeviceAttributeComputeCapabilityMinor, device) != hipSuccess)
+    return false;
+  const char* kernel = std::getenv("NOVA_FUSED_KERNEL");
+  return major == 9 && minor == 0 && !(kernel && std::string_view(kernel) == "mma");
+#else
+  (void)device;
+  return false;
+#endif
+}
 
 nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
   int devices = 0;
@@ -334,7 +362,7 @@ nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
     return NOVA_STATUS_BACKEND_ERROR;
   }
 #endif
-  out = std::make_unique<GpuBackend>(s, blas, shared_limit, multiprocessors);
+  out = std::make_unique<GpuBackend>(s, blas, FusedDevice{shared_limit, multiprocessors, wgmma_device(device)});
   return NOVA_STATUS_SUCCESS;
 }
 

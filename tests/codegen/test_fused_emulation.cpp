@@ -1,4 +1,7 @@
-// The fused fp16 and bf16 convolution (nova/kernels/fused_kernels.hpp): its tile loops in both layouts, the
+// The fused fp16 and bf16 convolution, both generations: the mma.sync kernel
+// (nova/kernels/fused_kernels.hpp) and the warp-specialised wgmma kernel (fused_wgmma_kernels.hpp,
+// whose products the emulation runs through the same shared-memory descriptors the tensor cores
+// read, and whose block barriers and bulk copies it models). For the first: its tile loops in both layouts, the
 // filter reorder into its padded layout, every launch variant (tile groups, K blocks a warp,
 // chunked channels) and every channel-count class (C below 16, odd, not a multiple of 16, beyond
 // one chunk; K odd and not a multiple of 16), emulated on the CPU through the portable product
@@ -9,7 +12,7 @@
 #include "support/kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
 
 #include "all_transforms.hpp"
-#include "nova/kernels/fused_kernels.hpp"
+#include "nova/kernels/fused_wgmma_kernels.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -71,12 +74,31 @@ class FusedCase {
     return launch.k_blocks == 2 ? run<2, false>(launch, relu) : run<1, false>(launch, relu);
   }
 
+  // The wgmma kernel with kTiles tiles a group on `blocks` persistent blocks.
+  template <int kTiles>
+  Comparison run_wgmma(unsigned blocks, int relu) const {
+    std::vector<T> y = fresh_output();
+    const FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_};
+    nova::emulation::dynamic_shared.assign(static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, s_.C, kTiles).bytes),
+                                           '\0');
+    nova::emulation::launch(dim3(blocks), static_cast<unsigned>(nova::kernels::kWgThreads), [&] {
+      nova::kernels::fused_wg_conv_tiles<Transform, T, layout, kTiles>(args);
+    });
+    return compare(y, relu);
+  }
+
  private:
-  template <int kKBlocks, bool kChunked>
-  Comparison run(const FusedLaunch& launch, int relu) const {
+  // y before a launch: NaN everywhere, guard elements included.
+  std::vector<T> fresh_output() const {
     const std::size_t count = static_cast<std::size_t>(s_.N) * grid_.out_height * grid_.out_width * s_.K;
     std::vector<T> y(count + kGuard);
-    std::memset(static_cast<void*>(y.data()), 0xff, y.size() * sizeof(T));  // NaN everywhere
+    std::memset(static_cast<void*>(y.data()), 0xff, y.size() * sizeof(T));
+    return y;
+  }
+
+  template <int kKBlocks, bool kChunked>
+  Comparison run(const FusedLaunch& launch, int relu) const {
+    std::vector<T> y = fresh_output();
     int k_slice = 0;
     const dim3 grid = nova::kernels::fused_grid(grid_, s_.K, launch, k_slice);
     const FusedConvArgs args{x_.data(), fused_u_.data(), y.data(), bias_.data(), relu, s_.K, launch, k_slice, grid_};
@@ -100,6 +122,11 @@ class FusedCase {
                             [&] { nova::kernels::filter_transform_tiles<Transform>(w_.data(), plain.data(), s_.K, s_.C); });
     nova::emulation::launch(nova::kernels::filter_blocks(static_cast<long long>(fused_u_.size())), nova::kernels::kBlockThreads, [&] {
       nova::kernels::fused_filter_order<T>(plain.data(), fused_u_.data(), nn, s_.K, s_.C);
+    });
+    wg_u_.assign(static_cast<std::size_t>(nova::kernels::fused_wg_filter_elements(n, s_.K, s_.C)),
+                 static_cast<T>(std::nanf("")));
+    nova::emulation::launch(nova::kernels::filter_blocks(static_cast<long long>(wg_u_.size())), nova::kernels::kBlockThreads, [&] {
+      nova::kernels::fused_wg_filter_order<T>(plain.data(), wg_u_.data(), n, s_.K, s_.C);
     });
     plain_u_ = plain;
   }
@@ -179,7 +206,7 @@ class FusedCase {
 
   Shape s_;
   TileGrid grid_{};
-  std::vector<T> x_, fused_u_, plain_u_;
+  std::vector<T> x_, fused_u_, wg_u_, plain_u_;
   std::vector<float> w_, bias_;
 };
 
@@ -292,4 +319,71 @@ TEST_CASE("fused filter layout: every U element of the padded filter has its own
     for (int k = 0; k < K; ++k)
       for (int c = 0; c < C; ++c) ++seen[static_cast<std::size_t>(nova::kernels::fused_filter_index(xi, k, c, K, C))];
   CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
+}
+
+// The wgmma kernel: every channel-count class (C < 16 and odd; not a multiple of 16; 64; beyond 128),
+// K below, at and beyond one block of 64 (odd, not a multiple of 8), border tiles and pads 0 to 2,
+// both layouts, fp16 and bf16, bias with and without ReLU, 16 and 8 tiles a group, and persistent
+// blocks that take several tile groups each (so V slots and U stages are reused).
+template <class Transform, Layout layout, typename T>
+void check_wgmma(const Shape& s, unsigned seed) {
+  const FusedCase<Transform, T, layout> c(s, seed);
+  for (int relu = 0; relu <= 1; ++relu)
+    for (const unsigned blocks : {1u, 3u})
+      for (const int tiles : {16, 8}) {
+        if (nova::kernels::fused_wg_layout(Transform::n, s.C, tiles).bytes > 227 * 1024) continue;  // never launched
+        const Comparison r = tiles == 16 ? c.template run_wgmma<16>(blocks, relu) : c.template run_wgmma<8>(blocks, relu);
+        INFO(Transform::name << (std::is_same_v<T, __half> ? " fp16" : " bf16") << (layout == Layout::nhwc ? " NHWC" : " NCHW")
+                             << " N" << s.N << " C" << s.C << " K" << s.K << " " << s.H << "x" << s.W << " pad " << s.pad
+                             << " relu " << relu << ", " << blocks << " blocks of " << tiles << "-tile groups: pixels "
+                             << r.pixels << ", err/bound " << r.bound_use << ", non-finite " << r.non_finite
+                             << ", guard writes " << r.guard_writes);
+        CHECK(r.pixels == static_cast<long long>(s.N) * s.K * (s.H + 2 * s.pad - Transform::r + 1) *
+                              (s.W + 2 * s.pad - Transform::r + 1));
+        CHECK(r.non_finite == 0);
+        CHECK(r.guard_writes == 0);
+        CHECK(r.bound_use <= 1.0);
+      }
+}
+
+TEST_CASE("wgmma fused kernel, emulated on the CPU: channel classes, layouts, fp16 and bf16") {
+  using nova::generated::f2x3_standard::Transform;
+  using F43 = nova::generated::f4x3_standard::Transform;
+  const std::vector<Shape> shapes = {{2, 3, 5, 7, 9, 1}, {1, 24, 72, 9, 5, 0}, {2, 16, 16, 18, 21, 1},
+                                     {1, 64, 130, 6, 7, 2}, {1, 136, 40, 5, 6, 1}};
+  unsigned seed = 61;
+  for (const Shape& s : shapes) {
+    check_wgmma<F43, Layout::nhwc, __half>(s, seed++);
+    check_wgmma<F43, Layout::nchw, hip_bfloat16>(s, seed++);
+  }
+  check_wgmma<Transform, Layout::nhwc, hip_bfloat16>(shapes[2], seed++);
+  check_wgmma<Transform, Layout::nchw, __half>(shapes[0], seed++);
+}
+
+TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes, filter slots are unique") {
+  using namespace nova::kernels;
+  for (const std::uint32_t address : {0u, 4096u, 200704u})
+    for (int row = 0; row < kWgRows; ++row)
+      for (int k = 0; k < kWgDepth; ++k)
+        REQUIRE(wg_descriptor_element(wg_descriptor(address), row, k) ==
+                address + 2u * static_cast<std::uint32_t>(wg_operand_offset(row, k)));
+  // Every accumulator element of m64n16 has one owner.
+  std::vector<int> owners(static_cast<std::size_t>(kWgRows) * 16, 0);
+  for (int thread = 0; thread < 128; ++thread)
+    for (int d = 0; d < 8; ++d) ++owners[static_cast<std::size_t>(wg_accumulator_row(thread, d) * 16 + wg_accumulator_column(thread, d))];
+  CHECK(std::count(owners.begin(), owners.end(), 1) == static_cast<long>(owners.size()));
+  const int n = 6, K = 72, C = 40;
+  std::vector<int> seen(static_cast<std::size_t>(fused_wg_filter_elements(n, K, C)), 0);
+  for (int xi = 0; xi < n * n; ++xi)
+    for (int k = 0; k < fused_wg_padded_outputs(K); ++k)
+      for (int c = 0; c < fused_padded_channels(C); ++c) ++seen[static_cast<std::size_t>(fused_wg_filter_index(n, xi, k, c, C))];
+  CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
+  // 16 tiles where two V slots of every channel fit, 8 where only half as many tiles do, else none.
+  CHECK(fused_wg_tiles(6, 64, 64, 227 * 1024) == 16);
+  CHECK(fused_wg_tiles(6, 128, 128, 227 * 1024) == 8);
+  CHECK(fused_wg_tiles(6, 256, 64, 227 * 1024) == 0);
+  CHECK(fused_wg_tiles(4, 256, 256, 227 * 1024) == 8);
+  CHECK(fused_wg_tiles(8, 16, 16, 227 * 1024) == 0);
+  CHECK(fused_uses_wgmma(FusedDevice{227 * 1024, 132, true}, 6, 64, 64));
+  CHECK_FALSE(fused_uses_wgmma(FusedDevice{227 * 1024, 132, false}, 6, 64, 64));
 }

@@ -14,7 +14,7 @@ targets=(nova_runtime nova-bench-conv nova_runtime_gpu_tests nova_transform_kern
 build_and_stage() {  # build dir, extra cmake arguments...
   local build=$1
   shift
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90a \
     -DNOVA_WARNINGS_AS_ERRORS=ON "$@" >/dev/null
   cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
   local stage=.device/$(basename "$build")

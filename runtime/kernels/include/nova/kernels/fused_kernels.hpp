@@ -142,6 +142,15 @@ constexpr long long fused_filter_elements(int n, int K, int C) {
   return static_cast<long long>(n) * n * fused_padded_outputs(K) * fused_padded_channels(C);
 }
 
+// What the fused launchers need to know of the device: its shared memory per block (bytes), its
+// multiprocessors, and whether the wgmma kernel (fused_wgmma_kernels.hpp) runs there (an sm_90
+// device and a build with sm_90a code).
+struct FusedDevice {
+  int shared_limit = 0;
+  int multiprocessors = 0;
+  bool wgmma = false;
+};
+
 struct FusedConvArgs {
   const void* x;       // N x C x H x W (layout as the kernel's), the kernel's storage type
   const void* U;       // transformed filter in fused_filter_index order (padded K and C)
@@ -753,29 +762,37 @@ struct FusedKernels {
   FusedKernel by_layout[2][3];  // [0]: NCHW, [1]: NHWC
 };
 
-// The launcher every generated file calls.
-template <class Transform, typename T>
-hipError_t launch_fused_conv(const FusedKernels& kernels, bool nhwc, const T* x, const T* U, T* y, const float* bias,
-                             int relu, int N, int C, int H, int W, int K, int pad, int shared_limit, hipStream_t stream) {
-  TileGrid g{};
+// Beyond 48 KB a kernel must opt in to its dynamic shared memory: each launcher does it once for
+// its kernels, up to the limit of the first call's device.
+template <std::size_t kVariants>
+hipError_t fused_opt_in(const FusedKernel (&by_layout)[2][kVariants], int shared_limit) {
+  for (const auto& layout : by_layout)
+    for (const FusedKernel kernel : layout)
+      if (const hipError_t e = hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                                   hipFuncAttributeMaxDynamicSharedMemorySize, shared_limit);
+          e != hipSuccess)
+        return e;
+  return hipSuccess;
+}
+
+// The tile grid of a fused forward, hipErrorInvalidValue where its sizes or y's 32-bit offsets do not
+// fit.
+template <class Transform>
+hipError_t fused_tile_grid(int N, int C, int H, int W, int K, int pad, TileGrid& g) {
   if (!make_tile_grid<Transform>(N, C, H, W, pad, g) ||
       static_cast<long long>(N) * K * g.out_height * g.out_width > INT_MAX)  // y's 32-bit offsets
     return hipErrorInvalidValue;
+  return hipSuccess;
+}
+
+// Launches the mma.sync kernel on the tile grid `g` of a validated shape.
+template <class Transform, typename T>
+hipError_t launch_fused_conv(const FusedKernels& kernels, bool nhwc, const T* x, const T* U, T* y, const float* bias,
+                             int relu, const TileGrid& g, int K, int shared_limit, hipStream_t stream) {
+  const int C = g.channels;
   const FusedLaunch launch = fused_launch(Transform::n, C, K, shared_limit);
   if (launch.tile_groups == 0) return hipErrorInvalidValue;
-  if (g.tiles == 0) return hipSuccess;
-  if (!x || !U || !y) return hipErrorInvalidValue;
-  // Beyond 48 KB a kernel must opt in to its dynamic shared memory: once per kernel, up to the
-  // limit of the first call's device.
-  static const hipError_t opted_in = [&] {
-    for (const auto& layout : kernels.by_layout)
-      for (const FusedKernel kernel : layout)
-        if (const hipError_t e = hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                                     hipFuncAttributeMaxDynamicSharedMemorySize, shared_limit);
-            e != hipSuccess)
-          return e;
-    return hipSuccess;
-  }();
+  static const hipError_t opted_in = fused_opt_in(kernels.by_layout, shared_limit);
   if (opted_in != hipSuccess) return opted_in;
   const int variant = launch.chunked ? 2 : launch.k_blocks - 1;
   const auto shared = static_cast<int>(fused_shared_bytes(Transform::n, launch.chunk, launch.tile_groups, launch.k_blocks));

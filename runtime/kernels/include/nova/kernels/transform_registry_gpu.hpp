@@ -18,6 +18,10 @@
 
 #include "nova/kernels/hip_compat.h"
 
+namespace nova::kernels {
+struct FusedDevice;  // fused_kernels.hpp
+}
+
 #include <type_traits>
 
 
@@ -54,16 +58,16 @@ struct GpuTransformEntry {
                                                  int H, int W, int pad, hipStream_t stream);
   hipError_t (*launch_output_transform_nhwc_bf16)(const float* M, hip_bfloat16* y, const float* bias, int relu, int N,
                                                   int K, int H, int W, int pad, hipStream_t stream);
-  // The fused convolution (fused_kernels.hpp) of NHWC (`nhwc`) or NCHW images, fp16 or bf16, or
-  // nullptr for tiles too large for it. U in the fused filter layout (fused_filter_index, K and C
-  // padded); shared_limit: the device's shared memory per block in bytes. hipErrorInvalidValue when
-  // fused_launch() finds none for the shape.
+  // The fused convolution of NHWC (`nhwc`) or NCHW images, fp16 or bf16, or nullptr for tiles too
+  // large for it: the wgmma kernel (fused_wgmma_kernels.hpp) where fused_uses_wgmma(device, ...)
+  // says, U in fused_wg_filter_index order; else the mma.sync kernel (fused_kernels.hpp), U in
+  // fused_filter_index order. hipErrorInvalidValue when neither takes the shape.
   hipError_t (*launch_fused_conv_f16)(const __half* x, const __half* U, __half* y, const float* bias, int relu, int N,
-                                      int C, int H, int W, int K, int pad, bool nhwc, int shared_limit,
-                                      hipStream_t stream);
+                                      int C, int H, int W, int K, int pad, bool nhwc,
+                                      const FusedDevice& device, hipStream_t stream);
   hipError_t (*launch_fused_conv_bf16)(const hip_bfloat16* x, const hip_bfloat16* U, hip_bfloat16* y, const float* bias,
-                                       int relu, int N, int C, int H, int W, int K, int pad, bool nhwc, int shared_limit,
-                                       hipStream_t stream);
+                                       int relu, int N, int C, int H, int W, int K, int pad, bool nhwc,
+                                       const FusedDevice& device, hipStream_t stream);
 };
 
 // The launchers of one transform for storage type T (__half, hip_bfloat16 or float), picked from
@@ -78,7 +82,7 @@ struct Launchers {
   hipError_t (*output_nhwc)(const float* M, T* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
                             hipStream_t stream);
   hipError_t (*fused)(const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H, int W, int K,
-                      int pad, bool nhwc, int shared_limit, hipStream_t stream);
+                      int pad, bool nhwc, const FusedDevice& device, hipStream_t stream);
 };
 
 template <typename T>
