@@ -179,7 +179,7 @@ class GpuBackend final : public Backend {
 
   // Whether a fused forward runs the wgmma kernel (its own filter layout) rather than the mma.sync one.
   bool wgmma(const ConvShape& s, const TransformEntry& t) const {
-    return fused_uses_wgmma(device_, t.n, static_cast<int>(s.c), static_cast<int>(s.k));
+    return fused_uses_wgmma(device_, t.n, t.m, static_cast<int>(s.c), static_cast<int>(s.k));
   }
 
   // AUTO fuses where the cost model (gpu_cost_model.hpp) predicts the fastest fused transform within

@@ -79,7 +79,7 @@ class FusedCase {
   Comparison run_wgmma(unsigned blocks, int relu) const {
     std::vector<T> y = fresh_output();
     const FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_};
-    nova::emulation::dynamic_shared.assign(static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, s_.C, kTiles).bytes),
+    nova::emulation::dynamic_shared.assign(static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, m, s_.C, kTiles).bytes),
                                            '\0');
     nova::emulation::launch(dim3(blocks), static_cast<unsigned>(nova::kernels::kWgThreads), [&] {
       nova::kernels::fused_wg_conv_tiles<Transform, T, layout, kTiles>(args);
@@ -331,7 +331,7 @@ void check_wgmma(const Shape& s, unsigned seed) {
   for (int relu = 0; relu <= 1; ++relu)
     for (const unsigned blocks : {1u, 3u})
       for (const int tiles : {16, 8}) {
-        if (nova::kernels::fused_wg_layout(Transform::n, s.C, tiles).bytes > 227 * 1024) continue;  // never launched
+        if (nova::kernels::fused_wg_layout(Transform::n, Transform::m, s.C, tiles).bytes > 227 * 1024) continue;  // never launched
         const Comparison r = tiles == 16 ? c.template run_wgmma<16>(blocks, relu) : c.template run_wgmma<8>(blocks, relu);
         INFO(Transform::name << (std::is_same_v<T, __half> ? " fp16" : " bf16") << (layout == Layout::nhwc ? " NHWC" : " NCHW")
                              << " N" << s.N << " C" << s.C << " K" << s.K << " " << s.H << "x" << s.W << " pad " << s.pad
@@ -379,11 +379,11 @@ TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes
       for (int c = 0; c < fused_padded_channels(C); ++c) ++seen[static_cast<std::size_t>(fused_wg_filter_index(n, xi, k, c, C))];
   CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
   // 16 tiles where two V slots of every channel fit, 8 where only half as many tiles do, else none.
-  CHECK(fused_wg_tiles(6, 64, 64, 227 * 1024) == 16);
-  CHECK(fused_wg_tiles(6, 128, 128, 227 * 1024) == 8);
-  CHECK(fused_wg_tiles(6, 256, 64, 227 * 1024) == 0);
-  CHECK(fused_wg_tiles(4, 256, 256, 227 * 1024) == 8);
-  CHECK(fused_wg_tiles(8, 16, 16, 227 * 1024) == 0);
-  CHECK(fused_uses_wgmma(FusedDevice{227 * 1024, 132, true}, 6, 64, 64));
-  CHECK_FALSE(fused_uses_wgmma(FusedDevice{227 * 1024, 132, false}, 6, 64, 64));
+  CHECK(fused_wg_tiles(6, 4, 64, 64, 227 * 1024) == 16);
+  CHECK(fused_wg_tiles(6, 4, 128, 128, 227 * 1024) == 8);
+  CHECK(fused_wg_tiles(6, 4, 256, 64, 227 * 1024) == 0);
+  CHECK(fused_wg_tiles(4, 2, 256, 256, 227 * 1024) == 8);
+  CHECK(fused_wg_tiles(8, 6, 16, 16, 227 * 1024) == 0);
+  CHECK(fused_uses_wgmma(FusedDevice{227 * 1024, 132, true}, 6, 4, 64, 64));
+  CHECK_FALSE(fused_uses_wgmma(FusedDevice{227 * 1024, 132, false}, 6, 4, 64, 64));
 }

@@ -30,49 +30,71 @@ inline constexpr int kWgThreads = 384;          // three warpgroups
 inline constexpr int kWgProducerThreads = 256;  // the first two
 inline constexpr int kWgConsumerThreads = 128;  // the third
 inline constexpr int kWgVSlots = 2;
-inline constexpr int kWgUStages = 4;
+inline constexpr int kWgUStages = 3;
 inline constexpr int kWgStagingPitch = kWgRows + 8;  // elements a staged NHWC pixel: 16 bytes of padding
-inline constexpr int kWgProducerRegisters = 136;    // setmaxnreg: 256 x 136 + 128 x 240 = the SM's 65536
-inline constexpr int kWgConsumerRegisters = 240;
-inline constexpr int kWgBarriers = 2 * kWgVSlots + kWgUStages;  // V full, V empty, U full
+// setmaxnreg moves registers between the warpgroups within what the block got at launch: 168 a
+// thread (65536 / 384, in steps of 8). A consumer that asks for more than the producers gave back
+// waits for ever.
+inline constexpr int kWgProducerRegisters = 136;
+inline constexpr int kWgConsumerRegisters = 232;
+static_assert(kWgProducerThreads * kWgProducerRegisters + kWgConsumerThreads * kWgConsumerRegisters <=
+                  65536 / kWgThreads / 8 * 8 * kWgThreads,
+              "the warpgroups' registers must fit the block's allocation");
+inline constexpr int kWgBarriers = 2 * kWgVSlots + kWgUStages + 2;  // V full, V empty, U full, staging full, free
+inline constexpr int kWgMaxTiles = 16;
+// Before the operands: the barriers (16 bytes each), then the origins of the tiles of the group in
+// each V slot.
+inline constexpr int kWgHeaderBytes = kWgBarriers * 16 + kWgVSlots * kWgMaxTiles * static_cast<int>(sizeof(TileOrigin));
+static_assert(kWgHeaderBytes % 16 == 0, "the operands start 16-byte aligned");
 
 // K as the consumer sees it: whole blocks of 64 output channels (wgmma's M).
 NOVA_HD constexpr int fused_wg_padded_outputs(int K) { return (K + kWgRows - 1) / kWgRows * kWgRows; }
 
-// Shared memory of one block, in 16-bit elements after the barriers: two V slots, the U stages, the
-// staging buffer of one output row of pixels (sized by n > m, NHWC's padded pixels or NCHW's planes).
+// Element (tile t, pixel p, channel kl of a block of 64) of the staged outputs of one tile group:
+// NHWC as [tile][pixel][channel] (16-byte channel runs; pixels and tiles padded by 16 bytes, which
+// spreads the consumer's writes over the banks), NCHW as [channel][tile][pixel] (rows padded by 4
+// bytes).
+template <Layout layout>
+NOVA_HD constexpr int fused_wg_staging_offset(int t, int p, int kl, int m, int tiles) {
+  return layout == Layout::nhwc ? t * (m * m * kWgStagingPitch + 8) + p * kWgStagingPitch + kl
+                                : kl * (tiles * m * m + 2) + t * m * m + p;
+}
+
+// Shared memory of one block, in 16-bit elements after the header: two V slots, the U stages and the
+// staged outputs of one block of 64 channels of a tile group.
 struct WgLayout {
   int steps;      // channel steps of 16
   int v_slot;     // n^2 positions x steps x kTiles x 16
   int u_stage;    // n blocks of 64 x 16
-  int staging;    // kTiles x n x kWgStagingPitch
+  int staging;    // either layout's fused_wg_staging_offset range
   long long bytes;
 };
-NOVA_HD constexpr WgLayout fused_wg_layout(int n, int C, int tiles) {
+NOVA_HD constexpr WgLayout fused_wg_layout(int n, int m, int C, int tiles) {
   WgLayout l{};
   l.steps = fused_padded_channels(C) / kFusedChannelStep;
   l.v_slot = n * n * l.steps * tiles * kWgDepth;
   l.u_stage = n * wg_operand_elements(kWgRows);
-  l.staging = tiles * n * kWgStagingPitch;
-  l.bytes = kWgBarriers * 16 + 2LL * (static_cast<long long>(kWgVSlots) * l.v_slot + kWgUStages * l.u_stage + l.staging);
+  const int nhwc = tiles * (m * m * kWgStagingPitch + 8), nchw = kWgRows * (tiles * m * m + 2);
+  l.staging = nhwc > nchw ? nhwc : nchw;
+  l.bytes = kWgHeaderBytes + 2LL * (static_cast<long long>(kWgVSlots) * l.v_slot + kWgUStages * l.u_stage + l.staging);
   return l;
 }
 
 // The tiles of a tile group for a shape: 16 where two V slots of every channel fit the shared memory,
 // else 8, else 0 (not this kernel). The tile must fit the registers (n <= kFusedMaxTileSide) and U
 // and y their 32-bit offsets.
-constexpr int fused_wg_tiles(int n, int C, int K, long long shared_limit) {
+constexpr int fused_wg_tiles(int n, int m, int C, int K, long long shared_limit) {
   if (n > kFusedMaxTileSide || C < 1 || K < 1 || C > (1 << 20) || K > (1 << 20)) return 0;
   if (static_cast<long long>(n) * n * fused_wg_padded_outputs(K) * fused_padded_channels(C) > INT_MAX) return 0;
   for (int tiles = 16; tiles >= 8; tiles /= 2)
-    if (fused_wg_layout(n, C, tiles).bytes <= shared_limit) return tiles;
+    if (fused_wg_layout(n, m, C, tiles).bytes <= shared_limit) return tiles;
   return 0;
 }
 
 // Whether a fused forward of this shape on this device runs the wgmma kernel (else the mma.sync one);
 // the filter's layout follows.
-constexpr bool fused_uses_wgmma(const FusedDevice& device, int n, int C, int K) {
-  return device.wgmma && fused_wg_tiles(n, C, K, device.shared_limit) > 0;
+constexpr bool fused_uses_wgmma(const FusedDevice& device, int n, int m, int C, int K) {
+  return device.wgmma && fused_wg_tiles(n, m, C, K, device.shared_limit) > 0;
 }
 
 // Where U_xi[k][c] lies in the wgmma filter layout (K padded to 64, C to 16): blocks of 64 (k) x 16
@@ -102,127 +124,153 @@ inline int fused_wg_blocks(long long tiles, int tile_group, int multiprocessors)
 
 #if defined(NOVA_FUSED_WGMMA) || defined(NOVA_KERNEL_EMULATION)
 
+// The barriers of each role alone (ids 1 and 2; __syncthreads is 0).
+__device__ inline void wg_consumer_sync() { wg_named_sync<1, kWgConsumerThreads>(); }
+__device__ inline void wg_producer_sync() { wg_named_sync<2, kWgProducerThreads>(); }
+
 // What both roles see of the block.
 template <typename T>
 struct WgBlock {
   WgBarrier* v_full;   // [kWgVSlots]: the producers have written the slot (256 arrivals)
   WgBarrier* v_empty;  // [kWgVSlots]: the consumer has multiplied it (128 arrivals)
   WgBarrier* u_full;   // [kWgUStages]: the stage's bytes have arrived (1 arrival + bytes)
+  WgBarrier* staged;   // the consumer has staged a block of outputs (128 arrivals)
+  WgBarrier* stored;   // the producers have stored them: the staging buffer is free (256 arrivals)
   T* v;                // [kWgVSlots][v_slot]
   T* u;                // [kWgUStages][u_stage]
   T* staging;
+  TileOrigin* origins;  // [kWgVSlots][kWgMaxTiles]: of the tiles of the group in each V slot
   WgLayout layout;
   long long groups;    // tile groups of the whole grid
 };
 
+// The producers' second task: the outputs the consumer staged for block kh of the group in V slot
+// `slot` (the e-th staging of the block), stored to y: NHWC as 16-byte channel runs of a pixel, NCHW
+// as consecutive tiles of a plane row; then the buffer is free again.
+template <class Transform, typename T, Layout layout, int kTiles>
+__device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgBlock<T>& blk, int slot,
+                                               long long first_tile, int kh, int e, int thread) {
+  constexpr int m = Transform::m;
+  const TileGrid& g = a.grid;
+  T* y = static_cast<T*>(a.y);
+  const TileOrigin* origins = blk.origins + slot * kWgMaxTiles;
+  wg_wait(blk.staged, e & 1);
+  if constexpr (layout == Layout::nhwc) {
+    constexpr int kRuns = kWgRows / 8;  // 16-byte runs of a staged pixel
+#pragma unroll 1
+    for (int unit = thread; unit < kTiles * m * m * kRuns; unit += kWgProducerThreads) {
+      const int run = unit % kRuns, p = unit / kRuns % (m * m), t = unit / (kRuns * m * m), k = kh * kWgRows + run * 8;
+      if (first_tile + t >= g.tiles || k >= a.K) continue;
+      const TileOrigin o = origins[t];
+      const int row = o.row + p / m, col = o.col + p % m;
+      if (row >= g.out_height || col >= g.out_width) continue;
+      T* to = y + (static_cast<long long>(o.image * g.out_height + row) * g.out_width + col) * a.K + k;
+      const T* from = blk.staging + fused_wg_staging_offset<layout>(t, p, run * 8, m, kTiles);
+      if (a.K % 8 == 0) {
+        copy_run(to, from);
+      } else {
+        for (int c = 0; c < 8 && k + c < a.K; ++c) to[c] = from[c];
+      }
+    }
+  } else {
+#pragma unroll 1
+    for (int unit = thread; unit < kWgRows * kTiles * m; unit += kWgProducerThreads) {
+      const int t = unit % kTiles, r = unit / kTiles % m, kl = unit / (kTiles * m), k = kh * kWgRows + kl;
+      if (first_tile + t >= g.tiles || k >= a.K) continue;
+      const TileOrigin o = origins[t];
+      const int row = o.row + r;
+      if (row >= g.out_height) continue;
+      T* to = y + (static_cast<long long>(o.image * a.K + k) * g.out_height + row) * g.out_width + o.col;
+      const T* from = blk.staging + fused_wg_staging_offset<layout>(t, r * m, kl, m, kTiles);
+#pragma unroll
+      for (int s = 0; s < m; ++s)
+        if (o.col + s < g.out_width) to[s] = from[s];
+    }
+  }
+  wg_arrive(blk.stored);
+}
+
 // The producers: V of each of the block's tile groups (blockIdx.x, + gridDim.x, ...) into slot
-// q % 2, once the consumer has released it. A thread takes a channel pair of one tile per item;
-// NHWC: a warp takes 4 pairs (16 bytes of a pixel) of 8 tiles, NCHW: consecutive tiles of a pair;
-// either way a warp's 4-byte stores into the slot cover 32 different banks (NCHW: two ways).
+// q % 2, once the consumer has released it, then the outputs of the group before (the consumer
+// stages them while the producers transform the next group). A thread takes a channel pair of one
+// tile per item; NHWC: a warp takes 4 pairs (16 bytes of a pixel) of 8 tiles, NCHW: consecutive
+// tiles of a pair; either way a warp's 4-byte stores into the slot cover 32 different banks (NCHW:
+// two ways).
 template <class Transform, typename T, Layout layout, int kTiles>
 __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const WgBlock<T>& blk, int thread) {
   constexpr int n = Transform::n, m = Transform::m, nn = n * n;
   const TileGrid& g = a.grid;
   const T* x = static_cast<const T*>(a.x);
   const int C = g.channels, steps = blk.layout.steps, items = steps * (kFusedChannelStep / 2) * kTiles;
+  const int blocks_k = fused_wg_padded_outputs(a.K) / kWgRows;
   const int plane = layout == Layout::nhwc ? 1 : g.height * g.width;
   const bool word = layout == Layout::nhwc && C % 2 == 0;
-  int q = 0;
+  int stagings = 0;  // stored so far
 #pragma unroll 1
-  for (long long group = blockIdx.x; group < blk.groups; group += gridDim.x, ++q) {
-    const int slot = q % kWgVSlots;
-    if (q >= kWgVSlots) wg_wait(&blk.v_empty[slot], (q / kWgVSlots - 1) & 1);
-    T* v = blk.v + slot * blk.layout.v_slot;
-    const long long first_tile = group * kTiles;
+  for (long long group = blockIdx.x, q = 0;; group += gridDim.x, ++q) {
+    const int slot = static_cast<int>(q % kWgVSlots);
+    if (group < blk.groups) {
+      if (q >= kWgVSlots) wg_wait(&blk.v_empty[slot], static_cast<int>(q / kWgVSlots - 1) & 1);
+      T* v = blk.v + slot * blk.layout.v_slot;
+      TileOrigin* origins = blk.origins + slot * kWgMaxTiles;
+      const long long first_tile = group * kTiles;
+      if (thread < kTiles && first_tile + thread < g.tiles) origins[thread] = tile_origin(g, first_tile + thread, m);
+      wg_producer_sync();
 #pragma unroll 1
-    for (int item = thread; item < items; item += kWgProducerThreads) {
-      const int t = layout == Layout::nhwc ? item / 4 % kTiles : item % kTiles;
-      const int pair = layout == Layout::nhwc ? item % 4 + item / (4 * kTiles) * 4 : item / kTiles;
-      const int c = 2 * pair;
-      const bool valid = first_tile + t < g.tiles && c < C, second = word || c + 1 < C;
-      const TileOrigin o = tile_origin(g, valid ? first_tile + t : 0, m);
-      const int next = second ? plane : 0;
-      StoragePair<T> raw[nn];
-      walk_patch<n, layout>(g, o, c, valid, [&](int e, bool inside, int at) {
-        raw[e] = load_channel_pair<layout>(x, at, next, inside, word);
-      });
-      float d0[nn], d1[nn], v0[nn], v1[nn];
+      for (int item = thread; item < items; item += kWgProducerThreads) {
+        const int t = layout == Layout::nhwc ? item / 4 % kTiles : item % kTiles;
+        const int pair = layout == Layout::nhwc ? item % 4 + item / (4 * kTiles) * 4 : item / kTiles;
+        const int c = 2 * pair;
+        const bool valid = first_tile + t < g.tiles && c < C, second = word || c + 1 < C;
+        const TileOrigin o = origins[valid ? t : 0];
+        const int next = second ? plane : 0;
+        StoragePair<T> raw[nn];
+        walk_patch<n, layout>(g, o, c, valid, [&](int e, bool inside, int at) {
+          raw[e] = load_channel_pair<layout>(x, at, next, inside, word);
+        });
+        float d0[nn], d1[nn], v0[nn], v1[nn];
 #pragma unroll
-      for (int e = 0; e < nn; ++e) unpack_pair(raw[e], d0[e], d1[e]);
-      Transform::input_2d(d0, v0);
-      Transform::input_2d(d1, v1);
-      T* at = v + fused_wg_v_offset(0, t, c, steps, kTiles);
+        for (int e = 0; e < nn; ++e) unpack_pair(raw[e], d0[e], d1[e]);
+        Transform::input_2d(d0, v0);
+        Transform::input_2d(d1, v1);
+        T* at = v + fused_wg_v_offset(0, t, c, steps, kTiles);
 #pragma unroll
-      for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * steps * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);
+        for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * steps * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);
+      }
+      wg_fence_operands();  // the tensor cores read the slot next
+      wg_arrive(&blk.v_full[slot]);
     }
-    wg_fence_operands();  // the tensor cores read the slot next
-    wg_arrive(&blk.v_full[slot]);
+    if (q >= 1) {  // the group before, in the other slot
+      const long long before = group - gridDim.x;
+      for (int kh = 0; kh < blocks_k; ++kh, ++stagings)
+        fused_wg_store<Transform, T, layout, kTiles>(a, blk, static_cast<int>((q - 1) % kWgVSlots), before * kTiles, kh,
+                                                     stagings, thread);
+    }
+    if (group >= blk.groups) break;
+    wg_producer_sync();  // every producer is done with the origins of the slot it refills next
   }
 }
 
-// The consumer's epilogue for output block kh of a tile group: bias, ReLU, and the outputs an
-// output row of pixels at a time through the staging buffer.
+// The consumer's epilogue of block kh of a tile group (the e-th of the block): bias and ReLU of
+// every output, staged for the producers once they have stored the staging before.
 template <class Transform, typename T, Layout layout, int kTiles>
-__device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgBlock<T>& blk,
-                                               const float (&out)[Transform::m * Transform::m][kTiles / 2],
-                                               long long first_tile, int kh, int thread) {
+__device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgBlock<T>& blk,
+                                               const float (&out)[Transform::m * Transform::m][kTiles / 2], int kh, int e,
+                                               int thread) {
   constexpr int m = Transform::m;
-  const TileGrid& g = a.grid;
-  T* y = static_cast<T*>(a.y);
-  float bias[kTiles / 2];
+  if (e > 0) wg_wait(blk.stored, (e - 1) & 1);
 #pragma unroll
   for (int d = 0; d < kTiles / 2; ++d) {
-    const int k = kh * kWgRows + wg_accumulator_row(thread, d);
-    bias[d] = a.bias && k < a.K ? a.bias[k] : 0.0f;
-  }
-#pragma unroll  // out[r * m + s] must stay in registers
-  for (int r = 0; r < m; ++r) {
+    const int kl = wg_accumulator_row(thread, d), t = wg_accumulator_column(thread, d), k = kh * kWgRows + kl;
+    const float bias = a.bias && k < a.K ? a.bias[k] : 0.0f;
 #pragma unroll
-    for (int d = 0; d < kTiles / 2; ++d) {
-      const int kl = wg_accumulator_row(thread, d), t = wg_accumulator_column(thread, d);
-#pragma unroll
-      for (int s = 0; s < m; ++s) {
-        float value = out[r * m + s][d] + bias[d];
-        if (a.relu) value = fmaxf(value, 0.0f);
-        store(blk.staging + (layout == Layout::nhwc ? (t * m + s) * kWgStagingPitch + kl : (kl * kTiles + t) * m + s),
-              value);
-      }
+    for (int p = 0; p < m * m; ++p) {
+      float value = out[p][d] + bias;
+      if (a.relu) value = fmaxf(value, 0.0f);
+      store(blk.staging + fused_wg_staging_offset<layout>(t, p, kl, m, kTiles), value);
     }
-    wg_consumer_sync();
-    if constexpr (layout == Layout::nhwc) {
-      constexpr int kRuns = kWgRows / 8;  // 16-byte runs of a staged pixel
-#pragma unroll 1
-      for (int unit = thread; unit < kTiles * m * kRuns; unit += kWgConsumerThreads) {
-        const int run = unit % kRuns, s = unit / kRuns % m, t = unit / (kRuns * m), k = kh * kWgRows + run * 8;
-        if (first_tile + t >= g.tiles || k >= a.K) continue;
-        const TileOrigin o = tile_origin(g, first_tile + t, m);
-        const int row = o.row + r, col = o.col + s;
-        if (row >= g.out_height || col >= g.out_width) continue;
-        T* to = y + (static_cast<long long>(o.image * g.out_height + row) * g.out_width + col) * a.K + k;
-        const T* from = blk.staging + (t * m + s) * kWgStagingPitch + run * 8;
-        if (a.K % 8 == 0) {
-          copy_run(to, from);
-        } else {
-          for (int e = 0; e < 8 && k + e < a.K; ++e) to[e] = from[e];
-        }
-      }
-    } else {
-#pragma unroll 1
-      for (int unit = thread; unit < kWgRows * kTiles; unit += kWgConsumerThreads) {
-        const int t = unit % kTiles, kl = unit / kTiles, k = kh * kWgRows + kl;
-        if (first_tile + t >= g.tiles || k >= a.K) continue;
-        const TileOrigin o = tile_origin(g, first_tile + t, m);
-        const int row = o.row + r;
-        if (row >= g.out_height) continue;
-        T* to = y + (static_cast<long long>(o.image * a.K + k) * g.out_height + row) * g.out_width + o.col;
-        const T* from = blk.staging + (kl * kTiles + t) * m;
-#pragma unroll
-        for (int s = 0; s < m; ++s)
-          if (o.col + s < g.out_width) to[s] = from[s];
-      }
-    }
-    wg_consumer_sync();  // the next row's staging overwrites the buffer
   }
+  wg_arrive(blk.staged);
 }
 
 // The consumer: for each of the block's tile groups, each block of 64 output channels and each
@@ -230,28 +278,41 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
 template <class Transform, typename T, Layout layout, int kTiles>
 __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const WgBlock<T>& blk, int thread) {
   constexpr int m = Transform::m, n = Transform::n, kAcc = kTiles / 2;
+  static_assert(kTiles <= kWgMaxTiles, "the origins arrays hold kWgMaxTiles tiles");
   const int steps = blk.layout.steps, blocks_k = fused_wg_padded_outputs(a.K) / kWgRows;
-  const long long stages_per_group = static_cast<long long>(blocks_k) * n * steps;
+  const int stages_per_group = blocks_k * n * steps;
   const long long my_groups = (blk.groups - blockIdx.x + gridDim.x - 1) / gridDim.x;
   const long long total = my_groups * stages_per_group;
   const T* U = static_cast<const T*>(a.U);
   const int stage_bytes = blk.layout.u_stage * 2;
-  // Stage f of the block's sequence: stage f % stages_per_group of the filter, into slot f % stages.
-  const auto fetch = [&](long long f) {
-    if (thread != 0 || f >= total) return;
-    WgBarrier* full = &blk.u_full[f % kWgUStages];
-    wg_arrive_expect_bytes(full, stage_bytes);
-    wg_bulk_copy(blk.u + f % kWgUStages * blk.layout.u_stage, U + f % stages_per_group * blk.layout.u_stage,
-                 stage_bytes, full);
+  // The next stage to fetch: the block's sequence repeats the filter's stages_per_group stages for
+  // each tile group; slot `fetched % kWgUStages`. Counted, not divided: thread 0 alone fetches, and
+  // a 64-bit division would hold up its warp every stage.
+  long long fetched = 0;
+  int fetch_from = 0;  // fetched % stages_per_group
+  const auto fetch_next = [&] {
+    if (thread == 0 && fetched < total) {
+      WgBarrier* full = &blk.u_full[fetched % kWgUStages];
+      wg_arrive_expect_bytes(full, stage_bytes);
+      wg_bulk_copy(blk.u + fetched % kWgUStages * blk.layout.u_stage,
+                   U + static_cast<long long>(fetch_from) * blk.layout.u_stage, stage_bytes, full);
+    }
+    ++fetched;
+    fetch_from = fetch_from + 1 == stages_per_group ? 0 : fetch_from + 1;
   };
-  for (int f = 0; f < kWgUStages - 1; ++f) fetch(f);
+  for (int f = 0; f < kWgUStages - 1; ++f) fetch_next();
   long long f = 0;
-  int q = 0;
+  int q = 0, stagings = 0;
 #pragma unroll 1
   for (long long group = blockIdx.x; group < blk.groups; group += gridDim.x, ++q) {
     const int slot = q % kWgVSlots;
     wg_wait(&blk.v_full[slot], (q / kWgVSlots) & 1);
     const T* v = blk.v + slot * blk.layout.v_slot;
+    const std::uint64_t v_desc = wg_descriptor(wg_shared_address(v)), u_desc = wg_descriptor(wg_shared_address(blk.u));
+    // Bytes from one V block (tiles x 16 channels) to the next (a channel step; steps of them a
+    // position), and from one U stage to the next.
+    const unsigned v_step_bytes = kTiles * kWgDepth * 2, u_stage_bytes = static_cast<unsigned>(blk.layout.u_stage) * 2;
+    constexpr unsigned kUBlockBytes = wg_operand_elements(kWgRows) * 2;
 #pragma unroll 1
     for (int kh = 0; kh < blocks_k; ++kh) {
       float out[m * m][kAcc] = {};
@@ -263,17 +324,16 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
         for (int step = 0; step < steps; ++step, ++f) {
           const int stage = static_cast<int>(f % kWgUStages);
           wg_wait(&blk.u_full[stage], static_cast<int>(f / kWgUStages) & 1);
-          const T* u = blk.u + stage * blk.layout.u_stage;
+          const std::uint64_t u_block = wg_descriptor_advance(u_desc, static_cast<unsigned>(stage) * u_stage_bytes),
+                              v_block = wg_descriptor_advance(v_desc, static_cast<unsigned>(i * n * steps + step) * v_step_bytes);
 #pragma unroll
           for (int j = 0; j < n; ++j)
-            wgmma_m64k16<T, kTiles>(mrow[j], wg_descriptor(wg_shared_address(u + j * wg_operand_elements(kWgRows))),
-                                    wg_descriptor(wg_shared_address(v + fused_wg_v_offset(i * n + j, 0, step * kFusedChannelStep,
-                                                                                          steps, kTiles))),
-                                    thread);
+            wgmma_m64k16<T, kTiles>(mrow[j], wg_descriptor_advance(u_block, j * kUBlockBytes),
+                                    wg_descriptor_advance(v_block, static_cast<unsigned>(j * steps) * v_step_bytes), thread);
           wgmma_commit();
           wgmma_wait<1>();      // the products of stage f - 1 are done
           wg_consumer_sync();   // in every warp: its slot is free
-          fetch(f + kWgUStages - 1);
+          fetch_next();  // stage f + kWgUStages - 1, into the slot of stage f - 1
         }
         wgmma_wait<0>();
         if (kh == blocks_k - 1 && i == n - 1) wg_arrive(&blk.v_empty[slot]);  // the producers may refill it
@@ -288,11 +348,12 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
           Transform::output_1d(&mrow[0][e], kAcc, z, 1);
 #pragma unroll
           for (int r = 0; r < m; ++r)
+            if (column[r] != 0.0f)  // a constant after unrolling: no products with A^T's zeros
 #pragma unroll
-            for (int s = 0; s < m; ++s) out[r * m + s][e] += column[r] * z[s];
+              for (int s = 0; s < m; ++s) out[r * m + s][e] += column[r] * z[s];
         }
       }
-      fused_wg_store<Transform, T, layout, kTiles>(a, blk, out, group * kTiles, kh, thread);
+      fused_wg_stage<Transform, T, layout, kTiles>(a, blk, out, kh, stagings++, thread);
     }
   }
 }
@@ -307,8 +368,11 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
   blk.v_full = reinterpret_cast<WgBarrier*>(shared);
   blk.v_empty = blk.v_full + kWgVSlots;
   blk.u_full = blk.v_empty + kWgVSlots;
-  blk.layout = fused_wg_layout(Transform::n, g.channels, kTiles);
-  blk.v = reinterpret_cast<T*>(shared + kWgBarriers * 16);
+  blk.staged = blk.u_full + kWgUStages;
+  blk.stored = blk.staged + 1;
+  blk.layout = fused_wg_layout(Transform::n, Transform::m, g.channels, kTiles);
+  blk.origins = reinterpret_cast<TileOrigin*>(shared + kWgBarriers * 16);
+  blk.v = reinterpret_cast<T*>(shared + kWgHeaderBytes);
   blk.u = blk.v + kWgVSlots * blk.layout.v_slot;
   blk.staging = blk.u + kWgUStages * blk.layout.u_stage;
   blk.groups = (g.tiles + kTiles - 1) / kTiles;
@@ -316,6 +380,8 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
   if (thread == 0) {
     for (int s = 0; s < kWgVSlots; ++s) wg_barrier_init(&blk.v_full[s], kWgProducerThreads), wg_barrier_init(&blk.v_empty[s], kWgConsumerThreads);
     for (int s = 0; s < kWgUStages; ++s) wg_barrier_init(&blk.u_full[s], 1);
+    wg_barrier_init(blk.staged, kWgConsumerThreads);
+    wg_barrier_init(blk.stored, kWgProducerThreads);
   }
   __syncthreads();
   if (thread < kWgProducerThreads) {
@@ -375,11 +441,11 @@ template <class Transform, typename T>
 hipError_t launch_fused_wg_conv(const FusedWgKernels& kernels, bool nhwc, const T* x, const T* U, T* y,
                                 const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
                                 hipStream_t stream) {
-  const int tiles = fused_wg_tiles(Transform::n, g.channels, K, device.shared_limit);
+  const int tiles = fused_wg_tiles(Transform::n, Transform::m, g.channels, K, device.shared_limit);
   if (tiles == 0) return hipErrorInvalidValue;
   static const hipError_t opted_in = fused_opt_in(kernels.by_layout, device.shared_limit);
   if (opted_in != hipSuccess) return opted_in;
-  const auto shared = static_cast<int>(fused_wg_layout(Transform::n, g.channels, tiles).bytes);
+  const auto shared = static_cast<int>(fused_wg_layout(Transform::n, Transform::m, g.channels, tiles).bytes);
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
   kernels.by_layout[nhwc ? 1 : 0][tiles == 16 ? 0 : 1]<<<blocks, kWgThreads, shared, stream>>>(
       FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g});
@@ -394,7 +460,7 @@ hipError_t launch_fused(const FusedKernels& mma, const FusedWgKernels& wg, bool 
                         const FusedDevice& device, hipStream_t stream) {
   TileGrid g{};
   if (const hipError_t e = fused_tile_grid<Transform>(N, C, H, W, K, pad, g); e != hipSuccess) return e;
-  const bool wgmma = fused_uses_wgmma(device, Transform::n, C, K);
+  const bool wgmma = fused_uses_wgmma(device, Transform::n, Transform::m, C, K);
   if (!wgmma && fused_launch(Transform::n, C, K, device.shared_limit).tile_groups == 0) return hipErrorInvalidValue;
   if (g.tiles == 0) return hipSuccess;
   if (!x || !U || !y) return hipErrorInvalidValue;

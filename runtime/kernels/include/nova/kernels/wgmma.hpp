@@ -50,6 +50,10 @@ NOVA_HD constexpr std::uint64_t wg_descriptor(std::uint32_t address) {
          (static_cast<std::uint64_t>(kWgStrideBytes >> 4) & 0x3FFF) << 32;
 }
 
+// The descriptor of the operand block `bytes` (a multiple of 16) after the one `desc` names: the
+// start address is the low field, and shared memory (< 256 KB) keeps it from carrying.
+NOVA_HD constexpr std::uint64_t wg_descriptor_advance(std::uint64_t desc, unsigned bytes) { return desc + (bytes >> 4); }
+
 // The byte address of element (row, k) of the block a descriptor names, as the tensor cores read it.
 NOVA_HD constexpr std::uint32_t wg_descriptor_element(std::uint64_t desc, int row, int k) {
   const auto start = static_cast<std::uint32_t>(desc & 0x3FFF) << 4;
@@ -105,11 +109,11 @@ inline void wg_bulk_copy(void* to, const void* from, int bytes, WgBarrier* b) {
   b->words[2] -= static_cast<std::uint32_t>(bytes);
   wg_barrier_complete_if_done(b);
 }
-// The consumer warpgroup's own barrier (bar.sync 1, 128 on the GPU).
-inline void wg_consumer_sync() {
+// A barrier of kThreads threads of the block (bar.sync kId, kThreads on the GPU).
+template <int kId, int kThreads> inline void wg_named_sync() {
   static unsigned arrived = 0, generation = 0;
   const unsigned mine = generation;
-  if (++arrived == 128) arrived = 0, ++generation;
+  if (++arrived == kThreads) arrived = 0, ++generation;
   while (generation == mine) __syncthreads();
 }
 inline void wg_fence_operands() {}
@@ -118,7 +122,7 @@ inline void wgmma_commit() {}
 template <int pending> inline void wgmma_wait() {}
 template <int registers> inline void wg_set_registers(bool) {}
 
-// d += A B for the block A and B's descriptors name, as thread `thread` of the warpgroup holds D.
+// d += A B for the blocks A and B's descriptors name, as thread `thread` of the warpgroup holds D.
 template <typename T, int kN>
 inline void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, int thread) {
   const char* shared = fused_shared_memory();
@@ -163,7 +167,10 @@ __device__ inline void wg_bulk_copy(void* to, const void* from, int bytes, WgBar
                "l"(from), "r"(bytes), "r"(wg_shared_address(b))
                : "memory");
 }
-__device__ inline void wg_consumer_sync() { asm volatile("bar.sync 1, 128;\n" ::: "memory"); }
+// A barrier of kThreads threads of the block (kId > 0: __syncthreads is barrier 0).
+template <int kId, int kThreads> __device__ inline void wg_named_sync() {
+  asm volatile("bar.sync %0, %1;\n" ::"n"(kId), "n"(kThreads) : "memory");
+}
 // Ordinary stores to shared memory that the tensor cores read next.
 __device__ inline void wg_fence_operands() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 __device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
@@ -177,7 +184,8 @@ template <int registers> __device__ inline void wg_set_registers(bool raise) {
   else asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(registers));
 }
 
-// d += A B (64 x kN, fp32) from the operand blocks that descriptors a and b name. The operand type
+// d += A B (64 x kN, fp32) from the operand blocks that descriptors a and b name. (Leaving the
+// accumulators unzeroed and the first product's scale-d off made ptxas spill the consumer.) The operand type
 // and the shape are part of the instruction's name, and asm takes only a literal.
 #define NOVA_WGMMA_N8(ab)                                                                                   \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"                                                 \
