@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compile-checks one generated kernel file without a GPU (a ctest test; exit 77 = skipped).
-#   nvcc-sm90    nvcc for sm_90 through nova/kernels/hip_compat.h, device and host code
+#   nvcc-sm90    nvcc for sm_90a (the build's target: wgmma) through nova/kernels/hip_compat.h, device
+#                and host code
 #   hip-gfx940   clang-16 -x hip, device code for CDNA3 (MI300's ISA), wave64
 #   hip-gfx1100  clang-16 -x hip, device code for RDNA3, wave32
 #   hip-host     clang-16 -x hip, the host launchers against Debian's HIP headers
@@ -21,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 hip=(-x hip -std=c++20 -O3 -nogpulib -Wall -Wextra -Werror "${includes[@]}")
 case $mode in
   nvcc-sm90)
-    "$compiler" -x cu -std=c++20 -O3 -arch=sm_90 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror \
+    "$compiler" -x cu -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror \
       "${includes[@]}" -c "$file" -o "$work/kernels.o" ;;
   hip-gfx940 | hip-gfx1100)
     # -S: full code generation to ISA assembly without the AMD linker (Debian's lld lacks it).

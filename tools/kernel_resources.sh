@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Registers, spills, stack and shared memory of every generated kernel for sm_90, as ptxas
+# Registers, spills, stack and shared memory of every generated kernel for sm_90a (the build's
+# target: the wgmma kernels have code only there), as ptxas
 # reports them (nvcc --resource-usage), as a Markdown table. Needs nvcc, no GPU.
 # Usage: tools/kernel_resources.sh [KERNEL_FILE.hip ...]   (default: generated/*_kernels.hip)
 set -euo pipefail
@@ -13,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 echo "| config | kernel | registers | spill stores (B) | spill loads (B) | stack (B) | shared (B) |"
 echo "|---|---|---|---|---|---|---|"
 for file in "${files[@]}"; do
-  "$nvcc" -std=c++20 -O3 -arch=sm_90 -x cu -Iruntime/kernels/include -Igenerated --resource-usage \
+  "$nvcc" -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -x cu -Iruntime/kernels/include -Igenerated --resource-usage \
     -c "$file" -o "$work/kernels.o" 2>&1 |
     awk '
       /Function properties for/ { name = $NF; stack = 0; stores = 0; loads = 0 }

@@ -28,6 +28,9 @@ class Backend {
   }
   // True when this forward runs the fused kernel: the filter in its layout, no V or M.
   bool fuses(const ConvShape& s, const TransformEntry& t) const { return fused_path(s) && can_fuse(s, t); }
+  // The transformed filter's element order for this forward: 0 the plain [n*n][K][C], 1 and up a
+  // fused kernel's (the GPU has two fused kernels with different orders).
+  virtual int filter_layout(const ConvShape& s, const TransformEntry& t) const { return fuses(s, t) ? 1 : 0; }
   // What its forward pass costs with this transform on the path fuses() picks.
   virtual PathCost forward_cost(const ConvShape& shape, const TransformEntry& t) const {
     return {forward_traffic_bytes(shape, t, transformed_element_bytes(shape.dtype)), 0};

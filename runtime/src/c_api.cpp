@@ -30,7 +30,7 @@ nova_filter_plan_t filter_plan(const Backend& backend, const ConvShape& s, const
   // The registry position names the transform; the path and the element size fix the byte order,
   // the dtype what the elements hold (fp16 and bf16 have the same size; the CPU rounds fp32 to either).
   const auto index = static_cast<uint64_t>(&t - transform_registry().data());
-  const uint64_t layout = (index + 1) << 32 | static_cast<uint64_t>(s.dtype) << 16 | uint64_t{backend.fuses(s, t)} << 8 |
+  const uint64_t layout = (index + 1) << 32 | static_cast<uint64_t>(s.dtype) << 16 | static_cast<uint64_t>(backend.filter_layout(s, t)) << 8 |
                           static_cast<uint64_t>(backend.transformed_element_bytes(s.dtype));
   return {backend.filter_bytes(s, t), backend.filter_scratch_bytes(s, t), layout};
 }
@@ -44,7 +44,7 @@ bool same_plan(const nova_filter_plan_t& a, const nova_filter_plan_t& b) {
 nova_status_t cached_filter(nova_handle_t h, const ConvShape& s, const TransformEntry& t, const float* weights,
                             uint64_t version, FilterCache::Filter& out) {
   Backend& backend = *h->backend;
-  const FilterCache::Key key{weights, version, &t, s.k, s.c, s.dtype, backend.fuses(s, t)};
+  const FilterCache::Key key{weights, version, &t, s.k, s.c, s.dtype, backend.filter_layout(s, t)};
   if ((out = h->filters.find(key))) return NOVA_STATUS_SUCCESS;
   const nova_filter_plan_t plan = filter_plan(backend, s, t);
   Buffer filter{nullptr, std::free}, scratch{nullptr, std::free};

@@ -21,7 +21,7 @@ class FilterCache {
     const TransformEntry* transform;
     int64_t k, c;
     nova_dtype_t dtype;
-    bool fused;  // in the fused kernel's layout
+    int layout;  // Backend::filter_layout: the element order
     friend bool operator==(const Key&, const Key&) = default;
   };
   using Filter = std::shared_ptr<const Buffer>;

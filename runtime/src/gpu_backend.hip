@@ -153,11 +153,22 @@ class StageTimer {
   hipError_t error_ = hipSuccess;
 };
 
+// Which fused kernel a forward runs where both could: NOVA_FUSED_KERNEL=mma or =wgmma forces one
+// wherever it runs (the tests and the bench's before/after comparisons), anything else keeps the
+// measured choice.
+enum class FusedKernelChoice { measured, mma, wgmma };
+FusedKernelChoice fused_kernel_choice() {
+  const char* kernel = std::getenv("NOVA_FUSED_KERNEL");
+  if (kernel && std::string_view(kernel) == "mma") return FusedKernelChoice::mma;
+  if (kernel && std::string_view(kernel) == "wgmma") return FusedKernelChoice::wgmma;
+  return FusedKernelChoice::measured;
+}
+
 class GpuBackend final : public Backend {
  public:
   GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device)
-      : stream_(stream), blas_(blas), device_(device), shared_limit_(device.shared_limit),
-        multiprocessors_(device.multiprocessors) {}
+      : stream_(stream), blas_(blas), shared_limit_(device.shared_limit), multiprocessors_(device.multiprocessors),
+        wgmma_capable_(device.wgmma) {}
   ~GpuBackend() override {
 #if !(defined(__HIP__) || defined(__HIPCC__))
     cublasDestroy(blas_);
@@ -177,9 +188,19 @@ class GpuBackend final : public Backend {
     return has_kernel && (wgmma(s, t) || fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0);
   }
 
-  // Whether a fused forward runs the wgmma kernel (its own filter layout) rather than the mma.sync one.
+  int filter_layout(const ConvShape& s, const TransformEntry& t) const override {
+    return fuses(s, t) ? (wgmma(s, t) ? 2 : 1) : 0;
+  }
+
+  // Whether a fused forward runs the wgmma kernel (its own filter layout) rather than the mma.sync
+  // one: where it runs at all (an sm_90 device, a build with sm_90a code, a V slot pair in shared
+  // memory), as NOVA_FUSED_KERNEL asks, else where it was measured faster (docs/performance.md,
+  // "Fused v5"): NCHW images with tile groups of 16.
   bool wgmma(const ConvShape& s, const TransformEntry& t) const {
-    return fused_uses_wgmma(device_, t.n, t.m, static_cast<int>(s.c), static_cast<int>(s.k));
+    const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
+    if (!fused_uses_wgmma(FusedDevice{shared_limit_, multiprocessors_, wgmma_capable_}, t.n, t.m, C, K)) return false;
+    if (fused_kernel_ != FusedKernelChoice::measured) return fused_kernel_ == FusedKernelChoice::wgmma;
+    return s.layout == NOVA_LAYOUT_NCHW && fused_wg_tiles(t.n, t.m, C, K, shared_limit_) == kWgMaxTiles;
   }
 
   // AUTO fuses where the cost model (gpu_cost_model.hpp) predicts the fastest fused transform within
@@ -266,7 +287,8 @@ class GpuBackend final : public Backend {
       if (fused) {  // the GEMM stage is the fused kernel; the input and output stages are empty
         timer.mark(1);
         if (const hipError_t e = launch.fused(static_cast<const T*>(x), static_cast<const T*>(filter), static_cast<T*>(y),
-                                              bias, relu, N, C, H, W, K, s.pad, nhwc, device_, stream_);
+                                              bias, relu, N, C, H, W, K, s.pad, nhwc, FusedDevice{shared_limit_, multiprocessors_, wgmma(s, t)},
+                                              stream_);
             e != hipSuccess)
           return status_of(e);
         timer.mark(2);
@@ -311,24 +333,23 @@ class GpuBackend final : public Backend {
  private:
   hipStream_t stream_;
   BlasHandle blas_;
-  FusedDevice device_;   // what the fused launchers need to know of the device
   int shared_limit_;     // shared memory per block the device grants, in bytes
   int multiprocessors_;  // SMs (CUs on AMD)
+  bool wgmma_capable_;   // the wgmma fused kernel runs on this device (wgmma_device)
+  FusedKernelChoice fused_kernel_ = fused_kernel_choice();
 };
 
 }  // namespace
 
-// Whether the wgmma fused kernel runs on `device`: an sm_90 GPU and a build with sm_90a code
-// (NOVA_CUDA_SM90A, set by CMake), unless NOVA_FUSED_KERNEL=mma asks for the mma.sync kernel (the
-// bench's before/after comparison).
+// Whether the wgmma fused kernel can run on `device`: an sm_90 GPU and a build with sm_90a code
+// (NOVA_CUDA_SM90A, set by CMake).
 bool wgmma_device(int device) {
 #if defined(NOVA_CUDA_SM90A) && !(defined(__HIP__) || defined(__HIPCC__))
   int major = 0, minor = 0;
   if (hipDeviceGetAttribute(&major, hipDeviceAttributeComputeCapabilityMajor, device) != hipSuccess ||
       hipDeviceGetAttribute(&minor, hipDeviceAttributeComputeCapabilityMinor, device) != hipSuccess)
     return false;
-  const char* kernel = std::getenv("NOVA_FUSED_KERNEL");
-  return major == 9 && minor == 0 && !(kernel && std::string_view(kernel) == "mma");
+  return major == 9 && minor == 0;
 #else
   (void)device;
   return false;

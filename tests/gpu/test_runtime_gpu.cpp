@@ -326,6 +326,24 @@ TEST_CASE("fp16 and bf16 inputs up to 8 in magnitude stay finite and within the 
     }
 }
 
+// On an sm_90 GPU the two layouts of this shape run different fused kernels (wgmma for NCHW, mma.sync
+// for NHWC) whose filters have different element orders: the handle's filter cache must keep them
+// apart although the weights, transform and sizes are the same.
+TEST_CASE("each fused kernel gets its own filter order from the handle's cache", "[gpu]") {
+  NOVA_REQUIRE_GPU();
+  nova::Handle gpu(NOVA_BACKEND_GPU);
+  const Problem p({1, 64, 64, 28, 1}, 1.0f, 4u);
+  for (const nova_layout_t layout : {NOVA_LAYOUT_NCHW, NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW}) {
+    nova::ConvDesc d = p.desc(NOVA_DTYPE_FP16, layout, "f4x3_fp16");
+    d.algorithm = NOVA_ALGO_FUSED;
+    const Run r = run(gpu.get(), p, d, true);
+    INFO((layout == NOVA_LAYOUT_NHWC ? "NHWC" : "NCHW") << ": rel L2 " << r.error.rel_l2);
+    REQUIRE(r.status == NOVA_STATUS_SUCCESS);
+    CHECK(r.error.non_finite == 0);
+    CHECK(r.error.rel_l2 <= 1.5 * predicted_error(amp2d_of("f4x3_fp16"), NOVA_DTYPE_FP16, 64));
+  }
+}
+
 // NHWC: the fused kernel's channel-pair loads and 16-byte stores need aligned x and y; NCHW images
 // are read and written element by element, so any 2-byte boundary serves.
 TEST_CASE("misaligned tensors on the fused path get their status and leave the device healthy", "[gpu]") {
