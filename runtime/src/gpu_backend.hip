@@ -194,13 +194,18 @@ class GpuBackend final : public Backend {
 
   // Whether a fused forward runs the wgmma kernel (its own filter layout) rather than the mma.sync
   // one: where it runs at all (an sm_90 device, a build with sm_90a code, a V slot pair in shared
-  // memory), as NOVA_FUSED_KERNEL asks, else where it was measured faster (docs/performance.md,
-  // "Fused v5"): NCHW images with tile groups of 16.
+  // memory), as NOVA_FUSED_KERNEL asks, else where it was measured faster (fused_runs_wgmma).
   bool wgmma(const ConvShape& s, const TransformEntry& t) const {
     const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
     if (!fused_uses_wgmma(FusedDevice{shared_limit_, multiprocessors_, wgmma_capable_}, t.n, t.m, C, K)) return false;
     if (fused_kernel_ != FusedKernelChoice::measured) return fused_kernel_ == FusedKernelChoice::wgmma;
-    return s.layout == NOVA_LAYOUT_NCHW && fused_wg_tiles(t.n, t.m, C, K, shared_limit_) == kWgMaxTiles;
+    return fused_runs_wgmma(s, t, shared_limit_);
+  }
+
+  // The cost model's time for a fused forward, of whichever fused kernel runs it.
+  double predicted_fused(const ConvShape& s, const TransformEntry& t) const {
+    return wgmma(s, t) ? predicted_wg_fused_us(s, t, multiprocessors_)
+                       : predicted_fused_us(s, t, launch_of(s, t), multiprocessors_);
   }
 
   // AUTO fuses where the cost model (gpu_cost_model.hpp) predicts the fastest fused transform within
@@ -211,7 +216,7 @@ class GpuBackend final : public Backend {
     for (const TransformEntry& t : transform_registry()) {
       if (t.r != s.r || !within_error_budget(t, s) || check_tiled_sizes(s, t) != NOVA_STATUS_SUCCESS) continue;
       three_pass = std::min(three_pass, predicted_three_pass_us(s, t));
-      if (can_fuse(s, t)) fused = std::min(fused, predicted_fused_us(s, t, launch_of(s, t), multiprocessors_));
+      if (can_fuse(s, t)) fused = std::min(fused, predicted_fused(s, t));
     }
     return fused < three_pass;
   }
@@ -225,7 +230,7 @@ class GpuBackend final : public Backend {
   PathCost forward_cost(const ConvShape& s, const TransformEntry& t) const override {
     if (s.dtype == NOVA_DTYPE_FP32) return Backend::forward_cost(s, t);
     if (!fuses(s, t)) return {predicted_three_pass_us(s, t), 0};
-    return {predicted_fused_us(s, t, launch_of(s, t), multiprocessors_), static_cast<double>(t.input_ops + t.output_ops)};
+    return {predicted_fused(s, t), static_cast<double>(t.input_ops + t.output_ops)};
   }
 
   nova_status_t allocate(size_t bytes, Buffer& out) override {

@@ -3,15 +3,16 @@
 // the transform. A linear combination of features of the shape, the transform and the path
 // (bytes each stage moves, tensor-core work rounded up to the GEMM's tiles or to the fused
 // kernel's waves, transform operations, fixed costs per tile size and layout), with coefficients
-// fitted to graph-replay times of every configuration on 800 random shapes and the 18 benchmark
-// layer/layout pairs (weighted 10 each) on an H200
-// (tools/device/fit_cost_model.py, which computes the same features: keep the two in step; data and
-// check in docs/results/cost_model/). On another GPU the waves follow its multiprocessor count and
+// fitted per path (3-pass, mma.sync fused, wgmma fused) to graph-replay times of every
+// configuration on 1,100 random shapes and the 18 benchmark layer/layout pairs (weighted 10 each,
+// measured twice: before and with the wgmma kernel) on an H200 (tools/device/fit_cost_model.py,
+// which computes the same features: keep the two in step; data and check in
+// docs/results/cost_model/). On another GPU the waves follow its multiprocessor count and
 // shared memory; the rest keeps the H200's rates.
 #pragma once
 
 #include "conv_shape.hpp"
-#include "nova/kernels/fused_kernels.hpp"
+#include "nova/kernels/fused_wgmma_kernels.hpp"
 
 #include <algorithm>
 #include <array>
@@ -19,12 +20,14 @@
 
 namespace nova::runtime {
 
-// tools/device/fit_cost_model.py docs/results/cost_model/train_{seed1,seed3,frontier}.csv (the output of
-// that command, docs/results/cost_model/fit.txt).
+// tools/device/fit_cost_model.py train_v5_seed1.csv train_v5_frontier.csv --mma-only train_seed1.csv
+// train_seed3.csv train_frontier.csv (in docs/results/cost_model/; its output: fit.txt).
 inline constexpr std::array<double, 11> kThreePassCoefficients = {
-    9.06394, 0.684346, 0.0207131, 0.395596, 1.18381, 0.0592796, 0.135556, 3.06816, 6.30906, 0, 1.12725};
+    8.60865, 0.687585, 0.014366, 0.397393, 1.17868, 0.0584453, 0.127654, 3.34413, 6.86781, 0, 1.4553};
 inline constexpr std::array<double, 11> kFusedCoefficients = {
-    6.02047, 1.17921, 108.226, 1.09536, 11.0539, 71.1656, 42.0457, 59.1089, 0.0209821, 1.36439, -0.474941};
+    6.00029, 1.25699, 146.893, 0.695949, 10.0993, 73.1612, 44.5712, 67.7541, 0.014244, 0.968564, -0.64157};
+inline constexpr std::array<double, 7> kWgmmaFusedCoefficients = {7.02838, 1.19766, 16.6247, 182.855,
+                                                                  2.24363, 83.6766,  0.454554};
 
 template <std::size_t size>
 double weighted_sum(const std::array<double, size>& features, const std::array<double, size>& coefficients) {
@@ -87,6 +90,36 @@ inline double predicted_fused_us(const ConvShape& s, const TransformEntry& t, co
                                     t.m == 4 ? 1.0 : 0.0,
                                     nchw};
   return weighted_sum(f, kFusedCoefficients);
+}
+
+// Where the runtime runs the wgmma fused kernel rather than the mma.sync one, on a device that has
+// it: NCHW images with tile groups of 16, where it was measured faster (docs/performance.md, "Fused
+// v5"; in NHWC and with 8 tiles it is slower).
+inline bool fused_runs_wgmma(const ConvShape& s, const TransformEntry& t, int shared_limit) {
+  return s.layout == NOVA_LAYOUT_NCHW &&
+         kernels::fused_wg_tiles(t.n, t.m, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit) == kernels::kWgMaxTiles;
+}
+
+// Microseconds of the wgmma fused kernel's forward of `s` with `t` (tile groups of 16) on a GPU with
+// `multiprocessors` SMs: the work of one SM's tile groups on the persistent grid (the producers'
+// transforms and patch loads, the consumer's stages and fold, the staged outputs) and the bytes of
+// x and y.
+inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t, int multiprocessors) {
+  const Tiling tiling = tile_shape(s, t);
+  const double nn = double{1} * t.n * t.n, m2 = double{1} * t.m * t.m;
+  const double cp = kernels::fused_padded_channels(static_cast<int>(s.c)),
+               blocks_k = static_cast<double>(kernels::fused_wg_padded_outputs(static_cast<int>(s.k)) / kernels::kWgRows);
+  const int64_t tile_groups = (tiling.tiles + kernels::kWgMaxTiles - 1) / kernels::kWgMaxTiles;
+  const double groups = static_cast<double>((tile_groups + multiprocessors - 1) / multiprocessors);
+  const double io = 2.0 * static_cast<double>(s.input_elements() + s.output_elements());
+  const std::array<double, 7> f = {1.0,
+                                   groups * 16 * cp * t.input_ops / 1e6,
+                                   groups * 16 * nn * cp * 2 / 1e6,
+                                   groups * blocks_k * t.n * cp / 16 / 1e3,
+                                   groups * blocks_k * 64 * 16 * t.output_ops / 1e6,
+                                   groups * blocks_k * 64 * 16 * m2 * 2 / 1e6,
+                                   io / 1e6};
+  return weighted_sum(f, kWgmmaFusedCoefficients);
 }
 
 }  // namespace nova::runtime

@@ -5,11 +5,12 @@ Input: random.csv files of `nova-bench-conv OUT --random COUNT --seed S` (every 
 the fp16 budget on both paths, graph-replay microseconds, random shapes) and frontier.csv files of
 `--frontier` (every transform on both paths on the benchmark layers at batch 32). The model predicts a
 forward pass's time as a linear combination of features of the shape, the transform and the path
-(bytes, tensor-core work, transform operations, the fused kernel's waves); the coefficients are
-fitted per path by least squares on the relative error. This script computes the same features
+(bytes, tensor-core work, transform operations, the fused kernels' waves); the coefficients are
+fitted per path (3-pass, the mma.sync fused kernel, the wgmma fused kernel where the runtime runs
+it) by least squares on the relative error. This script computes the same features
 as gpu_cost_model.hpp (keep the two in step) and prints the coefficients as C++ initialisers.
 
-  fit_cost_model.py TRAIN.csv... [--check HELD_OUT.csv...]
+  fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...]
 
 --check: how often the fitted model's choice is within 10 % of the fastest measured configuration
 on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline).
@@ -59,9 +60,32 @@ def fused_launch(n, c, k):  # fused_kernels.hpp: (tile groups, K blocks, chunk, 
     return 1, 1, (steps + chunks - 1) // chunks * 16, True
 
 
+def fused_wg_tiles(n, m, c, k):  # fused_wgmma_kernels.hpp: tiles a group, 0 where the kernel cannot run
+    steps = (c + 15) // 16
+    for tiles in (16, 8):
+        v_slot, u_stage = n * n * steps * tiles * 16, n * 64 * 16
+        staging = max(tiles * (m * m * 72 + 8), 64 * (tiles * m * m + 2))
+        if (3 * 2 + 2 + 2) * 16 + 2 * 16 * 12 + 2 * (2 * v_slot + 3 * u_stage + staging) <= SHARED_LIMIT:
+            return tiles
+    return 0
+
+
+def kernel(row):
+    """Which kernel ran: "3-pass", or the fused path's "wgmma" (the runtime's measured rule,
+    gpu_cost_model.hpp fused_runs_wgmma: NCHW with tile groups of 16) or "mma" (always, in data
+    measured before the wgmma kernel)."""
+    if row["path"] != "fused":
+        return "3-pass"
+    if row.get("mma_only"):
+        return "mma"
+    m = int(row["transform"][1])
+    wgmma = row["layout"] == "NCHW" and fused_wg_tiles(m + 2, m, int(row["c"]), int(row["k"])) == 16
+    return "wgmma" if wgmma else "mma"
+
+
 def features(row, ops):
     """The model's features of one measured configuration (pad 1, 16-bit storage)."""
-    name, fused = row["transform"], row["path"] == "fused"
+    name, path = row["transform"], kernel(row)
     m = int(name[1])
     n = m + 2
     nn = n * n
@@ -70,7 +94,13 @@ def features(row, ops):
     input_ops, output_ops, _ = ops[name]
     x, y = N * C * H * W * 2, N * K * H * W * 2
     nchw = 1.0 if row["layout"] == "NCHW" else 0.0
-    if not fused:
+    if path == "wgmma":  # per SM of the persistent grid: its tile groups of 16
+        cp, blocks_k = (C + 15) // 16 * 16, (K + 63) // 64
+        groups = math.ceil(math.ceil(P / 16) / MULTIPROCESSORS)
+        return [1.0, groups * 16 * cp * input_ops / 1e6, groups * 16 * nn * cp * 2 / 1e6,
+                groups * blocks_k * n * cp / 16 / 1e3, groups * blocks_k * 64 * 16 * output_ops / 1e6,
+                groups * blocks_k * 64 * 16 * m * m * 2 / 1e6, (x + y) / 1e6]
+    if path == "3-pass":
         V, U, M = nn * P * C * 2, nn * K * C * 2, nn * P * K * 4
         gemm = 2 * nn * math.ceil(P / 128) * 128 * math.ceil(C / 32) * 32 * math.ceil(K / 64) * 64
         # No transform operations: within a tile size they do not order the 3-pass kernels' times.
@@ -89,10 +119,11 @@ def features(row, ops):
             patches * nchw, scale * block_tiles * k_slice * m * m * 2 / 1e6 * nchw, (x + y) / 1e6, float(m == 4), nchw]
 
 
-def load(paths):
-    """Rows of random.csv files, and of frontier.csv files (the benchmark layers, batch 32, K = C)."""
+def load(paths, mma_only=()):
+    """Rows of random.csv files, and of frontier.csv files (the benchmark layers, batch 32, K = C);
+    those of `mma_only` files were measured before the wgmma kernel existed."""
     rows = []
-    for i, path in enumerate(paths):
+    for i, path in enumerate(list(paths) + list(mma_only)):
         for row in csv.DictReader(open(path)):
             if "shape" not in row:  # frontier.csv
                 if row["config"] == "cudnn" or float(row["predicted"]) > 1e-2:  # cuDNN; beyond fp16's budget
@@ -100,18 +131,23 @@ def load(paths):
                 row.update(shape=f"{row['layer']}{row['channels']}@{row['size']}{row['layout']}", n=row["batch"],
                            c=row["channels"], k=row["channels"], h=row["size"], w=row["size"])
             row["shape"] = f"{i}:{row['shape']}"
+            row["mma_only"] = i >= len(paths)
             rows.append(row)
     return rows
 
 
+PATHS = {"3-pass": "kThreePass", "mma": "kFused", "wgmma": "kWgmmaFused"}
+
+
 def fit(rows, ops):
     coefficients = {}
-    for fused in (False, True):
-        chosen = [r for r in rows if r["config"] == "named" and (r["path"] == "fused") == fused]
+    for path in PATHS:
+        chosen = [r for r in rows if r["config"] == "named" and kernel(r) == path]
         X = np.array([features(r, ops) for r in chosen])
         t = np.array([float(r["us"]) for r in chosen])
         weight = np.array([BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0 for r in chosen])
-        coefficients[fused], *_ = np.linalg.lstsq(X * (weight / t)[:, None], weight, rcond=None)
+        coefficients[path], *_ = np.linalg.lstsq(X * (weight / t)[:, None], weight, rcond=None)
+        print(f"# {path}: {len(chosen)} measured configurations")
     return coefficients
 
 
@@ -120,8 +156,8 @@ def choice_key(row, ops, coefficients):
     then transform operations (the fused path only), then amp2D, then name."""
     fused = row["path"] == "fused"
     input_ops, output_ops, amp2d = ops[row["transform"]]
-    return (float(np.dot(features(row, ops), coefficients[fused])), input_ops + output_ops if fused else 0, amp2d,
-            row["transform"])
+    return (float(np.dot(features(row, ops), coefficients[kernel(row)])), input_ops + output_ops if fused else 0,
+            amp2d, row["transform"])
 
 
 def check(rows, ops, coefficients):
@@ -144,14 +180,16 @@ def check(rows, ops, coefficients):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("train", nargs="+", help="random.csv and frontier.csv files to fit")
+    parser.add_argument("--mma-only", nargs="+", default=[],
+                        help="more training files, measured before the wgmma kernel (every fused row ran mma.sync)")
     parser.add_argument("--check", nargs="+", default=[], help="random.csv files of held-out shapes")
     args = parser.parse_args()
     ops = transform_ops()
-    train = load(args.train)
+    train = load(args.train, args.mma_only)
     coefficients = fit(train, ops)
-    for fused in (False, True):
-        values = ", ".join(f"{c:.6g}" for c in coefficients[fused])
-        print(f"{'kFused' if fused else 'kThreePass'}Coefficients = {{{values}}};")
+    for path, name in PATHS.items():
+        values = ", ".join(f"{c:.6g}" for c in coefficients[path])
+        print(f"{name}Coefficients = {{{values}}};")
     print("training shapes: ", end="")
     check(train, ops, coefficients)
     if args.check:
