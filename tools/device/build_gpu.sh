@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the CUDA flavour here (nvcc, sm_90) and stages what the GPU machine runs in .device/
+# Builds the CUDA flavour here (nvcc, sm_90a) and stages what the GPU machine runs in .device/
 # (git-ignored; the device tool carries it): the runtime, the bench, the GPU tests with their
 # ctest files and the nova_torch package, as .device/build-cuda/, and in .device/build-cuda.path the absolute path the build
 # tree had (its ctest files name it; tools/device/run_gpu_tests.sh maps it there).
