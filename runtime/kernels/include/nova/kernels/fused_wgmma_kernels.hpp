@@ -10,15 +10,16 @@
 //     cores from shared memory, no ldmatrix) of every channel step, U streamed by the copy engine
 //     (cp.async.bulk) through a ring of kWgUStages stages, each the n blocks of one (row, channel
 //     step), contiguous in the filter (fused_wg_filter_index); then folds the row into the outputs
-//     as fused_accumulate does, and stores each output row of pixels through a shared staging buffer
-//     (NHWC: 16-byte channel runs; NCHW: consecutive tiles of a plane row);
+//     as fused_accumulate does, adds bias and ReLU and stages the outputs in shared memory, which
+//     the producers store between two tile groups (NHWC: 16-byte channel runs; NCHW: plane rows);
 //   - the grid is persistent (one block an SM), so the producers transform the next tile group
 //     while the consumer multiplies this one.
 // Compared with the mma.sync kernel this moves 64 x 16 + 16 x kTiles operand elements through
 // shared memory per 64 x kTiles x 16 product (the mma.sync loop moves 16 x 16 + 16 x 8 per
 // 16 x 8 x 16), and the input transform overlaps the products instead of preceding them.
 // Where it runs: sm_90a builds (NOVA_FUSED_WGMMA), and the CPU emulation; elsewhere the kernel is
-// empty and fused_wg_launch is never asked (the runtime checks the device and the build).
+// empty and never launched (the runtime checks the device and the build: FusedDevice::wgmma).
+// Where the runtime uses it, and its measured speed: docs/performance.md, "Fused v5".
 #pragma once
 
 #include "nova/kernels/fused_kernels.hpp"
