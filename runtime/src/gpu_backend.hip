@@ -167,8 +167,7 @@ FusedKernelChoice fused_kernel_choice() {
 class GpuBackend final : public Backend {
  public:
   GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device)
-      : stream_(stream), blas_(blas), shared_limit_(device.shared_limit), multiprocessors_(device.multiprocessors),
-        wgmma_capable_(device.wgmma) {}
+      : stream_(stream), blas_(blas), device_(device) {}
   ~GpuBackend() override {
 #if !(defined(__HIP__) || defined(__HIPCC__))
     cublasDestroy(blas_);
@@ -185,7 +184,7 @@ class GpuBackend final : public Backend {
     if (s.dtype == NOVA_DTYPE_FP32 || s.c > INT_MAX || s.k > INT_MAX || !t.gpu) return false;
     const bool has_kernel = s.dtype == NOVA_DTYPE_FP16 ? t.gpu->launch_fused_conv_f16 != nullptr
                                                        : t.gpu->launch_fused_conv_bf16 != nullptr;
-    return has_kernel && (wgmma(s, t) || fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_).tile_groups > 0);
+    return has_kernel && (wgmma(s, t) || launch_of(s, t).tile_groups > 0);
   }
 
   int filter_layout(const ConvShape& s, const TransformEntry& t) const override {
@@ -197,15 +196,15 @@ class GpuBackend final : public Backend {
   // memory), as NOVA_FUSED_KERNEL asks, else where it was measured faster (fused_runs_wgmma).
   bool wgmma(const ConvShape& s, const TransformEntry& t) const {
     const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
-    if (!fused_uses_wgmma(FusedDevice{shared_limit_, multiprocessors_, wgmma_capable_}, t.n, t.m, C, K)) return false;
+    if (!fused_uses_wgmma(device_, t.n, t.m, C, K)) return false;
     if (fused_kernel_ != FusedKernelChoice::measured) return fused_kernel_ == FusedKernelChoice::wgmma;
-    return fused_runs_wgmma(s, t, shared_limit_);
+    return fused_runs_wgmma(s, t, device_.shared_limit);
   }
 
   // The cost model's time for a fused forward, of whichever fused kernel runs it.
   double predicted_fused(const ConvShape& s, const TransformEntry& t) const {
-    return wgmma(s, t) ? predicted_wg_fused_us(s, t, multiprocessors_)
-                       : predicted_fused_us(s, t, launch_of(s, t), multiprocessors_);
+    return wgmma(s, t) ? predicted_wg_fused_us(s, t, device_.multiprocessors)
+                       : predicted_fused_us(s, t, launch_of(s, t), device_.multiprocessors);
   }
 
   // AUTO fuses where the cost model (gpu_cost_model.hpp) predicts the fastest fused transform within
@@ -222,7 +221,7 @@ class GpuBackend final : public Backend {
   }
 
   FusedLaunch launch_of(const ConvShape& s, const TransformEntry& t) const {
-    return fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit_);
+    return fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), device_.shared_limit);
   }
 
   // The predicted time on the path fuses() takes (fp32: the bytes the 3-pass pipeline moves). The
@@ -291,9 +290,10 @@ class GpuBackend final : public Backend {
       const Launchers<T> launch = launchers<T>(*g);
       if (fused) {  // the GEMM stage is the fused kernel; the input and output stages are empty
         timer.mark(1);
+        FusedDevice kernel = device_;  // the launcher runs the wgmma kernel where this says so
+        kernel.wgmma = wgmma(s, t);
         if (const hipError_t e = launch.fused(static_cast<const T*>(x), static_cast<const T*>(filter), static_cast<T*>(y),
-                                              bias, relu, N, C, H, W, K, s.pad, nhwc, FusedDevice{shared_limit_, multiprocessors_, wgmma(s, t)},
-                                              stream_);
+                                              bias, relu, N, C, H, W, K, s.pad, nhwc, kernel, stream_);
             e != hipSuccess)
           return status_of(e);
         timer.mark(2);
@@ -338,9 +338,7 @@ class GpuBackend final : public Backend {
  private:
   hipStream_t stream_;
   BlasHandle blas_;
-  int shared_limit_;     // shared memory per block the device grants, in bytes
-  int multiprocessors_;  // SMs (CUs on AMD)
-  bool wgmma_capable_;   // the wgmma fused kernel runs on this device (wgmma_device)
+  FusedDevice device_;  // shared memory a block, SMs, and whether the wgmma kernel runs here (wgmma_device)
   FusedKernelChoice fused_kernel_ = fused_kernel_choice();
 };
 

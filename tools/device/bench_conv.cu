@@ -4,7 +4,8 @@
 // writes speed.csv and stages.csv into the directory given as argv[1]. --dtype bf16 runs both in
 // bfloat16 instead of fp16 (cuDNN with fp32 compute either way). --frontier: every transform on
 // both paths as (time, measured error) beside cuDNN and AUTO (frontier.csv); --random COUNT: AUTO
-// against every configuration within the budget on random shapes (random.csv).
+// against every configuration within the budget on random shapes (random.csv); --epilogue: what bias +
+// ReLU add to a forward (AUTO and the fused kernel) on the batch-32 layers (epilogue.csv).
 #include <nova/runtime.h>
 
 #include <cuda_bf16.h>
@@ -242,6 +243,7 @@ struct Options {
   bool channels = false;       // the channel-count layers (kChannelLayers) at batch 32 instead
   bool frontier = false;       // every transform and path as (time, error) on the batch-32 layers instead
   int random_count = 0;        // --random COUNT: AUTO against every configuration on random shapes instead
+  bool epilogue = false;       // --epilogue: each batch-32 layer with and without bias + ReLU instead
   unsigned seed = 1;           // --seed S: of the random shapes
   int only_c = 0, only_hw = 0, only_n = 0;  // --layer C,HW,N: that layer's speed alone (for profilers)
   const char* transform = "auto";  // --transform NAME, e.g. "tuned"
@@ -259,6 +261,7 @@ bool parse_options(int argc, char** argv, Options& o) {
     if (std::strcmp(argv[i], "--quick") == 0) o.quick = true;
     else if (std::strcmp(argv[i], "--channels") == 0) o.channels = true;
     else if (std::strcmp(argv[i], "--frontier") == 0) o.frontier = true;
+    else if (std::strcmp(argv[i], "--epilogue") == 0) o.epilogue = true;
     else if (std::strcmp(argv[i], "--random") == 0 && i + 1 < argc && std::sscanf(argv[i + 1], "%d", &o.random_count) == 1 &&
              o.random_count > 0) ++i;
     else if (std::strcmp(argv[i], "--seed") == 0 && i + 1 < argc && std::sscanf(argv[i + 1], "%u", &o.seed) == 1) ++i;
@@ -627,6 +630,51 @@ void random_shapes(Bench& b, const Options& o) {
               o.random_count, o.seed, within, 100.0 * within / o.random_count, worst, worst_shape.c_str());
 }
 
+// --epilogue: the cost of bias + ReLU inside NOVA's forward (the fused kernel's epilogue; the
+// 3-pass output transform's), graph replay, each batch-32 layer in both layouts with AUTO and the
+// fused kernel forced.
+void epilogue_cost(Bench& b, const Options& o) {
+  FILE* csv = std::fopen((o.out_dir + "/epilogue.csv").c_str(), "w");
+  if (!csv) {
+    std::fprintf(stderr, "cannot write into %s\n", o.out_dir.c_str());
+    std::exit(3);
+  }
+  std::fprintf(csv, "layer,channels,size,batch,layout,transform,plain_us,bias_relu_us,added\n");
+  std::printf("\n== bias + ReLU in the forward, %s, batch 32: graph-replay median us\n%-10s %4s %4s %6s %-18s %9s %9s %7s\n",
+              o.precision->name, "net", "C", "HW", "lay", "transform", "plain", "bias+relu", "added");
+  for (const Layer& l : kLayers) {
+    const Problem p(32, l.channels, l.k(), l.size, l.size, *o.precision, 21u);
+    std::vector<float> bias(static_cast<size_t>(p.k));
+    for (size_t i = 0; i < bias.size(); ++i) bias[i] = 0.01f * static_cast<float>(i % 7) - 0.03f;
+    DeviceBuffer bias_d(sizeof(float) * bias.size());
+    CUDA_CHECK(cudaMemcpy(bias_d.ptr, bias.data(), bias_d.bytes, cudaMemcpyHostToDevice));
+    for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})
+      for (const nova_algo_t algorithm : {NOVA_ALGO_AUTO, NOVA_ALGO_FUSED}) {
+        const nova_conv_desc_t d = p.desc(layout, algorithm, o.transform);
+        const char* name = nullptr;
+        if (nova_conv_transform_name(b.nova, &d, &name) != NOVA_STATUS_SUCCESS) continue;
+        DeviceBuffer x(p.x16.bytes), y(sizeof(unsigned short) * p.n * p.k * p.h * p.w);
+        input_in_layout(p, layout, x);
+        size_t ws_bytes = 0;
+        NOVA_CHECK(nova_conv_workspace_size(b.nova, &d, &ws_bytes));
+        DeviceBuffer ws(ws_bytes);
+        const auto forward_us = [&](const float* with_bias, int relu) {
+          NOVA_CHECK(nova_filter_transform(b.nova, &d, p.w32.as<float>(), 1));
+          return 1e3 * graph_median_ms(b.stream, 30, [&] {
+            NOVA_CHECK(nova_conv_forward(b.nova, &d, x.ptr, p.w32.as<float>(), 1, with_bias, relu, y.ptr, ws.ptr, ws.bytes));
+          });
+        };
+        const double plain = forward_us(nullptr, 0), epilogue = forward_us(bias_d.as<float>(), 1);
+        const std::string lay = std::string(layout_name(layout)) + (algorithm == NOVA_ALGO_FUSED ? "-f" : "");
+        std::printf("%-10s %4d %4d %6s %-18s %9.1f %9.1f %6.1f%%\n", l.net, l.channels, l.size, lay.c_str(), name, plain,
+                    epilogue, 100.0 * (epilogue / plain - 1.0));
+        std::fprintf(csv, "%s,%d,%d,32,%s,%s,%.2f,%.2f,%.4f\n", l.net, l.channels, l.size, lay.c_str(), name, plain, epilogue,
+                     epilogue / plain - 1.0);
+      }
+  }
+  std::fclose(csv);
+}
+
 void print_stage_table(const Bench& b) {
   std::printf("\n== stages at batch 32 (us; filter = uncached transform; %% of copy bandwidth for the fewest bytes; "
               "GEMM TFLOP/s)\n");
@@ -641,7 +689,8 @@ int main(int argc, char** argv) {
   Options o;
   if (!parse_options(argc, argv, o)) {
     std::fprintf(stderr,
-                 "usage: %s OUT_DIR [--quick] [--channels | --frontier | --random COUNT [--seed S]] [--layer C,HW,N]\n"
+                 "usage: %s OUT_DIR [--quick] [--channels | --frontier | --epilogue | --random COUNT [--seed S]]\n"
+                 "       [--layer C,HW,N]\n"
                  "       [--transform NAME] [--dtype fp16|bf16]\n",
                  argv[0]);
     return 2;
@@ -653,8 +702,9 @@ int main(int argc, char** argv) {
   }
   Bench b;
   set_up(b, o);
-  if (o.frontier || o.random_count > 0) {
+  if (o.frontier || o.epilogue || o.random_count > 0) {
     if (o.frontier) frontier(b, o);
+    if (o.epilogue) epilogue_cost(b, o);
     if (o.random_count > 0) random_shapes(b, o);
     tear_down(b);
     return 0;

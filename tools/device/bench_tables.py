@@ -4,8 +4,8 @@
 Usage: tools/device/bench_tables.py RESULTS_DIR   (the speed.csv and stages.csv of bench_conv.sh)
 
 Speed: every row; the batch-32 rows of the default algorithm (layouts NHWC and NCHW) carry the
-first bar's verdict on the graph-replay ratio (within 2x of cuDNN), and their geometric mean per
-layout follows the table. Stages: batch 32; a fused
+first bar's verdict on the graph-replay ratio (within 2x of cuDNN); the geometric mean and the worst
+layer of the default algorithm's graph ratios, per batch and layout, follow the table. Stages: batch 32; a fused
 kernel's time is the GEMM column (with the GB/s of x, U and y), and for NCHW images the input and
 output columns are its layout conversions.
 """
@@ -29,11 +29,15 @@ def speed_table(rows):
                    f"{r['transform']} | {float(r['nova_us']):.1f} | {float(r['cudnn_us']):.1f} | "
                    f"{float(r['ratio']):.2f} | {float(r['nova_graph_us']):.1f} | "
                    f"{float(r['cudnn_graph_us']):.1f} | {ratio:.2f}{verdict} |")
-    for layout in ("NHWC", "NCHW"):
-        ratios = [float(r["graph_ratio"]) for r in rows if r["batch"] == "32" and r["layout"] == layout]
-        if ratios:
-            out.append(f"\nBatch 32, {layout}, default algorithm: geometric mean of the graph ratios "
-                       f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.2f} over {len(ratios)} layers.")
+    for batch in sorted({r["batch"] for r in rows}, key=int):
+        for layout in ("NHWC", "NCHW"):
+            chosen = [r for r in rows if r["batch"] == batch and r["layout"] == layout]
+            if chosen:
+                ratios = [float(r["graph_ratio"]) for r in chosen]
+                worst = max(chosen, key=lambda r: float(r["graph_ratio"]))
+                out.append(f"\nBatch {batch}, {layout}, default algorithm: geometric mean of the graph ratios "
+                           f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.2f} over {len(ratios)} layers, "
+                           f"worst {float(worst['graph_ratio']):.2f} ({worst['layer']} {worst['channels']}@{worst['size']}).")
     return "\n".join(out)
 
 
