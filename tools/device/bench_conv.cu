@@ -202,27 +202,38 @@ struct Cudnn {
     cudnnDestroyFilterDescriptor(w);
     cudnnDestroyConvolutionDescriptor(conv);
   }
-  // cudnnFind over every algorithm on these buffers; keeps the fastest.
-  void find(const void* xd, void* yd) {
+  // cudnnFind over every algorithm on these buffers, then the candidates it ranks first (up to
+  // kCandidates, each within 1.5x of its best) timed again by graph replay on `stream`, the way the
+  // bench times everything: cudnnFind's own ranking of near-equal algorithms sometimes keeps one that
+  // replays 2-4x slower (ResNet-50 64@56 NCHW, batch 32: 120 against 53 us).
+  void find(const void* xd, void* yd, cudaStream_t stream) {
+    constexpr int kCandidates = 4;
     size_t limit = size_t{1} << 30;
     DeviceBuffer scratch(limit);
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int returned = 0;
     CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(handle, x, xd, w, w16.ptr, conv, y, yd,
                                                        CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, perf, scratch.ptr, limit));
-    for (int i = 0; i < returned; ++i)
-      if (perf[i].status == CUDNN_STATUS_SUCCESS) {
-        algo = perf[i].algo;
-        workspace = std::make_unique<DeviceBuffer>(perf[i].memory);
-        return;
-      }
-    std::fprintf(stderr, "cudnnFind found no algorithm\n");
-    std::exit(3);
+    double best_us = HUGE_VAL;
+    for (int i = 0, tried = 0; i < returned && tried < kCandidates; ++i) {
+      if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
+      if (tried > 0 && perf[i].time > 1.5f * perf[0].time) break;
+      ++tried;
+      auto candidate = std::make_unique<DeviceBuffer>(perf[i].memory);
+      const cudnnConvolutionFwdAlgo_t candidate_algo = perf[i].algo;
+      const double us = 1e3 * graph_median_ms(stream, 10, [&] { run_with(candidate_algo, *candidate, xd, yd); });
+      if (!(us >= best_us)) best_us = us, algo = candidate_algo, workspace = std::move(candidate);
+    }
+    if (!workspace) {
+      std::fprintf(stderr, "cudnnFind found no algorithm\n");
+      std::exit(3);
+    }
   }
-  void run(const void* xd, void* yd) {
+  void run_with(cudnnConvolutionFwdAlgo_t a, const DeviceBuffer& ws, const void* xd, void* yd) {
     const float one = 1.0f, zero = 0.0f;
-    CUDNN_CHECK(cudnnConvolutionForward(handle, &one, x, xd, w, w16.ptr, conv, algo, workspace->ptr, workspace->bytes, &zero, y, yd));
+    CUDNN_CHECK(cudnnConvolutionForward(handle, &one, x, xd, w, w16.ptr, conv, a, ws.ptr, ws.bytes, &zero, y, yd));
   }
+  void run(const void* xd, void* yd) { run_with(algo, *workspace, xd, yd); }
 };
 
 const char* layout_name(nova_layout_t l) { return l == NOVA_LAYOUT_NHWC ? "NHWC" : "NCHW"; }
@@ -387,7 +398,7 @@ void measure(Bench& b, const Options& o, const Layer& l, const Problem& p, nova_
   auto nova_run = [&] { NOVA_CHECK(nova_conv_forward(b.nova, &d, x.ptr, p.w32.as<float>(), 1, nullptr, 0, y.ptr, ws.ptr, ws.bytes)); };
   Cudnn dnn_conv(b.dnn, p, layout);
   prepare_cudnn_filter(p, layout, dnn_conv);
-  dnn_conv.find(x.ptr, y.ptr);
+  dnn_conv.find(x.ptr, y.ptr, b.stream);
   auto dnn_run = [&] { dnn_conv.run(x.ptr, y.ptr); };
   const int reps = p.n == 32 ? 30 : 100;
   const double t_nova = median_ms(b.stream, reps, nova_run) * 1e3, t_dnn = median_ms(b.stream, reps, dnn_run) * 1e3;
@@ -537,7 +548,7 @@ void frontier(Bench& b, const Options& o) {
       };
       Cudnn dnn_conv(b.dnn, p, layout);
       prepare_cudnn_filter(p, layout, dnn_conv);
-      dnn_conv.find(x.ptr, y.ptr);
+      dnn_conv.find(x.ptr, y.ptr, b.stream);
       dnn_conv.run(x.ptr, y.ptr);
       CUDA_CHECK(cudaStreamSynchronize(b.stream));
       const double cudnn_error = ref.error(y, layout);
