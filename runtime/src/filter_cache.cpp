@@ -14,7 +14,9 @@ FilterCache::Filter FilterCache::find(const Key& key) {
 
 void FilterCache::insert(const Key& key, Filter filter, size_t bytes) {
   std::lock_guard lock(mutex_);
-  erase_where([&](const Key& k) { return k.weights == key.weights && k.transform == key.transform; });
+  // An older version of these weights is stale in every element order and dtype; the filters of
+  // this version for other paths, layouts or dtypes stay (a model may run both layouts).
+  erase_where([&](const Key& k) { return k.weights == key.weights && (k.version != key.version || k == key); });
   if (bytes > limit_) return;
   entries_.push_front({key, std::move(filter), bytes});
   bytes_ += bytes;

@@ -31,7 +31,8 @@ class FilterCache {
   // The cached filter of `key` (now the most recently used), or null. No allocation on a hit.
   Filter find(const Key& key);
   // Caches a filter of `bytes` bytes for `key`, unless it alone exceeds the limit; a new version of
-  // the same weights and transform replaces the old one. Two threads that both missed a key both
+  // the same weights replaces every filter of an older one, while filters of the same version in
+  // other element orders, dtypes or transforms stay. Two threads that both missed a key both
   // transform it; the second insert replaces the first.
   void insert(const Key& key, Filter filter, size_t bytes);
   void invalidate(const float* weights);  // every entry of these weights

@@ -146,6 +146,27 @@ TEST_CASE("the filter cache follows the weights version and explicit invalidatio
   CHECK(second[0] == Approx(first[0]));
 }
 
+// One weights version in two dtypes (two element roundings, two cache keys): both filters stay, so a
+// model that alternates them does not transform its filters again on every call; a new version
+// replaces both.
+TEST_CASE("the filter cache keeps a version's filters side by side and drops older versions") {
+  nova::Handle handle;
+  nova::ConvDesc half = small_desc();
+  half.pad = 1, half.transform = "f4x3_fp16", half.dtype = NOVA_DTYPE_FP16;
+  nova::ConvDesc bf16 = half;
+  bf16.dtype = NOVA_DTYPE_BF16;
+  const Buffers b(half);
+  REQUIRE(nova_filter_transform(handle.get(), &half, b.w.data(), 1) == NOVA_STATUS_SUCCESS);
+  const size_t one = handle.filter_cache_bytes();
+  REQUIRE(one > 0);
+  REQUIRE(nova_filter_transform(handle.get(), &bf16, b.w.data(), 1) == NOVA_STATUS_SUCCESS);
+  CHECK(handle.filter_cache_bytes() == 2 * one);
+  REQUIRE(nova_filter_transform(handle.get(), &half, b.w.data(), 1) == NOVA_STATUS_SUCCESS);  // a hit
+  CHECK(handle.filter_cache_bytes() == 2 * one);
+  REQUIRE(nova_filter_transform(handle.get(), &half, b.w.data(), 2) == NOVA_STATUS_SUCCESS);
+  CHECK(handle.filter_cache_bytes() == one);
+}
+
 TEST_CASE("a filter the caller holds gives the cached filter's bits; another plan's filter is refused") {
   nova::Handle handle;
   nova::ConvDesc d = small_desc();
