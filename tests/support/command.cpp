@@ -10,8 +10,10 @@
 
 namespace nova::test {
 
-CommandResult run_command(const std::filesystem::path& dir, const std::string& executable, const std::string& args) {
-  const std::string cmd = "cd '" + dir.string() + "' && '" + executable + "' " + args + " 2>&1";
+CommandResult run_command(const std::filesystem::path& dir, const std::string& executable, const std::string& args,
+                          Streams streams) {
+  const std::string cmd =
+      "cd '" + dir.string() + "' && '" + executable + "' " + args + (streams == Streams::both ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) throw std::runtime_error("popen failed for: " + cmd);
   std::string out;
