@@ -12,7 +12,9 @@ namespace {
 
 using Run = nova::test::CommandResult;
 
-Run run(const std::string& args) { return nova::test::run_command(".", NOVA_DISCOVER_EXE, args); }
+Run run(const std::string& args, nova::test::Streams streams = nova::test::Streams::both) {
+  return nova::test::run_command(".", NOVA_DISCOVER_EXE, args, streams);
+}
 
 const std::string kQuick = " --population 16 --generations 20 --restarts 1";
 
@@ -66,8 +68,7 @@ TEST_CASE("cli: --quiet prints nothing and --format json prints the config", "[s
   CHECK(quiet.exit_code == 0);
   CHECK(quiet.output.empty());
   // stdout alone: on a slow machine the heartbeat's progress lines (stderr) join the output.
-  const Run json = nova::test::run_command(".", NOVA_DISCOVER_EXE, "--tile 4,3 --dry-run --format json --dtype fp16 --name mine" + kQuick,
-                                           nova::test::Streams::out);
+  const Run json = run("--tile 4,3 --dry-run --format json --dtype fp16 --name mine" + kQuick, nova::test::Streams::out);
   REQUIRE(json.exit_code == 0);
   const auto doc = nlohmann::json::parse(json.output);
   CHECK(doc.at("name") == "f4x3_mine");
