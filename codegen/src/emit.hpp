@@ -20,19 +20,6 @@ std::string emit_all_transforms(const std::vector<Source>& sources);
 std::string emit_registry(const std::vector<Source>& sources);
 std::string emit_cmake(const std::vector<Source>& sources);  // CMakeLists.txt
 
-// One GPU entry point: the __global__ kernel and its host launcher, described once so that the
-// kernel file and its GpuTransformEntry cannot disagree.
-struct Launcher {
-  std::string kernel;           // input_transform_nchw_f16
-  std::string launcher;         // launch_input_transform_nchw_f16
-  std::string summary;          // one-line comment
-  std::string kernel_params;    // the kernel's parameter list
-  std::string device_call;      // body of the kernel, a call into nova/kernels/transform_kernels.hpp
-  std::string launcher_params;  // the launcher's parameters before the stream
-  std::string launch_call;      // body of the launcher, without the trailing stream argument
-};
-std::vector<Launcher> launchers();
-
 // The fused convolution (nova/kernels/fused_kernels.hpp) is emitted for tiles up to this side;
 // larger ones get a null registry entry.
 bool emits_fused(const Source& source);

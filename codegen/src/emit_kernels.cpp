@@ -32,68 +32,89 @@ std::string signature(const std::string& head, const std::string& params, const 
   return text;
 }
 
-std::string launcher_signature(const Launcher& l) {
-  return signature("hipError_t " + l.launcher, l.launcher_params + ", hipStream_t stream", "");
+// The storage types as HIP spells them (nova/kernels/hip_compat.h maps them for nvcc and NVRTC).
+const char* storage_type(kernels::Storage s) {
+  return s == kernels::Storage::f16 ? "__half" : s == kernels::Storage::f32 ? "float" : "hip_bfloat16";
 }
 
-// The storage types of the 3-pass kernels: the suffix of their names and the type as HIP spells it
-// (nova/kernels/hip_compat.h maps it for nvcc). The fp16 filter launcher keeps its unsuffixed name.
-struct StorageType {
-  const char* suffix;
-  const char* type;
-};
-constexpr StorageType kStorageTypes[] = {{"f16", "__half"}, {"f32", "float"}, {"bf16", "hip_bfloat16"}};
+std::string layout_value(kernels::Layout l) {
+  return std::string("nova::kernels::Layout::") + kernels::layout_name(l);
+}
 
-}  // namespace
-
-std::vector<Launcher> launchers() {
-  std::vector<Launcher> out;
-  for (const auto& [suffix, type_name] : kStorageTypes) {
-    const std::string dtype = suffix, type = type_name;
-    out.push_back({"filter_transform_" + dtype,
-                   dtype == "f16" ? "launch_filter_transform" : "launch_filter_transform_" + dtype,
-                   "Filter transform U = G g G^T: w [K][C][kR][kR] fp32 -> U [kN*kN][K][C] " + type + ".",
-                   "const float* __restrict__ w, " + type + "* __restrict__ U, int K, int C",
-                   "filter_transform_tiles<Transform>(w, U, K, C)", "const float* w, " + type + "* U, int K, int C",
-                   "launch_filter_transform<Transform>(filter_transform_" + dtype + ", w, U, K, C"});
-  }
-  for (const char* layout : {"nchw", "nhwc"}) {
-    for (const auto& [dtype, type_name] : kStorageTypes) {
-      const std::string type = type_name;
-      const std::string suffix = std::string(layout) + "_" + dtype;
-      const std::string layout_upper = std::string(layout) == "nchw" ? "NCHW" : "NHWC";
-      out.push_back({"input_transform_" + suffix, "launch_input_transform_" + suffix,
-                     "Input transform V = B^T d B: x " + layout_upper + " " + type + " -> V " +
-                         (std::string(layout) == "nchw" ? "[kN*kN][C][P] " : "[kN*kN][P][C] ") + type +
-                         "; pixels outside the image are zero.",
-                     "const " + type + "* __restrict__ x, " + type + "* __restrict__ V, nova::kernels::TileGrid grid",
-                     "input_transform_tiles<Transform, nova::kernels::Layout::" + std::string(layout) + ">(x, V, grid)",
-                     "const " + type + "* x, " + type + "* V, int N, int C, int H, int W, int pad",
-                     "launch_input_transform<Transform, nova::kernels::Layout::" + std::string(layout) +
-                         ">(input_transform_" + suffix + ", x, V, N, C, H, W, pad"});
+// One kernel: a one-line comment and an extern "C" __global__ function named by kernel_symbol, whose
+// body calls the loop it binds to this transform.
+std::string kernel_definition(const std::string& transform, const kernels::KernelId& id) {
+  using kernels::KernelKind;
+  const std::string type = storage_type(id.storage), layout = layout_value(id.layout);
+  const std::string upper = id.layout == kernels::Layout::nchw ? "NCHW" : "NHWC";
+  const std::string name = kernels::kernel_symbol(transform, id);
+  std::string comment, bounds = "nova::kernels::kBlockThreads", params, body;
+  switch (id.kind) {
+    case KernelKind::filter:
+      comment = "Filter transform U = G g G^T: w [K][C][kR][kR] fp32 -> U [kN*kN][K][C] " + type + ".";
+      params = "const float* __restrict__ w, " + type + "* __restrict__ U, int K, int C";
+      body = "filter_transform_tiles<Transform>(w, U, K, C)";
+      break;
+    case KernelKind::input:
+      comment = "Input transform V = B^T d B: x " + upper + " " + type + " -> V " +
+                (id.layout == kernels::Layout::nchw ? "[kN*kN][C][P] " : "[kN*kN][P][C] ") + type +
+                "; pixels outside the image are zero.";
+      params = "const " + type + "* __restrict__ x, " + type + "* __restrict__ V, nova::kernels::TileGrid grid";
+      body = "input_transform_tiles<Transform, " + layout + ">(x, V, grid)";
+      break;
+    case KernelKind::output:
+      comment = std::string("Output transform y = A^T M A (+ bias, ReLU): M ") +
+                (id.layout == kernels::Layout::nchw ? "[kN*kN][K][P]" : "[kN*kN][P][K]") + " fp32 -> y " + upper + " " +
+                type + ", border tiles clipped.";
+      params = "const float* __restrict__ M, " + type +
+               "* __restrict__ y, const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid";
+      body = "output_transform_tiles<Transform, " + layout + ">(M, y, bias, relu, grid)";
+      break;
+    case KernelKind::fused_mma: {
+      const int k_blocks = id.variant == 1 ? 2 : 1;
+      const char* chunked = id.variant == 2 ? "true" : "false";
+      comment = "Fused convolution, mma.sync, " + upper + " " + type + ": " +
+                (id.variant == 2 ? std::string("chunked channels") : std::to_string(k_blocks) + " K block(s) a warp") +
+                ".";
+      bounds = "nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(" + std::to_string(k_blocks) + ", " +
+               chunked + ")";
+      params = "nova::kernels::FusedConvArgs args";
+      body = "fused_conv_tiles<Transform, " + type + ", " + layout + ", " + std::to_string(k_blocks) + ", " + chunked +
+             ">(args)";
+      break;
+    }
+    case KernelKind::fused_wgmma: {
+      const std::string tiles = id.variant == 0 ? "16" : "8";
+      comment = "Fused convolution, wgmma (sm_90a; an empty body elsewhere), " + upper + " " + type + ": " + tiles +
+                " tiles a group.";
+      bounds = "nova::kernels::kWgThreads, 1";
+      params = "nova::kernels::FusedConvArgs args";
+      body = "fused_wg_conv_body<Transform, " + type + ", " + layout + ", " + tiles + ">(args)";
+      break;
     }
   }
-  for (const char* layout : {"nchw", "nhwc"}) {
-    for (const auto& [dtype, type_name] : kStorageTypes) {
-      const std::string type = type_name;
-      const std::string suffix = std::string(layout) + "_" + dtype;
-      const std::string layout_upper = std::string(layout) == "nchw" ? "NCHW" : "NHWC";
-      out.push_back({"output_transform_" + suffix, "launch_output_transform_" + suffix,
-                     std::string("Output transform y = A^T M A (+ bias, ReLU): M ") +
-                         (std::string(layout) == "nchw" ? "[kN*kN][K][P]" : "[kN*kN][P][K]") + " fp32 -> y " +
-                         layout_upper + " " + type + ", border tiles clipped.",
-                     "const float* __restrict__ M, " + type +
-                         "* __restrict__ y, const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid",
-                     "output_transform_tiles<Transform, nova::kernels::Layout::" + std::string(layout) +
-                         ">(M, y, bias, relu, grid)",
-                     "const float* M, " + type + "* y, const float* bias, int relu, int N, int K, int H, int W, int pad",
-                     "launch_output_transform<Transform, nova::kernels::Layout::" + std::string(layout) +
-                         ">(output_transform_" + suffix +
-                         ", M, y, bias, relu, N, K, H, W, pad"});
-    }
-  }
+  return "\n// " + comment + "\nextern \"C\" __global__ void __launch_bounds__(" + bounds + ")\n" +
+         signature(name, params, " {") + "\n  nova::kernels::" + body + ";\n}\n";
+}
+
+// Whether the transform has the kernels of `group`.
+bool has_group(const Source& source, kernels::KernelGroup group) {
+  return group == kernels::KernelGroup::three_pass || emits_fused(source);
+}
+
+// The kernels of the groups asked for, inside the transform's namespace (where `Transform` is its own).
+std::string kernel_definitions(const Source& source, std::initializer_list<kernels::KernelGroup> groups) {
+  const std::string& name = source.config.name;
+  std::string out = "namespace nova::generated::" + name + " {\n";
+  for (const kernels::KernelGroup group : groups)
+    if (has_group(source, group))
+      for (int i = 0; i < kernels::kKernelsPerTransform; ++i)
+        if (kernels::kernel_group(kernels::kernel_id(i).kind) == group)
+          out += kernel_definition(name, kernels::kernel_id(i));
   return out;
 }
+
+}  // namespace
 
 // The conditions of nova/kernels/fused_kernels.hpp: n <= kFusedMaxTileSide (6), and a tile group's
 // outputs fit in a warp's U buffer for the restaged epilogue (m * m < 3 n).
@@ -102,97 +123,54 @@ bool emits_fused(const Source& source) {
   return tile.n() <= 6 && tile.m * tile.m < 3 * tile.n();
 }
 
-namespace {
-
-// The storage types of the fused kernel (its mma multiplies 16-bit types) and their launchers' names.
-constexpr StorageType kFusedStorageTypes[] = {kStorageTypes[0], kStorageTypes[2]};
-
-// The fused kernel, one instantiation per (storage type, layout, launch variant), and its launchers.
-std::string emit_fused() {
-  std::ostringstream out;
-  out << "\n// Fused convolution (NCHW or NHWC, fp16 or bf16): x, U in the fused filter layout -> y (+ bias,\n"
-      << "// ReLU); V and M stay on chip. mma.sync: kKBlocks blocks of 8 output channels a warp, or chunks of\n"
-      << "// the channels (kChunked). wgmma (sm_90a): kTiles tiles a group, warp-specialised. The launcher\n"
-      << "// picks the kernel and its variant by the device and its shared memory.\n"
-      << "template <typename T, nova::kernels::Layout kLayout, int kKBlocks, bool kChunked>\n"
-      << "__global__ void __launch_bounds__(nova::kernels::kFusedThreads,\n"
-      << "                                  nova::kernels::fused_blocks_per_sm(kKBlocks, kChunked))\n"
-      << "fused_conv(nova::kernels::FusedConvArgs args) {\n"
-      << "  nova::kernels::fused_conv_tiles<Transform, T, kLayout, kKBlocks, kChunked>(args);\n"
-      << "}\n\n"
-      << "template <typename T, nova::kernels::Layout kLayout, int kTiles>\n"
-      << "__global__ void __launch_bounds__(nova::kernels::kWgThreads, 1) fused_wg_conv(nova::kernels::FusedConvArgs args) {\n"
-      << "  nova::kernels::fused_wg_conv_body<Transform, T, kLayout, kTiles>(args);\n"
-      << "}\n";
-  for (const auto& [suffix, type] : kFusedStorageTypes) {
-    const std::string t = type;
-    out << "\n"
-        << signature("hipError_t launch_fused_conv_" + std::string(suffix),
-                     "const " + t + "* x, const " + t + "* U, " + t +
-                         "* y, const float* bias, int relu, int N, int C, int H, int W, int K, int pad, bool nhwc, "
-                         "const nova::kernels::FusedDevice& device, hipStream_t stream",
-                     " {")
-        << "\n"
-        << "  using nova::kernels::Layout;\n"
-        << "  static const nova::kernels::FusedKernels mma = {{\n";
-    for (const char* layout : {"nchw", "nhwc"}) {
-      const std::string at = t + ", Layout::" + layout;
-      out << "      {fused_conv<" << at << ", 1, false>, fused_conv<" << at << ", 2, false>, fused_conv<" << at
-          << ", 1, true>},\n";
-    }
-    out << "  }};\n"
-        << "  static const nova::kernels::FusedWgKernels wg = {{\n";
-    for (const char* layout : {"nchw", "nhwc"}) {
-      const std::string at = t + ", Layout::" + layout;
-      out << "      {fused_wg_conv<" << at << ", 16>, fused_wg_conv<" << at << ", 8>},\n";
-    }
-    out << "  }};\n"
-        << "  return nova::kernels::launch_fused<Transform>(mma, wg, nhwc, x, U, y, bias, relu, N, C, H, W, K, pad, device,\n"
-        << "                                               stream);\n"
-        << "}\n";
-  }
-  return out.str();
-}
-
-}  // namespace
-
 std::string emit_kernels(const Source& source) {
   const std::string& name = source.config.name;
+  using kernels::KernelGroup;
   std::ostringstream out;
-  out << banner(name + ": GPU filter, input and output transform kernels and their host launchers.", {source},
+  out << banner(name + ": GPU filter, input and output transform kernels and the fused convolution.", {source},
                 "//\n"
-                "// HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The tile\n"
-                "// loops live once in nova/kernels/transform_kernels.hpp (launch: transform_launch.hpp); this\n"
-                "// file binds them to this transform and defines its GpuTransformEntry. Layouts:\n"
-                "// nova/kernels/transform_registry_gpu.hpp.\n")
-      << "#include \"nova/kernels/hip_compat.h\"\n"
-      << "#include \"nova/kernels/fused_wgmma_kernels.hpp\"\n"
-      << "#include \"nova/kernels/transform_launch.hpp\"\n"
+                "// HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The loops live\n"
+                "// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp);\n"
+                "// this file binds them to this transform, names each kernel as nova/kernels/kernel_table.hpp\n"
+                "// does, and fills the transform's GpuTransformEntry with them (launchers and layouts:\n"
+                "// nova/kernels/transform_registry_gpu.hpp). A transform loaded at run time is compiled from\n"
+                "// the same definitions (nova::codegen::runtime_source).\n")
       << "#include \"nova/kernels/transform_registry_gpu.hpp\"\n\n"
       << "#include \"" << transforms_file_name(name) << "\"\n\n"
-      << "namespace nova::generated::" << name << " {\n";
-  for (const Launcher& l : launchers()) {
-    out << "\n// " << l.summary << "\n"
-        << "__global__ void __launch_bounds__(nova::kernels::kBlockThreads)\n"
-        << signature(l.kernel, l.kernel_params, " {") << "\n"
-        << "  nova::kernels::" << l.device_call << ";\n"
-        << "}\n\n"
-        << launcher_signature(l) << " {\n"
-        << "  return nova::kernels::" << l.launch_call << ", stream);\n"
-        << "}\n";
-  }
-  if (emits_fused(source)) out << emit_fused();
-  out << "\n// What the transform's registry entry (registry.cpp) points at in GPU builds.\n"
+      << kernel_definitions(source, {KernelGroup::three_pass, KernelGroup::fused})
+      << "\n// What the transform's registry entry (registry.cpp) points at in GPU builds, by kernel_index.\n"
       << "extern const nova::kernels::GpuTransformEntry kGpuEntry;\n"
-      << "const nova::kernels::GpuTransformEntry kGpuEntry = {\n";
-  for (const Launcher& l : launchers()) out << "    ." << l.launcher << " = &" << l.launcher << ",\n";
-  for (const auto& [suffix, type] : kFusedStorageTypes) {
-    const std::string launcher = "launch_fused_conv_" + std::string(suffix);
-    out << "    ." << launcher << " = " << (emits_fused(source) ? "&" + launcher : std::string("nullptr")) << ",\n";
+      << "const nova::kernels::GpuTransformEntry kGpuEntry = {{\n";
+  for (int i = 0; i < kernels::kKernelsPerTransform; ++i) {
+    const kernels::KernelId id = kernels::kernel_id(i);
+    out << "    "
+        << (has_group(source, kernels::kernel_group(id.kind))
+                ? "reinterpret_cast<const void*>(&" + kernels::kernel_symbol(name, id) + ")"
+                : std::string("nullptr"))
+        << ",\n";
   }
-  out << "};\n";
-  out << "\n}  // namespace nova::generated::" << name << "\n";
+  out << "}};\n\n}  // namespace nova::generated::" << name << "\n";
   return out.str();
 }
 
 }  // namespace nova::codegen::detail
+
+namespace nova::codegen {
+
+RuntimeSource runtime_source(const Source& source, kernels::KernelGroup group) {
+  const std::string& name = source.config.name;
+  RuntimeSource out;
+  out.header_name = detail::transforms_file_name(name);
+  out.header = detail::emit_transforms_header(source, build_programs(source.config.transform));
+  out.has_kernels = detail::has_group(source, group);
+  out.kernels = std::string("// ") + name + ": the " +
+                (group == kernels::KernelGroup::fused ? "fused convolution" : "3-pass transform") +
+                " kernels, for a compiler at run time.\n\n" +
+                (group == kernels::KernelGroup::fused ? "#include \"nova/kernels/fused_wgmma_kernels.hpp\"\n"
+                                                       : "#include \"nova/kernels/transform_kernels.hpp\"\n") +
+                "#include \"" + out.header_name + "\"\n\n" + detail::kernel_definitions(source, {group}) +
+                "}  // namespace nova::generated::" + name + "\n";
+  return out;
+}
+
+}  // namespace nova::codegen

@@ -16,7 +16,7 @@ c_int, c_int64, c_size_t, c_uint64, c_void_p, c_char_p = (
 # nova_status_t, nova_backend_t, nova_layout_t, nova_dtype_t, nova_algo_t
 SUCCESS, INVALID_ARGUMENT, NOT_SUPPORTED, UNKNOWN_TRANSFORM, SIZE_OVERFLOW = 0, 1, 2, 3, 4
 WORKSPACE_TOO_SMALL, ALLOCATION_FAILED, NO_GPU, BACKEND_ERROR, MISALIGNED = 5, 6, 7, 8, 9
-INACCURATE, FILTER_MISMATCH = 10, 11
+INACCURATE, FILTER_MISMATCH, FILE_ERROR, INVALID_CONFIG, TRANSFORM_EXISTS, COMPILE_FAILED = 10, 11, 12, 13, 14, 15
 BACKEND_CPU, BACKEND_GPU = 0, 1
 LAYOUT_NCHW, LAYOUT_NHWC = 0, 1
 DTYPE_FP32, DTYPE_FP16, DTYPE_BF16 = 0, 1, 2
@@ -95,10 +95,51 @@ def _transforms():
     return tuple(out)
 
 
-# (name, m, r, points, amp2d) of every transform the library was built with.
-TRANSFORMS = _transforms()
-KERNEL_SIZES = frozenset(t[2] for t in TRANSFORMS)
-TRANSFORM_NAMES = frozenset(t[0] for t in TRANSFORMS)
+def _refresh():
+    """Re-reads the transforms the library knows (after load_transform added one)."""
+    global TRANSFORMS, KERNEL_SIZES, TRANSFORM_NAMES
+    TRANSFORMS = _transforms()
+    KERNEL_SIZES = frozenset(t[2] for t in TRANSFORMS)
+    TRANSFORM_NAMES = frozenset(t[0] for t in TRANSFORMS)
+
+
+# (name, m, r, points, amp2d) of every transform the library was built with or has loaded.
+TRANSFORMS = KERNEL_SIZES = TRANSFORM_NAMES = None
+_refresh()
+
+_jit = None
+_jit_lock = threading.Lock()
+
+
+def _load_jit():
+    """libnova_jit, beside the runtime it was built with: $NOVA_JIT_LIBRARY, the build's, or the system's."""
+    global _jit
+    with _jit_lock:
+        if _jit is None:
+            path = os.environ.get("NOVA_JIT_LIBRARY") or getattr(_library, "JIT_LIBRARY_PATH", "")
+            if not path or not os.path.exists(path):
+                path = ctypes.util.find_library("nova_jit")
+            if not path:
+                raise ImportError("libnova_jit not found (it is built with the tools, NOVA_BUILD_TOOLS=ON): build or "
+                                  "install it, or set NOVA_JIT_LIBRARY to its path")
+            lib = ctypes.CDLL(path)
+            lib.nova_transform_load.restype, lib.nova_transform_load.argtypes = c_int, [c_char_p,
+                                                                                       ctypes.POINTER(TransformInfo)]
+            lib.nova_jit_last_error.restype, lib.nova_jit_last_error.argtypes = c_char_p, []
+            _jit = lib
+    return _jit
+
+
+def load_transform(path):
+    """Loads a nova.transform/1 JSON into the library (nova_transform_load): verified exactly, generated,
+    registered under its name for every later call; returns (name, m, r, points, amp2d)."""
+    jit = _load_jit()
+    info = TransformInfo()
+    status = jit.nova_transform_load(os.fsencode(path), ctypes.byref(info))
+    if status != SUCCESS:
+        raise NovaError(status, f"nova_transform_load({path}): {jit.nova_jit_last_error().decode()}")
+    _refresh()
+    return (info.name.decode(), info.m, info.r, info.points.decode(), info.amp2d)
 
 
 class Handle:

@@ -557,5 +557,5 @@ def explain(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups
 
 
 def transforms():
-    """The transforms the library was built with: (name, m, r, points, amp2d) each."""
+    """The transforms the library was built with, then those load_transform added: (name, m, r, points, amp2d) each."""
     return _runtime.TRANSFORMS

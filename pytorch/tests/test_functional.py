@@ -1,5 +1,7 @@
 """nova_torch.conv2d against FP64 on odd shapes, both memory formats, bias and ReLU; every fallback
 reason; bad input; the filter cache's invalidation; gradients."""
+import os
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -197,6 +199,30 @@ def test_unknown_transform_names_are_errors():
         nova_torch.conv2d(x, w, b, transform="f4x5_kappa")
     with pytest.raises(ValueError, match="not a transform name"):
         nova_torch.NovaConv2d(4, 4, 3, transform="fast")
+
+
+JIT_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "jit", "data")
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_a_loaded_transform_runs_by_name(device, dtype):
+    """F(5,3), discovered after the build (tests/jit/data): loaded, then used like a built-in one (on a GPU,
+    compiled by NVRTC at first use)."""
+    name, m, r, _, _ = nova_torch.load_transform(os.path.join(JIT_DATA, "f5x3_fp16.json"))
+    assert (name, m, r) == ("f5x3_fp16", 5, 3)
+    assert name in [t[0] for t in nova_torch.transforms()]
+    x, w, b = random_conv(2, 12, 17, 14, 10, dtype=dtype, device=device)
+    y = nova_torch.conv2d(x, w, b, 1, transform=name)
+    check_close(y, x, w, b, 1, False, transform=name)
+
+
+def test_bad_transform_files_raise_with_the_reason(tmp_path):
+    with pytest.raises(nova_torch.NovaError, match="file error"):
+        nova_torch.load_transform(tmp_path / "missing.json")
+    broken = tmp_path / "f5x3_broken.json"
+    broken.write_text(open(os.path.join(JIT_DATA, "f5x3_fp16.json")).read()[:200])
+    with pytest.raises(nova_torch.NovaError, match="invalid config"):
+        nova_torch.load_transform(broken)
 
 
 def test_filter_cache_follows_every_kind_of_weight_change(device):

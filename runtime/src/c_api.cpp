@@ -29,7 +29,7 @@ nova_status_t with_prepared(nova_handle_t h, const nova_conv_desc_t* desc, Then&
 nova_filter_plan_t filter_plan(const Backend& backend, const ConvShape& s, const TransformEntry& t) {
   // The registry position names the transform; the path and the element size fix the byte order,
   // the dtype what the elements hold (fp16 and bf16 have the same size; the CPU rounds fp32 to either).
-  const auto index = static_cast<uint64_t>(&t - transform_registry().data());
+  const auto index = static_cast<uint64_t>(transform_position(t));
   const uint64_t layout = (index + 1) << 32 | static_cast<uint64_t>(s.dtype) << 16 | static_cast<uint64_t>(backend.filter_layout(s, t)) << 8 |
                           static_cast<uint64_t>(backend.transformed_element_bytes(s.dtype));
   return {backend.filter_bytes(s, t), backend.filter_scratch_bytes(s, t), layout};
@@ -129,17 +129,21 @@ const char* nova_status_string(nova_status_t status) {
     case NOVA_STATUS_BACKEND_ERROR: return "backend error: the GPU runtime or BLAS library reported a failure";
     case NOVA_STATUS_MISALIGNED: return "misaligned: the GPU's fused kernel needs NHWC x and y at 16-byte boundaries (cudaMalloc/hipMalloc memory is); or ask for NOVA_ALGO_THREE_PASS";
     case NOVA_STATUS_FILTER_MISMATCH: return "filter mismatch: the filter was transformed for another plan (transform, path, element type or size) than this descriptor's; query nova_filter_plan() for it and transform again";
+    case NOVA_STATUS_FILE_ERROR: return "file error: the transform file is missing or cannot be read";
+    case NOVA_STATUS_INVALID_CONFIG: return "invalid config: the transform JSON is malformed or fails exact verification (nova_jit_last_error() says where)";
+    case NOVA_STATUS_TRANSFORM_EXISTS: return "transform exists: another transform (built in, or loaded with other content) already has that name";
+    case NOVA_STATUS_COMPILE_FAILED: return "compile failed: the loaded transform's GPU kernels could not be compiled or loaded for this device (nova_jit_last_error() has the compiler's log)";
     case NOVA_STATUS_INACCURATE: return "inaccurate: the named transform's predicted error 0.7*u*amp2D exceeds the error budget (the descriptor's max_error; by default fp16 1e-2, bf16 3e-2, fp32 1e-5); set allow_inaccurate = 1 in the descriptor to run it anyway, or use \"auto\"";
   }
   return "unknown status";
 }
 
-int nova_transform_count(void) { return static_cast<int>(transform_registry().size()); }
+int nova_transform_count(void) { return transform_count(); }
 
 nova_status_t nova_transform_info(int index, nova_transform_info_t* info) {
-  if (!info || index < 0 || index >= nova_transform_count()) return NOVA_STATUS_INVALID_ARGUMENT;
-  const TransformEntry& t = transform_registry()[static_cast<size_t>(index)];
-  *info = nova_transform_info_t{t.name, t.m, t.r, t.points, t.amp2d};
+  const TransformEntry* t = transform_at(index);
+  if (!info || !t) return NOVA_STATUS_INVALID_ARGUMENT;
+  *info = nova_transform_info_t{t->name, t->m, t->r, t->points, t->amp2d};
   return NOVA_STATUS_SUCCESS;
 }
 

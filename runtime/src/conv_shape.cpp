@@ -135,8 +135,8 @@ std::vector<const TransformEntry*> ranked_transforms(const ConvShape& s, const C
   // output but grow U by n^2 and waste more of a small image in border tiles. The fused kernel is
   // issue-bound: the fewest Winograd-domain elements, then the fewest transform operations win.
   std::vector<std::pair<PathCost, const TransformEntry*>> scored;
-  for (const TransformEntry& t : transform_registry())
-    if (t.r == s.r && within_error_budget(t, s)) scored.emplace_back(cost(t), &t);
+  for (const TransformEntry* t : all_transforms())
+    if (t->r == s.r && within_error_budget(*t, s)) scored.emplace_back(cost(*t), t);
   std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) {
     return std::tie(x.first.volume, x.first.transform_ops, x.second->amp2d) <
            std::tie(y.first.volume, y.first.transform_ops, y.second->amp2d);

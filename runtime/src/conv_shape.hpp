@@ -2,18 +2,13 @@
 #pragma once
 
 #include "nova/runtime.h"
-#include "nova/kernels/transform_registry.hpp"
+#include "transform_table.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 namespace nova::runtime {
-
-// The registry is the kernel contract's (nova::kernels); the runtime reads it everywhere.
-using kernels::find_transform;
-using kernels::transform_registry;
-using kernels::TransformEntry;
 
 struct ConvShape {
   int64_t n = 0, c = 0, h = 0, w = 0, k = 0;

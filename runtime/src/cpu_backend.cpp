@@ -45,10 +45,11 @@ using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Row
 // U = G g G^T for every (k, c), stored [n*n][K][C]; rounded to the 16-bit dtype if there is one.
 void transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, float* U) {
   const int n = t.n, r = t.r;
+  const TileTransforms transforms(t);
   std::vector<float> u(static_cast<std::size_t>(n * n));
   for (int64_t k = 0; k < s.k; ++k)
     for (int64_t c = 0; c < s.c; ++c) {
-      t.filter_2d_f32(weights + (k * s.c + c) * r * r, u.data());
+      transforms.filter(weights + (k * s.c + c) * r * r, u.data());
       for (int xi = 0; xi < n * n; ++xi) U[(xi * s.k + k) * s.c + c] = stored(s, u[static_cast<std::size_t>(xi)]);
     }
 }
@@ -64,6 +65,7 @@ void winograd_forward(const ConvShape& s, const TransformEntry& t, const void* x
     return ms;
   };
   const Tiling tiling = tile_shape(s, t);
+  const TileTransforms transforms(t);
   const int m = t.m, n = t.n, nn = n * n;
   const int64_t P = tiling.tiles;
   float* V = workspace;
@@ -81,7 +83,7 @@ void winograd_forward(const ConvShape& s, const TransformEntry& t, const void* x
               const bool inside = yy >= 0 && yy < s.h && xx >= 0 && xx < s.w;
               patch[static_cast<std::size_t>(i * n + j)] = inside ? load(s, x, offset(s.layout, s.c, s.h, s.w, img, c, yy, xx)) : 0.0f;
             }
-          t.input_2d_f32(patch.data(), v.data());
+          transforms.input(patch.data(), v.data());
           for (int xi = 0; xi < nn; ++xi) V[(xi * s.c + c) * P + p] = stored(s, v[static_cast<std::size_t>(xi)]);
         }
       }
@@ -101,7 +103,7 @@ void winograd_forward(const ConvShape& s, const TransformEntry& t, const void* x
         const int64_t p = (img * tiling.tiles_h + th) * tiling.tiles_w + tw;
         for (int64_t k = 0; k < s.k; ++k) {
           for (int xi = 0; xi < nn; ++xi) patch[static_cast<std::size_t>(xi)] = M[(xi * s.k + k) * P + p];
-          t.output_2d_f32(patch.data(), out.data());
+          transforms.output(patch.data(), out.data());
           for (int i = 0; i < m && th * m + i < s.h_out; ++i)
             for (int j = 0; j < m && tw * m + j < s.w_out; ++j)
               store(s, y, offset(s.layout, s.k, s.h_out, s.w_out, img, k, th * m + i, tw * m + j),

@@ -10,8 +10,13 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "nova/kernels/fused_wgmma_kernels.hpp"
 #include "nova/kernels/hip_compat.h"
@@ -153,6 +158,64 @@ class StageTimer {
   hipError_t error_ = hipSuccess;
 };
 
+// The kernels of loaded transforms (nova/transform_registration.hpp), compiled by the transform's
+// own compiler the first time a device of an architecture needs a group of them, loaded into every
+// context (cudaLibraryLoadData) and kept for the process. A failure is kept too: it is not retried.
+const GpuTransformEntry* loaded_kernels(const LoadedTransform& source, const std::string& arch, bool fused,
+                                        nova_status_t& status) {
+#if defined(__HIP__) || defined(__HIPCC__)
+  (void)source, (void)arch, (void)fused;
+  status = NOVA_STATUS_NOT_SUPPORTED;  // hipModuleLaunchKernel would need its own launch path
+  return nullptr;
+#else
+  struct Modules {
+    GpuTransformEntry kernels{};
+    bool done[2] = {};
+    nova_status_t status[2] = {};
+  };
+  static std::mutex mutex;  // held while compiling: a second thread that needs the module waits for it
+  static std::map<std::pair<const LoadedTransform*, std::string>, Modules> modules;
+  const std::lock_guard lock(mutex);
+  Modules& m = modules[{&source, arch}];
+  const int group = fused ? 1 : 0;
+  if (!m.done[group]) {
+    m.done[group] = true;
+    m.status[group] = NOVA_STATUS_COMPILE_FAILED;
+    const std::string image = source.compile(arch, fused);
+    cudaLibrary_t library = nullptr;
+    if (!image.empty() &&
+        cudaLibraryLoadData(&library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0) == cudaSuccess) {
+      m.status[group] = NOVA_STATUS_SUCCESS;
+      for (int i = 0; i < kKernelsPerTransform; ++i) {
+        const KernelId id = kernel_id(i);
+        if ((kernel_group(id.kind) == KernelGroup::fused) != fused) continue;
+        cudaKernel_t kernel = nullptr;
+        if (cudaLibraryGetKernel(&kernel, library, kernel_symbol(source.name, id).c_str()) != cudaSuccess)
+          m.status[group] = NOVA_STATUS_COMPILE_FAILED;
+        m.kernels.kernels[i] = reinterpret_cast<const void*>(kernel);
+      }
+    }
+  }
+  status = m.status[group];
+  return status == NOVA_STATUS_SUCCESS ? &m.kernels : nullptr;
+#endif
+}
+
+// The architecture a run-time compiler targets for `device`: sm_<major><minor>, with the "a" suffix
+// on sm_90 (wgmma); gfx... on AMD.
+std::string device_arch(int device) {
+#if defined(__HIP__) || defined(__HIPCC__)
+  hipDeviceProp_t p{};
+  return hipGetDeviceProperties(&p, device) == hipSuccess ? std::string(p.gcnArchName) : std::string();
+#else
+  int major = 0, minor = 0;
+  if (hipDeviceGetAttribute(&major, hipDeviceAttributeComputeCapabilityMajor, device) != hipSuccess ||
+      hipDeviceGetAttribute(&minor, hipDeviceAttributeComputeCapabilityMinor, device) != hipSuccess)
+    return {};
+  return "sm_" + std::to_string(major * 10 + minor) + (major == 9 && minor == 0 ? "a" : "");
+#endif
+}
+
 // Which fused kernel a forward runs where both could: NOVA_FUSED_KERNEL=mma or =wgmma forces one
 // wherever it runs (the tests and the bench's before/after comparisons), anything else keeps the
 // measured choice.
@@ -166,8 +229,8 @@ FusedKernelChoice fused_kernel_choice() {
 
 class GpuBackend final : public Backend {
  public:
-  GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device)
-      : stream_(stream), blas_(blas), device_(device) {}
+  GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device, std::string arch)
+      : stream_(stream), blas_(blas), device_(device), arch_(std::move(arch)) {}
   ~GpuBackend() override {
 #if !(defined(__HIP__) || defined(__HIPCC__))
     cublasDestroy(blas_);
@@ -181,9 +244,9 @@ class GpuBackend final : public Backend {
   int transformed_element_bytes(nova_dtype_t dtype) const override { return dtype_traits(dtype).bytes; }
 
   bool can_fuse(const ConvShape& s, const TransformEntry& t) const override {
-    if (s.dtype == NOVA_DTYPE_FP32 || s.c > INT_MAX || s.k > INT_MAX || !t.gpu) return false;
-    const bool has_kernel = s.dtype == NOVA_DTYPE_FP16 ? t.gpu->launch_fused_conv_f16 != nullptr
-                                                       : t.gpu->launch_fused_conv_bf16 != nullptr;
+    if (s.dtype == NOVA_DTYPE_FP32 || s.c > INT_MAX || s.k > INT_MAX) return false;
+    const LoadedTransform* loaded = loaded_source(t);
+    const bool has_kernel = t.gpu ? t.gpu->kernel({KernelKind::fused_mma}) != nullptr : loaded && loaded->has_fused_kernels;
     return has_kernel && (wgmma(s, t) || launch_of(s, t).tile_groups > 0);
   }
 
@@ -212,10 +275,10 @@ class GpuBackend final : public Backend {
   bool fuses_by_default(const ConvShape& s) const override {
     if (s.dtype == NOVA_DTYPE_FP32) return false;
     double fused = HUGE_VAL, three_pass = HUGE_VAL;
-    for (const TransformEntry& t : transform_registry()) {
-      if (t.r != s.r || !within_error_budget(t, s) || check_tiled_sizes(s, t) != NOVA_STATUS_SUCCESS) continue;
-      three_pass = std::min(three_pass, predicted_three_pass_us(s, t));
-      if (can_fuse(s, t)) fused = std::min(fused, predicted_fused(s, t));
+    for (const TransformEntry* t : all_transforms()) {
+      if (t->r != s.r || !within_error_budget(*t, s) || check_tiled_sizes(s, *t) != NOVA_STATUS_SUCCESS) continue;
+      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t));
+      if (can_fuse(s, *t)) fused = std::min(fused, predicted_fused(s, *t));
     }
     return fused < three_pass;
   }
@@ -254,12 +317,13 @@ class GpuBackend final : public Backend {
 
   nova_status_t transform_filter(const ConvShape& s, const TransformEntry& t, const float* weights, void* filter,
                                  void* scratch) override {
-    const GpuTransformEntry* g = t.gpu;
-    if (!g) return NOVA_STATUS_UNKNOWN_TRANSFORM;
+    nova_status_t status = NOVA_STATUS_SUCCESS;
+    const GpuTransformEntry* g = kernels_of(t, false, status);
+    if (!g) return status;
     const int K = static_cast<int>(s.k), C = static_cast<int>(s.c);
     return with_storage_type(s.dtype, [&](auto type) {
       using T = typename decltype(type)::type;
-      const Launchers<T> launch = launchers<T>(*g);
+      const Launchers<T> launch({t.m, t.r, t.n}, *g);
       if constexpr (!std::is_same_v<T, float>)
         if (fuses(s, t)) {
           auto* plain = static_cast<T*>(scratch);
@@ -273,27 +337,31 @@ class GpuBackend final : public Backend {
 
   nova_status_t forward(const ConvShape& s, const TransformEntry& t, const void* x, const void* filter, const float* bias,
                         int relu, void* y, void* workspace, nova_stage_profile_t* profile) override {
-    const GpuTransformEntry* g = t.gpu;
-    if (!g) return NOVA_STATUS_UNKNOWN_TRANSFORM;
+    const bool fused = fuses(s, t);
+    nova_status_t status = NOVA_STATUS_SUCCESS;
+    const GpuTransformEntry* g = kernels_of(t, fused, status);
+    if (!g) return status;
+    if (fused)
+      if (const nova_status_t st = opt_in(*g); st != NOVA_STATUS_SUCCESS) return st;
     const Tiling tiling = tile_shape(s, t);
     const int N = static_cast<int>(s.n), C = static_cast<int>(s.c), K = static_cast<int>(s.k), H = static_cast<int>(s.h),
               W = static_cast<int>(s.w), P = static_cast<int>(tiling.tiles);
     const bool nhwc = s.layout == NOVA_LAYOUT_NHWC;
+    const Layout layout = nhwc ? Layout::nhwc : Layout::nchw;
 
     StageTimer timer(stream_, profile);
-    const bool fused = fuses(s, t);
     // NHWC fused: its 16-byte stores of y and channel-pair loads of x (NCHW: single elements).
     const auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
     if (fused && nhwc && (!aligned(x) || !aligned(y))) return NOVA_STATUS_MISALIGNED;
     return with_storage_type(s.dtype, [&](auto type) {
       using T = typename decltype(type)::type;
-      const Launchers<T> launch = launchers<T>(*g);
+      const Launchers<T> launch({t.m, t.r, t.n}, *g);
       if (fused) {  // the GEMM stage is the fused kernel; the input and output stages are empty
         timer.mark(1);
         FusedDevice kernel = device_;  // the launcher runs the wgmma kernel where this says so
         kernel.wgmma = wgmma(s, t);
-        if (const hipError_t e = launch.fused(static_cast<const T*>(x), static_cast<const T*>(filter), static_cast<T*>(y),
-                                              bias, relu, N, C, H, W, K, s.pad, nhwc, kernel, stream_);
+        if (const hipError_t e = launch.fused(layout, static_cast<const T*>(x), static_cast<const T*>(filter),
+                                              static_cast<T*>(y), bias, relu, N, C, H, W, K, s.pad, kernel, stream_);
             e != hipSuccess)
           return status_of(e);
         timer.mark(2);
@@ -303,9 +371,7 @@ class GpuBackend final : public Backend {
       void* V = workspace;  // then M (Backend::workspace_bytes)
       float* M = reinterpret_cast<float*>(static_cast<char*>(workspace) + workspace_bytes(s, t) -
                                           static_cast<size_t>(tiling.product_elements()) * sizeof(float));
-      const auto input = nhwc ? launch.input_nhwc : launch.input_nchw;
-      const auto output = nhwc ? launch.output_nhwc : launch.output_nchw;
-      if (const hipError_t e = input(static_cast<const T*>(x), static_cast<T*>(V), N, C, H, W, s.pad, stream_);
+      if (const hipError_t e = launch.input(layout, static_cast<const T*>(x), static_cast<T*>(V), N, C, H, W, s.pad, stream_);
           e != hipSuccess)
         return status_of(e);
       timer.mark(1);
@@ -313,7 +379,8 @@ class GpuBackend final : public Backend {
           st != NOVA_STATUS_SUCCESS)
         return st;
       timer.mark(2);
-      if (const hipError_t e = output(M, static_cast<T*>(y), bias, relu, N, K, H, W, s.pad, stream_); e != hipSuccess)
+      if (const hipError_t e = launch.output(layout, M, static_cast<T*>(y), bias, relu, N, K, H, W, s.pad, stream_);
+          e != hipSuccess)
         return status_of(e);
       timer.mark(3);
       return timer.finish();
@@ -336,10 +403,33 @@ class GpuBackend final : public Backend {
   nova_status_t zero(void* p, size_t bytes) override { return status_of(hipMemsetAsync(p, 0, bytes, stream_)); }
 
  private:
+  // The kernels of a built-in transform, or of a loaded one (compiled for this device at first use).
+  const GpuTransformEntry* kernels_of(const TransformEntry& t, bool fused, nova_status_t& status) const {
+    if (t.gpu) return t.gpu;
+    const LoadedTransform* loaded = loaded_source(t);
+    if (!loaded) {
+      status = NOVA_STATUS_UNKNOWN_TRANSFORM;
+      return nullptr;
+    }
+    return loaded_kernels(*loaded, arch_, fused, status);
+  }
+
+  // Each transform's fused kernels opt in to this device's shared memory once.
+  nova_status_t opt_in(const GpuTransformEntry& g) {
+    const std::lock_guard lock(opt_in_mutex_);
+    if (opted_in_.count(&g)) return NOVA_STATUS_SUCCESS;
+    if (const hipError_t e = fused_opt_in(g, device_.shared_limit); e != hipSuccess) return status_of(e);
+    opted_in_.insert(&g);
+    return NOVA_STATUS_SUCCESS;
+  }
+
   hipStream_t stream_;
   BlasHandle blas_;
   FusedDevice device_;  // shared memory a block, SMs, and whether the wgmma kernel runs here (wgmma_device)
+  std::string arch_;    // device_arch: what loaded transforms are compiled for
   FusedKernelChoice fused_kernel_ = fused_kernel_choice();
+  std::mutex opt_in_mutex_;
+  std::set<const GpuTransformEntry*> opted_in_;
 };
 
 }  // namespace
@@ -386,7 +476,8 @@ nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
     return NOVA_STATUS_BACKEND_ERROR;
   }
 #endif
-  out = std::make_unique<GpuBackend>(s, blas, FusedDevice{shared_limit, multiprocessors, wgmma_device(device)});
+  out = std::make_unique<GpuBackend>(s, blas, FusedDevice{shared_limit, multiprocessors, wgmma_device(device)},
+                                     device_arch(device));
   return NOVA_STATUS_SUCCESS;
 }
 

@@ -56,7 +56,7 @@ class FusedCase {
   static constexpr int m = Transform::m, r = Transform::r, n = Transform::n, nn = n * n;
 
   FusedCase(const Shape& s, unsigned seed) : s_(s) {
-    REQUIRE(nova::kernels::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, grid_));
+    REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, s.N, s.C, s.H, s.W, s.pad, grid_));
     std::mt19937 rng(seed);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     x_.resize(static_cast<std::size_t>(s.N) * s.H * s.W * s.C);

@@ -78,7 +78,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
   template <Layout layout, typename T>
   std::vector<float> input_as(const std::vector<float>& x, const nova::test::ConvShape& s) {
     TileGrid g{};
-    REQUIRE(nova::kernels::make_tile_grid<Transform>(s.N, s.C, s.H, s.W, s.pad, g));
+    REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, s.N, s.C, s.H, s.W, s.pad, g));
     const std::vector<T> image = converted<T>(x);
     std::vector<T> V = nan_filled<T>(static_cast<std::size_t>(nn * s.C * g.tiles) + nova::test::kGuard);
     nova::emulation::launch(nova::kernels::tile_blocks<layout == Layout::nhwc>(g), nova::kernels::kBlockThreads,
@@ -89,7 +89,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
   template <Layout layout, typename T>
   std::vector<float> output_as(const std::vector<float>& M, const float* bias, int relu, const nova::test::ConvShape& s) {
     TileGrid g{};
-    REQUIRE(nova::kernels::make_tile_grid<Transform>(s.N, s.K, s.H, s.W, s.pad, g));
+    REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, s.N, s.K, s.H, s.W, s.pad, g));
     std::vector<T> y = nan_filled<T>(static_cast<std::size_t>(s.N) * s.K * g.out_height * g.out_width + nova::test::kGuard);
     nova::emulation::launch(nova::kernels::tile_blocks<layout == Layout::nhwc>(g), nova::kernels::kBlockThreads, [&] {
       nova::kernels::output_transform_tiles<Transform, layout>(M.data(), y.data(), bias, relu, g);

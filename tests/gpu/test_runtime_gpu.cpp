@@ -4,6 +4,7 @@
 // tensors and of a workspace too small; and work that stays on the handle's own stream. Without a
 // GPU every test prints SKIP (ctest reports it skipped). tools/device/run_gpu_tests.sh runs them.
 #include "float16.hpp"
+#include "nova/jit.hpp"
 #include "nova/runtime.hpp"
 #include "support/dtype_cases.hpp"
 
@@ -11,14 +12,18 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -66,6 +71,8 @@ class DeviceBuffer {
 
 struct Shape {
   int n, c, k, hw, pad;
+  int r = 3;
+  int out() const { return hw + 2 * pad - r + 1; }
 };
 
 // One convolution's inputs on the host (x representable in bf16 and fp16 alike, so that every
@@ -83,8 +90,8 @@ class Problem {
       v = bf16->decode(bf16->encode(x_scale * (x_scale == 1.0f ? normal(rng) : flat(rng))));
       if (std::fabs(v) < 0x1p-14f) v = 0.0f;
     }
-    w_.resize(static_cast<size_t>(s.k) * s.c * 9);
-    for (auto& v : w_) v = normal(rng) / std::sqrt(9.0f * static_cast<float>(s.c));
+    w_.resize(static_cast<size_t>(s.k) * s.c * s.r * s.r);
+    for (auto& v : w_) v = normal(rng) / std::sqrt(static_cast<float>(s.r * s.r * s.c));
     bias_.resize(static_cast<size_t>(s.k));
     for (auto& v : bias_) v = 0.5f * normal(rng);
     weights_ = std::make_unique<DeviceBuffer>(w_.size() * sizeof(float));
@@ -101,12 +108,12 @@ class Problem {
   }
 
   size_t outputs() const {
-    const size_t out = static_cast<size_t>(s_.hw + 2 * s_.pad - 2);
+    const auto out = static_cast<size_t>(s_.out());
     return static_cast<size_t>(s_.n) * s_.k * out * out;
   }
   nova::ConvDesc desc(nova_dtype_t dtype, nova_layout_t layout, const char* transform) const {
     nova::ConvDesc d;
-    d.n = s_.n, d.c = s_.c, d.k = s_.k, d.h = d.w = s_.hw, d.pad = s_.pad;
+    d.n = s_.n, d.c = s_.c, d.k = s_.k, d.h = d.w = s_.hw, d.pad = s_.pad, d.kernel_size = s_.r;
     d.dtype = dtype, d.layout = layout, d.transform = transform;
     return d;
   }
@@ -154,7 +161,7 @@ class Problem {
     } else {
       y.download(values.data());
     }
-    return layout == NOVA_LAYOUT_NHWC ? relayout(values, s_.k, s_.hw + 2 * s_.pad - 2, false) : values;
+    return layout == NOVA_LAYOUT_NHWC ? relayout(values, s_.k, s_.out(), false) : values;
   }
 
  private:
@@ -447,4 +454,62 @@ TEST_CASE("a handle on its own stream puts all its work there: a forward capture
     }
   }
   cudaStreamDestroy(stream);
+}
+
+TEST_CASE("transforms loaded at run time run the 3-pass and fused paths like built-in ones", "[gpu]") {
+  NOVA_REQUIRE_GPU();
+  // A fresh compile cache: the first forward of each transform compiles its kernels with NVRTC.
+  const std::string cache = "/tmp/nova_gpu_test_cache_" + std::to_string(getpid());
+  REQUIRE(setenv("NOVA_CACHE_DIR", cache.c_str(), 1) == 0);
+  const char* data = std::getenv("NOVA_JIT_DATA");
+  REQUIRE(data);
+  nova::Handle gpu(NOVA_BACKEND_GPU);
+  // F(5,3): 7 x 7 tiles, 3-pass only; F(2,5): r = 5 on 6 x 6 tiles, which the fused kernels take.
+  for (const char* file : {"f5x3_fp16.json", "f2x5_fp16.json"}) {
+    const nova_transform_info_t t = nova::load_transform(std::string(data) + "/" + file);
+    const bool fusable_tile = t.m + t.r - 1 <= 6;
+    int runs = 0;
+    double worst = 0, first_ms = 0;
+    for (const Shape& base : {Shape{2, 24, 20, 17, 0}, Shape{3, 32, 48, 29, 1}, Shape{1, 130, 72, 13, 1},
+                              Shape{2, 3, 33, 19, 2}}) {
+      Shape s = base;
+      s.r = t.r;
+      s.pad = std::min(s.pad, t.r / 2);
+      const Problem p(s, 1.0f, 7u + static_cast<unsigned>(s.hw));
+      for (const DtypeCase& dtype_of_run : kDtypes)
+        for (const nova_layout_t layout : {NOVA_LAYOUT_NCHW, NOVA_LAYOUT_NHWC})
+          for (const nova_algo_t algorithm : {NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED})
+            for (const bool epilogue : {false, true}) {
+              const nova_dtype_t dtype = dtype_of_run.dtype;
+              nova::ConvDesc d = p.desc(dtype, layout, t.name);
+              d.algorithm = algorithm;
+              d.allow_inaccurate = 1;  // bf16: F(5,3)'s model is above bf16's default budget
+              INFO(t.name << " N,C,K,HW,pad " << s.n << "," << s.c << "," << s.k << "," << s.hw << "," << s.pad << " "
+                          << dtype_of_run.name << (layout == NOVA_LAYOUT_NHWC ? " NHWC" : " NCHW") << " algorithm "
+                          << algorithm << (epilogue ? " +bias+ReLU" : ""));
+              const auto start = std::chrono::steady_clock::now();
+              const Run r = run(gpu.get(), p, d, epilogue);
+              if (runs == 0)
+                first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+              INFO(nova_jit_last_error());
+              if (algorithm == NOVA_ALGO_FUSED && (!fusable_tile || dtype == NOVA_DTYPE_FP32)) {
+                CHECK(r.status == NOVA_STATUS_NOT_SUPPORTED);
+                continue;
+              }
+              REQUIRE(r.status == NOVA_STATUS_SUCCESS);
+              CHECK(r.fused == (algorithm == NOVA_ALGO_FUSED));
+              CHECK(r.transform == t.name);
+              const double model = predicted_error(t.amp2d, dtype, s.c);
+              INFO("rel L2 " << r.error.rel_l2 << ", model " << model);
+              CHECK(r.error.non_finite == 0);
+              CHECK(r.error.rel_l2 <= 1.5 * model);
+              worst = std::max(worst, r.error.rel_l2 / model);
+              ++runs;
+            }
+    }
+    std::printf("loaded %s: %d runs, worst error %.2f x the precision model; first forward (NVRTC compile of the "
+                "3-pass kernels included) %.0f ms\n",
+                t.name, runs, worst, first_ms);
+  }
+  std::filesystem::remove_all(cache);
 }

@@ -89,19 +89,17 @@ class GpuRunner final : public nova::test::KernelRunner {
     return with_type(s, [&](auto t) {
       using T = decltype(t);
       DeviceBuffer<T> U(count);
-      return finish(nova::kernels::launchers<T>(e_).filter(weights.get(), U.get(), K, C, stream_), U);
+      return finish(launchers<T>().filter(weights.get(), U.get(), K, C, stream_), U);
     });
   }
 
   std::vector<float> input(ImageLayout l, Storage s, const std::vector<float>& x, const ConvShape& c) override {
     const std::size_t count = static_cast<std::size_t>(t_.n * t_.n) * c.C * tiles(c) + kGuard;
-    const bool nchw = l == ImageLayout::nchw;
     return with_type(s, [&](auto t) {
       using T = decltype(t);
       const DeviceBuffer<T> image(x);
       DeviceBuffer<T> V(count);
-      const nova::kernels::Launchers<T> launch = nova::kernels::launchers<T>(e_);
-      return finish((nchw ? launch.input_nchw : launch.input_nhwc)(image.get(), V.get(), c.N, c.C, c.H, c.W, c.pad, stream_), V);
+      return finish(launchers<T>().input(layout(l), image.get(), V.get(), c.N, c.C, c.H, c.W, c.pad, stream_), V);
     });
   }
 
@@ -112,16 +110,22 @@ class GpuRunner final : public nova::test::KernelRunner {
     const float* b = bias ? bias_values.get() : nullptr;
     const std::size_t count =
         static_cast<std::size_t>(c.N) * c.K * (c.H + 2 * c.pad - t_.r + 1) * (c.W + 2 * c.pad - t_.r + 1) + kGuard;
-    const bool nchw = l == ImageLayout::nchw;
     return with_type(s, [&](auto t) {
       using T = decltype(t);
       DeviceBuffer<T> y(count);
-      const nova::kernels::Launchers<T> launch = nova::kernels::launchers<T>(e_);
-      return finish((nchw ? launch.output_nchw : launch.output_nhwc)(product.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_), y);
+      return finish(launchers<T>().output(layout(l), product.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_),
+                    y);
     });
   }
 
  private:
+  template <typename T>
+  nova::kernels::Launchers<T> launchers() const {
+    return {{t_.m, t_.r, t_.n}, e_};
+  }
+  static nova::kernels::Layout layout(ImageLayout l) {
+    return l == ImageLayout::nchw ? nova::kernels::Layout::nchw : nova::kernels::Layout::nhwc;
+  }
   long long tiles(const ConvShape& c) const {
     const int th = (c.H + 2 * c.pad - t_.r + t_.m) / t_.m, tw = (c.W + 2 * c.pad - t_.r + t_.m) / t_.m;
     return static_cast<long long>(c.N) * th * tw;

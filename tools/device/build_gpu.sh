@@ -9,7 +9,7 @@
 # Usage: tools/device/build_gpu.sh [--broken-kernel]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-targets=(nova_runtime nova-bench-conv nova_runtime_gpu_tests nova_transform_kernels_gpu)
+targets=(nova_runtime nova_jit nova-jit nova-bench-conv nova_runtime_gpu_tests nova_transform_kernels_gpu)
 
 build_and_stage() {  # build dir, extra cmake arguments...
   local build=$1
@@ -18,8 +18,9 @@ build_and_stage() {  # build dir, extra cmake arguments...
     -DNOVA_WARNINGS_AS_ERRORS=ON "$@" >/dev/null
   cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
   local stage=.device/$(basename "$build")
-  rm -rf "$stage" && mkdir -p "$stage/runtime" "$stage/tools/device" "$stage/tests/gpu"
+  rm -rf "$stage" && mkdir -p "$stage/runtime" "$stage/jit" "$stage/tools/device" "$stage/tests/gpu"
   cp -P "$build"/runtime/libnova_runtime.so* "$stage/runtime/"
+  cp -P "$build"/jit/libnova_jit.so* "$build"/jit/nova-jit "$stage/jit/"
   cp "$build/tools/device/nova-bench-conv" "$stage/tools/device/"
   cp -r "$build/pytorch/nova_torch" "$stage/"  # the package; NOVA_RUNTIME_LIBRARY names the carried library
   cp "$build"/tests/gpu/nova_runtime_gpu_tests "$build"/tests/gpu/nova_transform_kernels_gpu "$build"/tests/gpu/*.cmake \

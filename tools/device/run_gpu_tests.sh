@@ -13,9 +13,12 @@ if [ ! -e "$built_at" ]; then
   mkdir -p "$(dirname "$built_at")"
   ln -s "$PWD/$stage" "$built_at"
 fi
+# The build tree sat in the source root: the tests' data (NOVA_JIT_DATA) is named from there.
+[ -e "$(dirname "$built_at")/tests" ] || ln -s "$PWD/tests" "$(dirname "$built_at")/tests"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 status=0
 ctest --test-dir "$stage" -L gpu --output-on-failure --timeout 900 || status=1
 PYTHONPATH="$PWD/$stage" NOVA_RUNTIME_LIBRARY="$PWD/$stage/runtime/libnova_runtime.so" \
+  NOVA_JIT_LIBRARY="$PWD/$stage/jit/libnova_jit.so" \
   python3 -m pytest -q -p no:cacheprovider pytorch/tests || status=1
 exit $status

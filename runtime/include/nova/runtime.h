@@ -30,7 +30,7 @@ typedef enum {
   NOVA_STATUS_INVALID_ARGUMENT,    /* null pointer, zero or negative size, bad enum, padding out of 0..2,
                                     * negative or non-finite max_error */
   NOVA_STATUS_NOT_SUPPORTED,       /* stride, dilation, groups or kernel size Winograd cannot serve */
-  NOVA_STATUS_UNKNOWN_TRANSFORM,   /* no generated transform with that name, or none fits "auto" */
+  NOVA_STATUS_UNKNOWN_TRANSFORM,   /* no generated or loaded transform with that name, or none fits "auto" */
   NOVA_STATUS_SIZE_OVERFLOW,       /* a tensor or workspace size does not fit the index types */
   NOVA_STATUS_WORKSPACE_TOO_SMALL, /* caller's workspace is smaller than nova_conv_workspace_size() */
   NOVA_STATUS_ALLOCATION_FAILED,   /* host or device memory could not be allocated */
@@ -38,7 +38,11 @@ typedef enum {
   NOVA_STATUS_BACKEND_ERROR,       /* CUDA/HIP/cuBLAS reported an error */
   NOVA_STATUS_MISALIGNED,          /* the GPU's fused kernel needs NHWC x and y at 16-byte boundaries */
   NOVA_STATUS_INACCURATE,          /* a named transform predicted beyond the dtype's error budget */
-  NOVA_STATUS_FILTER_MISMATCH      /* a caller's filter was transformed for another plan than the descriptor's */
+  NOVA_STATUS_FILTER_MISMATCH,     /* a caller's filter was transformed for another plan than the descriptor's */
+  NOVA_STATUS_FILE_ERROR,          /* nova_transform_load: the file is missing or cannot be read */
+  NOVA_STATUS_INVALID_CONFIG,      /* nova_transform_load: malformed JSON, or a config that fails exact verification */
+  NOVA_STATUS_TRANSFORM_EXISTS,    /* nova_transform_load: another transform already has that name */
+  NOVA_STATUS_COMPILE_FAILED       /* a loaded transform's GPU kernels could not be compiled or loaded */
 } nova_status_t;
 
 typedef enum { NOVA_BACKEND_CPU = 0, NOVA_BACKEND_GPU = 1 } nova_backend_t;

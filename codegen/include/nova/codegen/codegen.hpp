@@ -4,6 +4,7 @@
 
 #include "nova/codegen/linear_program.hpp"
 #include "nova/exact/config_json.hpp"
+#include "nova/kernels/kernel_table.hpp"
 
 #include <filesystem>
 #include <string>
@@ -64,6 +65,17 @@ struct GeneratedFile {
 // Both throw exact::InputError for an empty list (a registry needs at least one transform).
 std::vector<std::string> output_names(const std::vector<Source>& sources);
 std::vector<GeneratedFile> generate(const std::vector<Source>& sources);
+
+// What a compiler at run time (NVRTC, hipRTC) builds for one group of a transform's kernels: the
+// kernel definitions of <name>_kernels.hip (same emitter, no host code), which include the
+// transform's header (given here, for the compiler's in-memory headers) and nova/kernels/.
+struct RuntimeSource {
+  std::string header_name;  // <name>_transforms.hpp
+  std::string header;       // its text, as nova-codegen writes it
+  std::string kernels;      // the translation unit
+  bool has_kernels = false; // false: the transform has no kernels of this group (fused, tiles above 6)
+};
+RuntimeSource runtime_source(const Source& source, kernels::KernelGroup group);
 
 // Writes each file atomically (temporary file, then rename) under `out_dir`, creating it.
 void write_files(const std::filesystem::path& out_dir, const std::vector<GeneratedFile>& files);

@@ -45,6 +45,9 @@
 #pragma once
 
 #include "nova/kernels/transform_kernels.hpp"
+#if NOVA_HOST_LAUNCHERS
+#include "nova/kernels/transform_launch.hpp"
+#endif
 
 #include <cstring>
 #include <type_traits>
@@ -746,7 +749,7 @@ inline dim3 fused_grid(const TileGrid& g, int K, const FusedLaunch& launch, int&
 // ---------------------------------------------------------------------------------------------
 // Host side.
 
-#ifndef NOVA_KERNEL_EMULATION
+#if NOVA_HOST_LAUNCHERS
 template <typename T>
 hipError_t launch_fused_filter_order(const T* U, T* F, int nn, int K, int C, hipStream_t stream) {
   const long long count = static_cast<long long>(nn) * fused_padded_outputs(K) * fused_padded_channels(C);
@@ -755,55 +758,39 @@ hipError_t launch_fused_filter_order(const T* U, T* F, int nn, int K, int C, hip
   return hipGetLastError();
 }
 
-// The fused kernels of one transform and storage type, as every generated file instantiates them:
-// [layout][variant], variant 0: one K block a warp, 1: two, 2: chunked channels.
-using FusedKernel = void (*)(FusedConvArgs);
-struct FusedKernels {
-  FusedKernel by_layout[2][3];  // [0]: NCHW, [1]: NHWC
-};
-
-// Beyond 48 KB a kernel must opt in to its dynamic shared memory: each launcher does it once for
-// its kernels, up to the limit of the first call's device.
-template <std::size_t kVariants>
-hipError_t fused_opt_in(const FusedKernel (&by_layout)[2][kVariants], int shared_limit) {
-  for (const auto& layout : by_layout)
-    for (const FusedKernel kernel : layout)
-      if (const hipError_t e = hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                                   hipFuncAttributeMaxDynamicSharedMemorySize, shared_limit);
-          e != hipSuccess)
-        return e;
-  return hipSuccess;
+// Beyond 48 KB a kernel must opt in to its dynamic shared memory, once per kernel and device, up to
+// the device's limit (GpuBackend does it for every fused kernel of a transform it first runs).
+inline hipError_t fused_opt_in(const void* kernel, int shared_limit) {
+  return hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, shared_limit);
 }
 
 // The tile grid of a fused forward, hipErrorInvalidValue where its sizes or y's 32-bit offsets do not
 // fit.
-template <class Transform>
-hipError_t fused_tile_grid(int N, int C, int H, int W, int K, int pad, TileGrid& g) {
-  if (!make_tile_grid<Transform>(N, C, H, W, pad, g) ||
+inline hipError_t fused_tile_grid(const TileSize& t, int N, int C, int H, int W, int K, int pad, TileGrid& g) {
+  if (!make_tile_grid(t.m, t.r, N, C, H, W, pad, g) ||
       static_cast<long long>(N) * K * g.out_height * g.out_width > INT_MAX)  // y's 32-bit offsets
     return hipErrorInvalidValue;
   return hipSuccess;
 }
 
-// Launches the mma.sync kernel on the tile grid `g` of a validated shape.
-template <class Transform, typename T>
-hipError_t launch_fused_conv(const FusedKernels& kernels, bool nhwc, const T* x, const T* U, T* y, const float* bias,
-                             int relu, const TileGrid& g, int K, int shared_limit, hipStream_t stream) {
+// Launches the mma.sync kernel on the tile grid `g` of a validated shape: `variants` are the
+// transform's kernels of this storage type and layout (one K block a warp, two, chunked).
+template <typename T>
+hipError_t launch_fused_conv(const void* const* variants, const TileSize& t, const T* x, const T* U, T* y,
+                             const float* bias, int relu, const TileGrid& g, int K, int shared_limit,
+                             hipStream_t stream) {
   const int C = g.channels;
-  const FusedLaunch launch = fused_launch(Transform::n, C, K, shared_limit);
+  const FusedLaunch launch = fused_launch(t.n, C, K, shared_limit);
   if (launch.tile_groups == 0) return hipErrorInvalidValue;
-  static const hipError_t opted_in = fused_opt_in(kernels.by_layout, shared_limit);
-  if (opted_in != hipSuccess) return opted_in;
   const int variant = launch.chunked ? 2 : launch.k_blocks - 1;
-  const auto shared = static_cast<int>(fused_shared_bytes(Transform::n, launch.chunk, launch.tile_groups, launch.k_blocks));
+  const auto shared = static_cast<int>(fused_shared_bytes(t.n, launch.chunk, launch.tile_groups, launch.k_blocks));
   int k_slice = 0;
   const dim3 grid = fused_grid(g, K, launch, k_slice);
   if ((g.tiles + fused_block_tiles(launch.tile_groups) - 1) / fused_block_tiles(launch.tile_groups) > INT_MAX ||
       grid.y > 65535)
     return hipErrorInvalidValue;
-  kernels.by_layout[nhwc ? 1 : 0][variant]<<<grid, kFusedThreads, shared, stream>>>(
-      FusedConvArgs{x, U, y, bias, relu, K, launch, k_slice, g});
-  return hipGetLastError();
+  return launch_kernel(variants[variant], grid, dim3(kFusedThreads), shared, stream,
+                       FusedConvArgs{x, U, y, bias, relu, K, launch, k_slice, g});
 }
 #endif
 

@@ -423,7 +423,7 @@ __global__ void __launch_bounds__(kBlockThreads) fused_wg_filter_order(const T* 
 // ---------------------------------------------------------------------------------------------
 // Host side.
 
-#ifndef NOVA_KERNEL_EMULATION
+#if NOVA_HOST_LAUNCHERS
 template <typename T>
 hipError_t launch_fused_wg_filter_order(const T* U, T* F, int n, int K, int C, hipStream_t stream) {
   const long long count = fused_wg_filter_elements(n, K, C);
@@ -432,41 +432,33 @@ hipError_t launch_fused_wg_filter_order(const T* U, T* F, int n, int K, int C, h
   return hipGetLastError();
 }
 
-// The wgmma kernels of one transform and storage type: [layout][0: 16 tiles a group, 1: 8].
-struct FusedWgKernels {
-  FusedKernel by_layout[2][2];  // [0]: NCHW, [1]: NHWC
-};
-
-// Launches the wgmma kernel for a shape fused_uses_wgmma accepted (U in fused_wg_filter_index order).
-template <class Transform, typename T>
-hipError_t launch_fused_wg_conv(const FusedWgKernels& kernels, bool nhwc, const T* x, const T* U, T* y,
+// Launches the wgmma kernel for a shape fused_uses_wgmma accepted (U in fused_wg_filter_index order):
+// `variants` are the transform's kernels of this storage type and layout (16 tiles a group, 8).
+template <typename T>
+hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, const T* x, const T* U, T* y,
                                 const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
                                 hipStream_t stream) {
-  const int tiles = fused_wg_tiles(Transform::n, Transform::m, g.channels, K, device.shared_limit);
+  const int tiles = fused_wg_tiles(t.n, t.m, g.channels, K, device.shared_limit);
   if (tiles == 0) return hipErrorInvalidValue;
-  static const hipError_t opted_in = fused_opt_in(kernels.by_layout, device.shared_limit);
-  if (opted_in != hipSuccess) return opted_in;
-  const auto shared = static_cast<int>(fused_wg_layout(Transform::n, Transform::m, g.channels, tiles).bytes);
+  const auto shared = static_cast<int>(fused_wg_layout(t.n, t.m, g.channels, tiles).bytes);
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
-  kernels.by_layout[nhwc ? 1 : 0][tiles == 16 ? 0 : 1]<<<blocks, kWgThreads, shared, stream>>>(
-      FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g});
-  return hipGetLastError();
+  return launch_kernel(variants[tiles == 16 ? 0 : 1], dim3(blocks), dim3(kWgThreads), shared, stream,
+                       FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g});
 }
 
-// The launcher every generated file calls: the wgmma kernel where fused_uses_wgmma says, else the
-// mma.sync kernel.
-template <class Transform, typename T>
-hipError_t launch_fused(const FusedKernels& mma, const FusedWgKernels& wg, bool nhwc, const T* x, const T* U, T* y,
+// The fused forward: the wgmma kernel where fused_uses_wgmma says, else the mma.sync kernel.
+template <typename T>
+hipError_t launch_fused(const void* const* mma, const void* const* wg, const TileSize& t, const T* x, const T* U, T* y,
                         const float* bias, int relu, int N, int C, int H, int W, int K, int pad,
                         const FusedDevice& device, hipStream_t stream) {
   TileGrid g{};
-  if (const hipError_t e = fused_tile_grid<Transform>(N, C, H, W, K, pad, g); e != hipSuccess) return e;
-  const bool wgmma = fused_uses_wgmma(device, Transform::n, Transform::m, C, K);
-  if (!wgmma && fused_launch(Transform::n, C, K, device.shared_limit).tile_groups == 0) return hipErrorInvalidValue;
+  if (const hipError_t e = fused_tile_grid(t, N, C, H, W, K, pad, g); e != hipSuccess) return e;
+  const bool wgmma = fused_uses_wgmma(device, t.n, t.m, C, K);
+  if (!wgmma && fused_launch(t.n, C, K, device.shared_limit).tile_groups == 0) return hipErrorInvalidValue;
   if (g.tiles == 0) return hipSuccess;
-  if (!x || !U || !y) return hipErrorInvalidValue;
-  return wgmma ? launch_fused_wg_conv<Transform>(wg, nhwc, x, U, y, bias, relu, g, K, device, stream)
-               : launch_fused_conv<Transform>(mma, nhwc, x, U, y, bias, relu, g, K, device.shared_limit, stream);
+  if (!x || !U || !y || !(wgmma ? wg[0] : mma[0])) return hipErrorInvalidValue;
+  return wgmma ? launch_fused_wg_conv(wg, t, x, U, y, bias, relu, g, K, device, stream)
+               : launch_fused_conv(mma, t, x, U, y, bias, relu, g, K, device.shared_limit, stream);
 }
 #endif
 

@@ -10,6 +10,12 @@
 #define NOVA_HD
 #endif
 
+// The host launchers exist in GPU builds; neither the CPU emulation (tests/codegen) nor a compiler at
+// run time (NVRTC: device code only, nova_transform_load) sees them.
+#if !defined(NOVA_KERNEL_EMULATION) && !defined(__CUDACC_RTC__)
+#define NOVA_HOST_LAUNCHERS 1
+#endif
+
 namespace nova::kernels {
 
 // A constant of a generated transform in compute type T (float or double). The generator passes

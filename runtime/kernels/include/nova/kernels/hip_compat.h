@@ -68,9 +68,7 @@ using hipMemcpyKind = cudaMemcpyKind;
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime
 
-// Kernel launch, as HIP spells it (triple chevrons work under both compilers as well).
-#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...) \
-  kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
+#define hipLaunchKernel cudaLaunchKernel
 
 // Cross-lane shuffles: HIP's take no mask and act on the whole wavefront; on NVIDIA the whole
 // wavefront is a 32-lane warp, so the _sync forms with every lane in the mask are exact twins.

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "nova/kernels/hd.hpp"
+#include "nova/kernels/kernel_table.hpp"
 #ifndef NOVA_KERNEL_EMULATION
 #include "nova/kernels/hip_compat.h"
 #endif
@@ -18,8 +19,6 @@
 #include <climits>
 
 namespace nova::kernels {
-
-enum class Layout { nchw, nhwc };
 
 inline constexpr int kBlockChannels = 16;
 inline constexpr int kBlockTiles = 16;
@@ -211,15 +210,14 @@ __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __rest
 
 // False for sizes no launcher accepts: negative counts, an empty image, negative padding, no
 // output pixel, or a grid beyond the launch limits.
-template <class Transform>
-inline bool make_tile_grid(int N, int channels, int H, int W, int pad, TileGrid& g) {
+inline bool make_tile_grid(int m, int r, int N, int channels, int H, int W, int pad, TileGrid& g) {
   if (N < 0 || channels < 0 || H < 1 || W < 1 || pad < 0 || pad > INT_MAX / 4) return false;
-  const long long out_h = static_cast<long long>(H) + 2LL * pad - Transform::r + 1;
-  const long long out_w = static_cast<long long>(W) + 2LL * pad - Transform::r + 1;
+  const long long out_h = static_cast<long long>(H) + 2LL * pad - r + 1;
+  const long long out_w = static_cast<long long>(W) + 2LL * pad - r + 1;
   if (out_h < 1 || out_w < 1 || out_h > INT_MAX || out_w > INT_MAX) return false;
   const long long pixels = static_cast<long long>(H) * W > out_h * out_w ? static_cast<long long>(H) * W : out_h * out_w;
   if (pixels > INT_MAX || static_cast<long long>(N) * channels * pixels > INT_MAX) return false;  // 32-bit offsets
-  const long long tiles_h = (out_h + Transform::m - 1) / Transform::m, tiles_w = (out_w + Transform::m - 1) / Transform::m;
+  const long long tiles_h = (out_h + m - 1) / m, tiles_w = (out_w + m - 1) / m;
   const long long tiles = static_cast<long long>(N) * tiles_h * tiles_w;
   if ((tiles + kBlockTiles - 1) / kBlockTiles > INT_MAX || (channels + kBlockChannels - 1) / kBlockChannels > 65535)
     return false;

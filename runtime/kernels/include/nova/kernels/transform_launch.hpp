@@ -1,48 +1,61 @@
 // Host launchers of the transform kernels: validate sizes, build the grid, launch on a stream.
 // Empty work launches nothing and succeeds; sizes no kernel accepts, or missing buffers for real
-// work, give hipErrorInvalidValue. Used by every generated <name>_kernels.hip.
+// work, give hipErrorInvalidValue. A kernel is a `const void*`: a __global__ function of this
+// build, or a handle of one compiled at run time (cudaLibraryGetKernel), which the launch API takes
+// alike, so a loaded transform runs with the same grids as a built-in one.
 #pragma once
 
 #include "nova/kernels/transform_kernels.hpp"
 
 namespace nova::kernels {
 
-template <class Transform, typename TU>
-hipError_t launch_filter_transform(void (*kernel)(const float*, TU*, int, int), const float* w, TU* U, int K, int C,
-                                   hipStream_t stream) {
+// What the launchers need to know of a transform: F(m, r) on n x n tiles.
+struct TileSize {
+  int m, r, n;
+};
+
+// Launches `kernel` with arguments `args` (each passed by address, as the launch API wants).
+template <class... Args>
+hipError_t launch_kernel(const void* kernel, dim3 grid, dim3 block, int shared_bytes, hipStream_t stream,
+                         Args... args) {
+  void* argv[] = {static_cast<void*>(&args)...};
+  return hipLaunchKernel(kernel, grid, block, argv, static_cast<size_t>(shared_bytes), stream);
+}
+
+template <typename TU>
+hipError_t launch_filter_transform(const void* kernel, const float* w, TU* U, int K, int C, hipStream_t stream) {
   const long long filters = static_cast<long long>(K) * C;
   if (K < 0 || C < 0 || (filters + kBlockThreads - 1) / kBlockThreads > INT_MAX) return hipErrorInvalidValue;
   if (filters == 0) return hipSuccess;
-  if (!w || !U) return hipErrorInvalidValue;
-  kernel<<<filter_blocks(filters), kBlockThreads, 0, stream>>>(w, U, K, C);
-  return hipGetLastError();
+  if (!w || !U || !kernel) return hipErrorInvalidValue;
+  return launch_kernel(kernel, dim3(filter_blocks(filters)), dim3(kBlockThreads), 0, stream, w, U, K, C);
 }
 
-template <class Transform, Layout layout, typename TIn, typename TV>
-hipError_t launch_input_transform(void (*kernel)(const TIn*, TV*, TileGrid), const TIn* x, TV* V, int N, int C, int H,
-                                  int W, int pad, hipStream_t stream) {
-  constexpr bool nhwc = layout == Layout::nhwc;  // block order: see block_origin
+template <typename TIn, typename TV>
+hipError_t launch_input_transform(const void* kernel, const TileSize& t, Layout layout, const TIn* x, TV* V, int N,
+                                  int C, int H, int W, int pad, hipStream_t stream) {
+  const bool nhwc = layout == Layout::nhwc;  // block order: see block_origin
   TileGrid g{};
-  if (!make_tile_grid<Transform>(N, C, H, W, pad, g) || (nhwc && !fits_channels_fastest_grid(g)))
+  if (!make_tile_grid(t.m, t.r, N, C, H, W, pad, g) || (nhwc && !fits_channels_fastest_grid(g)))
     return hipErrorInvalidValue;
   if (g.tiles == 0 || C == 0) return hipSuccess;
-  if (!x || !V) return hipErrorInvalidValue;
-  kernel<<<nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g), kBlockThreads, 0, stream>>>(x, V, g);
-  return hipGetLastError();
+  if (!x || !V || !kernel) return hipErrorInvalidValue;
+  return launch_kernel(kernel, nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g), dim3(kBlockThreads), 0, stream, x,
+                       V, g);
 }
 
-template <class Transform, Layout layout, typename TOut>
-hipError_t launch_output_transform(void (*kernel)(const float*, TOut*, const float*, int, TileGrid), const float* M,
-                                   TOut* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
+template <typename TOut>
+hipError_t launch_output_transform(const void* kernel, const TileSize& t, Layout layout, const float* M, TOut* y,
+                                   const float* bias, int relu, int N, int K, int H, int W, int pad,
                                    hipStream_t stream) {
   TileGrid g{};
-  constexpr bool nhwc = layout == Layout::nhwc;  // block order: see block_origin
-  if (!make_tile_grid<Transform>(N, K, H, W, pad, g) || (nhwc && !fits_channels_fastest_grid(g)))
+  const bool nhwc = layout == Layout::nhwc;  // block order: see block_origin
+  if (!make_tile_grid(t.m, t.r, N, K, H, W, pad, g) || (nhwc && !fits_channels_fastest_grid(g)))
     return hipErrorInvalidValue;
   if (g.tiles == 0 || K == 0) return hipSuccess;
-  if (!M || !y) return hipErrorInvalidValue;
-  kernel<<<nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g), kBlockThreads, 0, stream>>>(M, y, bias, relu, g);
-  return hipGetLastError();
+  if (!M || !y || !kernel) return hipErrorInvalidValue;
+  return launch_kernel(kernel, nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g), dim3(kBlockThreads), 0, stream, M,
+                       y, bias, relu, g);
 }
 
 }  // namespace nova::kernels

@@ -1,7 +1,8 @@
-// The GPU launchers of one generated transform, which its TransformEntry::gpu points at; defined in
-// generated/<name>_kernels.hip, which only GPU builds (NOVA_ENABLE_CUDA, HIP) compile. Each launcher
-// enqueues one kernel on `stream` and returns its launch status; sizes are validated
-// (hipErrorInvalidValue), and empty work launches nothing.
+// The GPU kernels of one transform (kernel_table.hpp) and the launchers that run them: a built-in
+// transform's TransformEntry::gpu points at its table in generated/<name>_kernels.hip, which only
+// GPU builds (NOVA_ENABLE_CUDA, HIP) compile; a loaded one's table is filled when its modules are
+// compiled. Each launcher enqueues one kernel on `stream` and returns its launch status; sizes are
+// validated (hipErrorInvalidValue), and empty work launches nothing.
 //
 // Layouts (P = N * tH * tW tiles, tH = ceil(Hout / m), tW = ceil(Wout / m), Hout = H + 2 pad - r + 1,
 // tile index p = (image * tH + th) * tW + tw; xi indexes the n x n Winograd domain, row-major):
@@ -16,87 +17,76 @@
 // arithmetic is fp32 in registers for every storage type (docs/design.md §6).
 #pragma once
 
+#include "nova/kernels/fused_wgmma_kernels.hpp"
 #include "nova/kernels/hip_compat.h"
-
-namespace nova::kernels {
-struct FusedDevice;  // fused_kernels.hpp
-}
+#include "nova/kernels/kernel_table.hpp"
+#include "nova/kernels/transform_launch.hpp"
 
 #include <type_traits>
 
-
 namespace nova::kernels {
 
-// The 3-pass launchers per storage type: fp16 (__half), fp32 and bf16 (hip_bfloat16), in the order
-// nova-codegen emits them (kGpuEntry's designated initializers follow the declarations).
+// Kernels by kernel_index; nullptr where the transform has none (the fused kernels of tiles too
+// large for them).
 struct GpuTransformEntry {
-  hipError_t (*launch_filter_transform)(const float* w, __half* U, int K, int C, hipStream_t stream);
-  hipError_t (*launch_filter_transform_f32)(const float* w, float* U, int K, int C, hipStream_t stream);
-  hipError_t (*launch_filter_transform_bf16)(const float* w, hip_bfloat16* U, int K, int C, hipStream_t stream);
-  hipError_t (*launch_input_transform_nchw_f16)(const __half* x, __half* V, int N, int C, int H, int W, int pad,
-                                                hipStream_t stream);
-  hipError_t (*launch_input_transform_nchw_f32)(const float* x, float* V, int N, int C, int H, int W, int pad,
-                                                hipStream_t stream);
-  hipError_t (*launch_input_transform_nchw_bf16)(const hip_bfloat16* x, hip_bfloat16* V, int N, int C, int H, int W,
-                                                 int pad, hipStream_t stream);
-  hipError_t (*launch_input_transform_nhwc_f16)(const __half* x, __half* V, int N, int C, int H, int W, int pad,
-                                                hipStream_t stream);
-  hipError_t (*launch_input_transform_nhwc_f32)(const float* x, float* V, int N, int C, int H, int W, int pad,
-                                                hipStream_t stream);
-  hipError_t (*launch_input_transform_nhwc_bf16)(const hip_bfloat16* x, hip_bfloat16* V, int N, int C, int H, int W,
-                                                 int pad, hipStream_t stream);
-  // bias: K values or nullptr; relu: non-zero clamps at zero after the bias.
-  hipError_t (*launch_output_transform_nchw_f16)(const float* M, __half* y, const float* bias, int relu, int N, int K,
-                                                 int H, int W, int pad, hipStream_t stream);
-  hipError_t (*launch_output_transform_nchw_f32)(const float* M, float* y, const float* bias, int relu, int N, int K,
-                                                 int H, int W, int pad, hipStream_t stream);
-  hipError_t (*launch_output_transform_nchw_bf16)(const float* M, hip_bfloat16* y, const float* bias, int relu, int N,
-                                                  int K, int H, int W, int pad, hipStream_t stream);
-  hipError_t (*launch_output_transform_nhwc_f16)(const float* M, __half* y, const float* bias, int relu, int N, int K,
-                                                 int H, int W, int pad, hipStream_t stream);
-  hipError_t (*launch_output_transform_nhwc_f32)(const float* M, float* y, const float* bias, int relu, int N, int K,
-                                                 int H, int W, int pad, hipStream_t stream);
-  hipError_t (*launch_output_transform_nhwc_bf16)(const float* M, hip_bfloat16* y, const float* bias, int relu, int N,
-                                                  int K, int H, int W, int pad, hipStream_t stream);
-  // The fused convolution of NHWC (`nhwc`) or NCHW images, fp16 or bf16, or nullptr for tiles too
-  // large for it: the wgmma kernel (fused_wgmma_kernels.hpp) where fused_uses_wgmma(device, ...)
-  // says, U in fused_wg_filter_index order; else the mma.sync kernel (fused_kernels.hpp), U in
-  // fused_filter_index order. hipErrorInvalidValue when neither takes the shape.
-  hipError_t (*launch_fused_conv_f16)(const __half* x, const __half* U, __half* y, const float* bias, int relu, int N,
-                                      int C, int H, int W, int K, int pad, bool nhwc,
-                                      const FusedDevice& device, hipStream_t stream);
-  hipError_t (*launch_fused_conv_bf16)(const hip_bfloat16* x, const hip_bfloat16* U, hip_bfloat16* y, const float* bias,
-                                       int relu, int N, int C, int H, int W, int K, int pad, bool nhwc,
-                                       const FusedDevice& device, hipStream_t stream);
-};
-
-// The launchers of one transform for storage type T (__half, hip_bfloat16 or float), picked from
-// its entry: the 3-pass stages and the fused kernel (nullptr for fp32 and for tiles it does not take).
-template <typename T>
-struct Launchers {
-  hipError_t (*filter)(const float* w, T* U, int K, int C, hipStream_t stream);
-  hipError_t (*input_nchw)(const T* x, T* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-  hipError_t (*input_nhwc)(const T* x, T* V, int N, int C, int H, int W, int pad, hipStream_t stream);
-  hipError_t (*output_nchw)(const float* M, T* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
-                            hipStream_t stream);
-  hipError_t (*output_nhwc)(const float* M, T* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
-                            hipStream_t stream);
-  hipError_t (*fused)(const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H, int W, int K,
-                      int pad, bool nhwc, const FusedDevice& device, hipStream_t stream);
+  const void* kernels[kKernelsPerTransform];
+  const void* kernel(const KernelId& id) const { return kernels[kernel_index(id)]; }
 };
 
 template <typename T>
-inline Launchers<T> launchers(const GpuTransformEntry& g) {
-  if constexpr (std::is_same_v<T, __half>) {
-    return {g.launch_filter_transform,          g.launch_input_transform_nchw_f16,  g.launch_input_transform_nhwc_f16,
-            g.launch_output_transform_nchw_f16, g.launch_output_transform_nhwc_f16, g.launch_fused_conv_f16};
-  } else if constexpr (std::is_same_v<T, hip_bfloat16>) {
-    return {g.launch_filter_transform_bf16,      g.launch_input_transform_nchw_bf16,  g.launch_input_transform_nhwc_bf16,
-            g.launch_output_transform_nchw_bf16, g.launch_output_transform_nhwc_bf16, g.launch_fused_conv_bf16};
-  } else {
-    return {g.launch_filter_transform_f32,      g.launch_input_transform_nchw_f32,  g.launch_input_transform_nhwc_f32,
-            g.launch_output_transform_nchw_f32, g.launch_output_transform_nhwc_f32, nullptr};
-  }
+constexpr Storage storage_of() {
+  if constexpr (std::is_same_v<T, __half>) return Storage::f16;
+  else if constexpr (std::is_same_v<T, hip_bfloat16>) return Storage::bf16;
+  else return Storage::f32;
 }
+
+// The fused kernels of a transform ask for more shared memory than 48 KB: opts each of them in, up
+// to `shared_limit` bytes, on the current device.
+inline hipError_t fused_opt_in(const GpuTransformEntry& e, int shared_limit) {
+  for (int i = 0; i < kKernelsPerTransform; ++i)
+    if (e.kernels[i] && kernel_group(kernel_id(i).kind) == KernelGroup::fused)
+      if (const hipError_t err = fused_opt_in(e.kernels[i], shared_limit); err != hipSuccess) return err;
+  return hipSuccess;
+}
+
+// The launchers of one transform for storage type T (__half, hip_bfloat16 or float): the 3-pass
+// stages and the fused convolution (fp16 and bf16, tiles up to kFusedMaxTileSide).
+template <typename T>
+class Launchers {
+ public:
+  Launchers(const TileSize& tile, const GpuTransformEntry& kernels) : tile_(tile), kernels_(kernels) {}
+
+  hipError_t filter(const float* w, T* U, int K, int C, hipStream_t stream) const {
+    return launch_filter_transform(kernels_.kernel({KernelKind::filter, Layout::nchw, kStorage}), w, U, K, C, stream);
+  }
+  hipError_t input(Layout layout, const T* x, T* V, int N, int C, int H, int W, int pad, hipStream_t stream) const {
+    return launch_input_transform(kernels_.kernel({KernelKind::input, layout, kStorage}), tile_, layout, x, V, N, C, H,
+                                  W, pad, stream);
+  }
+  // bias: K values or nullptr; relu: non-zero clamps at zero after the bias.
+  hipError_t output(Layout layout, const float* M, T* y, const float* bias, int relu, int N, int K, int H, int W,
+                    int pad, hipStream_t stream) const {
+    return launch_output_transform(kernels_.kernel({KernelKind::output, layout, kStorage}), tile_, layout, M, y, bias,
+                                   relu, N, K, H, W, pad, stream);
+  }
+  bool has_fused() const {
+    return kStorage != Storage::f32 && kernels_.kernel({KernelKind::fused_mma, Layout::nchw, kStorage}) != nullptr;
+  }
+  // The fused convolution: the wgmma kernel (fused_wgmma_kernels.hpp) where fused_uses_wgmma(device,
+  // ...) says, U in fused_wg_filter_index order; else the mma.sync kernel (fused_kernels.hpp), U in
+  // fused_filter_index order. hipErrorInvalidValue when neither takes the shape.
+  hipError_t fused(Layout layout, const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H, int W,
+                   int K, int pad, const FusedDevice& device, hipStream_t stream) const {
+    if (!has_fused()) return hipErrorInvalidValue;
+    return launch_fused(&kernels_.kernels[kernel_index({KernelKind::fused_mma, layout, kStorage})],
+                        &kernels_.kernels[kernel_index({KernelKind::fused_wgmma, layout, kStorage})], tile_, x, U, y,
+                        bias, relu, N, C, H, W, K, pad, device, stream);
+  }
+
+ private:
+  static constexpr Storage kStorage = storage_of<T>();
+  TileSize tile_;
+  const GpuTransformEntry& kernels_;
+};
 
 }  // namespace nova::kernels

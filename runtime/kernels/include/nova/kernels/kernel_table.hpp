@@ -1,0 +1,98 @@
+// The GPU kernels of one transform, as a table every GPU path shares: nova-codegen emits them under
+// the names kernel_symbol gives, a build's generated/<name>_kernels.hip fills a GpuTransformEntry with
+// their addresses, and a transform loaded at run time (nova_transform_load) fills one with the
+// handles of the same kernels compiled by NVRTC. Plain C++: the code generator includes it too, and
+// the kernels (which need only the enums) under NVRTC, which has no <string>.
+#pragma once
+
+#ifndef __CUDACC_RTC__
+#include <string>
+#include <string_view>
+#endif
+
+namespace nova::kernels {
+
+enum class Layout { nchw, nhwc };
+enum class Storage { f16, f32, bf16 };  // the element type of x, V, U and y
+
+// What a kernel does: the 3-pass stages, and the fused convolution's mma.sync variants (one K
+// block a warp, two, chunked channels) and wgmma variants (16 tiles a group, 8).
+enum class KernelKind { filter, input, output, fused_mma, fused_wgmma };
+// Which compiled module holds a kernel: a transform loaded at run time compiles each at first use.
+enum class KernelGroup { three_pass, fused };
+
+inline constexpr int kFusedMmaVariants = 3;
+inline constexpr int kFusedWgmmaVariants = 2;
+
+struct KernelId {
+  KernelKind kind;
+  Layout layout = Layout::nchw;  // unused by the filter transform
+  Storage storage = Storage::f16;
+  int variant = 0;  // fused kernels only
+};
+
+// Table positions: filter [storage], input and output [layout][storage], the fused kernels
+// [storage f16 / bf16][layout][variant].
+inline constexpr int kFilterKernels = 3, kTileKernels = 6, kFusedMmaKernels = 2 * 2 * kFusedMmaVariants,
+                     kFusedWgmmaKernels = 2 * 2 * kFusedWgmmaVariants;
+inline constexpr int kKernelsPerTransform = kFilterKernels + 2 * kTileKernels + kFusedMmaKernels + kFusedWgmmaKernels;
+
+constexpr int kernel_index(const KernelId& id) {
+  const int storage = static_cast<int>(id.storage), layout = static_cast<int>(id.layout);
+  const int fused_storage = id.storage == Storage::bf16 ? 1 : 0;  // the fused kernels have no fp32
+  switch (id.kind) {
+    case KernelKind::filter: return storage;
+    case KernelKind::input: return kFilterKernels + layout * 3 + storage;
+    case KernelKind::output: return kFilterKernels + kTileKernels + layout * 3 + storage;
+    case KernelKind::fused_mma:
+      return kFilterKernels + 2 * kTileKernels + (fused_storage * 2 + layout) * kFusedMmaVariants + id.variant;
+    case KernelKind::fused_wgmma:
+      return kFilterKernels + 2 * kTileKernels + kFusedMmaKernels + (fused_storage * 2 + layout) * kFusedWgmmaVariants +
+             id.variant;
+  }
+  return -1;
+}
+
+constexpr KernelId kernel_id(int index) {
+  if (index < kFilterKernels) return {KernelKind::filter, Layout::nchw, static_cast<Storage>(index), 0};
+  index -= kFilterKernels;
+  if (index < 2 * kTileKernels) {
+    const KernelKind kind = index < kTileKernels ? KernelKind::input : KernelKind::output;
+    index %= kTileKernels;
+    return {kind, static_cast<Layout>(index / 3), static_cast<Storage>(index % 3), 0};
+  }
+  index -= 2 * kTileKernels;
+  const bool mma = index < kFusedMmaKernels;
+  const int variants = mma ? kFusedMmaVariants : kFusedWgmmaVariants;
+  if (!mma) index -= kFusedMmaKernels;
+  const int pair = index / variants;  // fused_storage * 2 + layout
+  return {mma ? KernelKind::fused_mma : KernelKind::fused_wgmma, static_cast<Layout>(pair % 2),
+          pair / 2 ? Storage::bf16 : Storage::f16, index % variants};
+}
+
+constexpr KernelGroup kernel_group(KernelKind kind) {
+  return kind == KernelKind::fused_mma || kind == KernelKind::fused_wgmma ? KernelGroup::fused : KernelGroup::three_pass;
+}
+
+constexpr const char* storage_suffix(Storage s) { return s == Storage::f16 ? "f16" : s == Storage::f32 ? "f32" : "bf16"; }
+constexpr const char* layout_name(Layout l) { return l == Layout::nchw ? "nchw" : "nhwc"; }
+
+#ifndef __CUDACC_RTC__
+// The kernel's extern "C" name, the one name every path uses: nova_<transform>_input_nhwc_f16,
+// nova_<transform>_fused_mma_nchw_bf16_v2, ...
+inline std::string kernel_symbol(std::string_view transform, const KernelId& id) {
+  std::string s = "nova_" + std::string(transform) + "_";
+  switch (id.kind) {
+    case KernelKind::filter: return s + "filter_" + storage_suffix(id.storage);
+    case KernelKind::input: s += "input_"; break;
+    case KernelKind::output: s += "output_"; break;
+    case KernelKind::fused_mma: s += "fused_mma_"; break;
+    case KernelKind::fused_wgmma: s += "fused_wgmma_"; break;
+  }
+  s += std::string(layout_name(id.layout)) + "_" + storage_suffix(id.storage);
+  if (kernel_group(id.kind) == KernelGroup::fused) s += "_v" + std::to_string(id.variant);
+  return s;
+}
+#endif
+
+}  // namespace nova::kernels
