@@ -14,7 +14,7 @@ if [ -z "$compiler" ] || ! command -v "$compiler" >/dev/null; then
   exit 77
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
-includes=(-I"$root/runtime/kernels/include" -I"$root/runtime/include" -I"$root/runtime/src" -I"$root/tests"
+includes=(-I"$root/runtime/kernels/include" -I"$root/runtime/include" -I"$root/jit/include" -I"$root/runtime/src" -I"$root/tests"
           -I"$(dirname "$file")")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

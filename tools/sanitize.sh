@@ -30,5 +30,5 @@ if [ "$which" != tsan ]; then
   run asan "-fsanitize=address,undefined" "" -LE compile-check -E '^(runtime[.]builds_alone|runtime_example_find_package|pytorch[.].*)$'
 fi
 if [ "$which" != asan ]; then
-  run tsan "-fsanitize=thread" "nova_exact_tests nova_discover_tests nova_runtime_tests" -L threads
+  run tsan "-fsanitize=thread" "nova_exact_tests nova_discover_tests nova_runtime_tests nova_jit_tests" -L threads
 fi

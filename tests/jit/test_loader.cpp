@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -279,4 +280,44 @@ TEST_CASE("two processes compiling the same transform at once both finish, and l
   const nova::test::CommandResult third = nova::test::run_command(fs::temp_directory_path(), "env", command);
   CHECK(third.exit_code == 0);
   CHECK(third.output.find("(from the cache)") != std::string::npos);
+}
+
+TEST_CASE("loads while other threads look transforms up and run them", "[jit][threads]") {
+  // Copies of F(5,3) under new names, loaded by one thread while others resolve "auto", list the
+  // transforms and run a loaded one: the table grows under their lookups.
+  const fs::path dir = nova::test::fresh_dir("jit_threads");
+  const std::string text = read(kData / "f5x3_fp16.json");
+  std::vector<fs::path> copies;
+  for (int i = 0; i < 8; ++i)
+    copies.push_back(write(dir, std::to_string(i) + ".json",
+                           edited(text, "\"name\"", "f5x3_fp16", "f5x3_copy" + std::to_string(i))));
+  load(copies[0]);
+  std::atomic<bool> done{false};
+  std::atomic<int> failures{0};
+  std::thread loader([&] {
+    for (const fs::path& p : copies)
+      if (nova_transform_load(p.c_str(), nullptr) != NOVA_STATUS_SUCCESS) ++failures;
+    done = true;
+  });
+  std::vector<std::thread> users;
+  for (int u = 0; u < 3; ++u)
+    users.emplace_back([&] {
+      nova::Handle h(NOVA_BACKEND_CPU);
+      nova::ConvDesc d = desc("auto", 3, NOVA_DTYPE_FP32, NOVA_LAYOUT_NCHW);
+      d.n = 1, d.c = 4, d.k = 4, d.h = d.w = 9;
+      nova::ConvDesc loaded = d;
+      loaded.transform = "f5x3_copy0";
+      do {
+        const char* name = nullptr;
+        if (nova_conv_transform_name(h.get(), &d, &name) != NOVA_STATUS_SUCCESS) ++failures;
+        for (int i = 0; i < nova_transform_count(); ++i) {
+          nova_transform_info_t info{};
+          if (nova_transform_info(i, &info) != NOVA_STATUS_SUCCESS || !info.name) ++failures;
+        }
+        if (run(loaded).status != NOVA_STATUS_SUCCESS) ++failures;
+      } while (!done);
+    });
+  loader.join();
+  for (std::thread& t : users) t.join();
+  CHECK(failures == 0);
 }
