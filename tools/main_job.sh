@@ -41,7 +41,7 @@ echo "== discover: F(5,3) for fp16, a transform the runtime was not built with"
 
 echo "== load it into the built runtime (no rebuild): verify, generate, register; run against FP64"
 arch=()
-if ldconfig -p | grep -q libnvrtc.so.13 || [ -e /usr/local/cuda/lib64/libnvrtc.so.13 ]; then
-  arch=(--arch sm_90a)  # NVRTC is here: compile its GPU kernels too (no GPU needed)
+if [ -e /usr/local/cuda/include/nvrtc.h ] && { ldconfig -p | grep -q libnvrtc.so.13 || [ -e /usr/local/cuda/lib64/libnvrtc.so.13 ]; }; then
+  arch=(--arch sm_90a)  # the CUDA toolkit is here: compile its GPU kernels with NVRTC too (no GPU needed)
 fi
 NOVA_CACHE_DIR="$out/cache" "$build/jit/nova-jit" "$out/configs/f5x3_fp16.json" --run "${arch[@]}"

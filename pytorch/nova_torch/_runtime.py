@@ -46,14 +46,19 @@ class NovaError(RuntimeError):
         super().__init__(f"{what}: {_lib.nova_status_string(status).decode()}")
 
 
-def _load():
-    path = os.environ.get("NOVA_RUNTIME_LIBRARY") or _library.LIBRARY_PATH
+def _open(variable, built, name, hint):
+    """The library named by $variable, else the one this package was built with, else the system's."""
+    path = os.environ.get(variable) or built
     if not path or not os.path.exists(path):
-        path = ctypes.util.find_library("nova_runtime")
+        path = ctypes.util.find_library(name)
     if not path:
-        raise ImportError("libnova_runtime not found: build the project (cmake --build), install it, or set "
-                          "NOVA_RUNTIME_LIBRARY to the library's path")
-    lib = ctypes.CDLL(path)
+        raise ImportError(f"lib{name} not found: {hint}, or set {variable} to the library's path")
+    return ctypes.CDLL(path), path
+
+
+def _load():
+    lib, path = _open("NOVA_RUNTIME_LIBRARY", _library.LIBRARY_PATH, "nova_runtime",
+                      "build the project (cmake --build) or install it")
     handle_p = c_void_p
     desc_p = ctypes.POINTER(ConvDesc)
     plan_p = ctypes.POINTER(FilterPlan)
@@ -116,13 +121,8 @@ def _load_jit():
     global _jit
     with _jit_lock:
         if _jit is None:
-            path = os.environ.get("NOVA_JIT_LIBRARY") or getattr(_library, "JIT_LIBRARY_PATH", "")
-            if not path or not os.path.exists(path):
-                path = ctypes.util.find_library("nova_jit")
-            if not path:
-                raise ImportError("libnova_jit not found (it is built with the tools, NOVA_BUILD_TOOLS=ON): build or "
-                                  "install it, or set NOVA_JIT_LIBRARY to its path")
-            lib = ctypes.CDLL(path)
+            lib, _ = _open("NOVA_JIT_LIBRARY", getattr(_library, "JIT_LIBRARY_PATH", ""), "nova_jit",
+                           "it is built with the tools (NOVA_BUILD_TOOLS=ON): build or install it")
             lib.nova_transform_load.restype, lib.nova_transform_load.argtypes = c_int, [c_char_p,
                                                                                        ctypes.POINTER(TransformInfo)]
             lib.nova_jit_last_error.restype, lib.nova_jit_last_error.argtypes = c_char_p, []
