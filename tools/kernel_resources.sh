@@ -24,11 +24,10 @@ for file in "${files[@]}"; do
         if (match($0, /[0-9]+ bytes smem/)) smem = substr($0, RSTART, RLENGTH - 11)
         print name, $5, stores, loads, stack, smem
       }' |
-    while read -r mangled registers stores loads stack smem; do
-      # nova::generated::<config>::<kernel>(...)
-      qualified=$(echo "$mangled" | c++filt | sed -E 's/\(nova::kernels::Layout\)0/nchw/; s/\(nova::kernels::Layout\)1/nhwc/; s/\(.*//')
-      config=$(echo "$qualified" | awk -F'::' '{ print $3 }')
-      kernel=$(echo "$qualified" | awk -F'::' '{ print $4 }')
+    while read -r symbol registers stores loads stack smem; do
+      # nova_<config>_<kernel> (nova::kernels::kernel_symbol), e.g. nova_f6x3_nova_input_nhwc_f16
+      config=$(echo "$symbol" | sed -E 's/^nova_(.*)_(filter|input|output|fused_mma|fused_wgmma)_.*$/\1/')
+      kernel=${symbol#nova_"$config"_}
       echo "| $config | $kernel | $registers | $stores | $loads | $stack | $smem |"
     done | LC_ALL=C sort
 done

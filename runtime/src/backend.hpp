@@ -1,7 +1,8 @@
 // What the C API needs from a backend: the CPU one is in cpu_backend.cpp, the GPU one in
 // gpu_backend.hip (built only with NOVA_ENABLE_CUDA or HIP); the shared part in backend.cpp.
 // A backend is used by every thread that shares its handle: no member may change after creation,
-// except the GPU's stream through set_stream(), which the C API lets no call overlap.
+// except the GPU's stream through set_stream(), which the C API lets no call overlap, and caches
+// behind their own lock (the GPU's record of which kernels opted in to its shared memory).
 #pragma once
 
 #include "conv_shape.hpp"

@@ -3,6 +3,8 @@
 // unwritable directory degrades to memory instead of failing. Each test has its own directory.
 #include "compile_cache.hpp"
 
+#include "support/command.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -178,6 +180,22 @@ TEST_CASE("compile cache: threads sharing one cache", "[jit]") {
   for (std::thread& t : threads) t.join();
   CHECK(bad == 0);
   CHECK(cache.on_disk());
+}
+
+TEST_CASE("compile cache: a folder that cannot exist keeps entries in memory, even for root", "[jit]") {
+  // A regular file where the folder would be: no user, root included, can create or write it.
+  TempDir tmp("blocked");
+  const fs::path file = tmp.path / "a-file";
+  std::ofstream(file) << "not a folder";
+  const std::string bytes = image_bytes(300);
+  for (const fs::path& dir : {file, file / "nova"}) {
+    CompileCache cache(dir);
+    CHECK_FALSE(cache.on_disk());
+    CHECK(cache.dir().empty());
+    CHECK_NOTHROW(cache.put(kKey, bytes));
+    CHECK(cache.get(kKey) == bytes);
+  }
+  CHECK(nova::test::read_file(file) == "not a folder");
 }
 
 TEST_CASE("compile cache: an unwritable directory keeps entries in memory", "[jit]") {
