@@ -168,15 +168,23 @@ const GpuTransformEntry* loaded_kernels(const LoadedTransform& source, const std
   status = NOVA_STATUS_NOT_SUPPORTED;  // hipModuleLaunchKernel would need its own launch path
   return nullptr;
 #else
+  // One lock per transform and architecture, held while it compiles: a second thread that needs the
+  // same kernels waits for them, one that needs another transform's does not.
   struct Modules {
+    std::mutex mutex;
     GpuTransformEntry kernels{};
     bool done[2] = {};
     nova_status_t status[2] = {};
   };
-  static std::mutex mutex;  // held while compiling: a second thread that needs the module waits for it
-  static std::map<std::pair<const LoadedTransform*, std::string>, Modules> modules;
-  const std::lock_guard lock(mutex);
-  Modules& m = modules[{&source, arch}];
+  static std::mutex map_mutex;
+  static std::map<std::pair<const LoadedTransform*, std::string>, Modules> modules;  // nodes never move
+  Modules* found = nullptr;
+  {
+    const std::lock_guard lock(map_mutex);
+    found = &modules[{&source, arch}];
+  }
+  Modules& m = *found;
+  const std::lock_guard lock(m.mutex);
   const int group = fused ? 1 : 0;
   if (!m.done[group]) {
     m.done[group] = true;
