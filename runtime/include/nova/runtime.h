@@ -73,7 +73,8 @@ typedef struct {
   int stride, dilation, groups; /* must be 1 (default) */
   nova_layout_t layout;   /* default NCHW */
   nova_dtype_t dtype;     /* x and y; default FP32 */
-  const char* transform;  /* generated transform name (e.g. "f6x3_nova", or an alias such as
+  const char* transform;  /* transform name, generated or loaded (nova_transform_load, nova/jit.h)
+                           * (e.g. "f6x3_nova", or an alias such as
                            * "f6x3_fp16_dyadic", which names the same transform as "f6x3_fp16" and
                            * runs its kernels), "auto"/NULL (default), or
                            * "tuned": the first time the handle meets a shape (any call with the
@@ -103,6 +104,8 @@ typedef struct {
   double amp2d;       /* precision model: predicted relative error 0.7 * u * amp2d */
 } nova_transform_info_t;
 
+/* The transforms the library was built with, then those loaded at run time (nova/jit.h) in load
+ * order: an index keeps naming the same transform, and the count only grows. */
 NOVA_API int nova_transform_count(void);
 NOVA_API nova_status_t nova_transform_info(int index, nova_transform_info_t* info);
 
