@@ -71,11 +71,11 @@ std::string kernel_definition(const std::string& transform, const kernels::Kerne
       body = "output_transform_tiles<Transform, " + layout + ">(M, y, bias, relu, grid)";
       break;
     case KernelKind::fused_mma: {
-      const int k_blocks = id.variant == 1 ? 2 : 1;
-      const char* chunked = id.variant == 2 ? "true" : "false";
+      const int k_blocks = kernels::kFusedMmaVariant[id.variant].k_blocks;
+      const bool is_chunked = kernels::kFusedMmaVariant[id.variant].chunked;
+      const char* chunked = is_chunked ? "true" : "false";
       comment = "Fused convolution, mma.sync, " + upper + " " + type + ": " +
-                (id.variant == 2 ? std::string("chunked channels") : std::to_string(k_blocks) + " K block(s) a warp") +
-                ".";
+                (is_chunked ? std::string("chunked channels") : std::to_string(k_blocks) + " K block(s) a warp") + ".";
       bounds = "nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(" + std::to_string(k_blocks) + ", " +
                chunked + ")";
       params = "nova::kernels::FusedConvArgs args";
@@ -84,7 +84,7 @@ std::string kernel_definition(const std::string& transform, const kernels::Kerne
       break;
     }
     case KernelKind::fused_wgmma: {
-      const std::string tiles = id.variant == 0 ? "16" : "8";
+      const std::string tiles = std::to_string(kernels::kFusedWgmmaTiles[id.variant]);
       comment = "Fused convolution, wgmma (sm_90a; an empty body elsewhere), " + upper + " " + type + ": " + tiles +
                 " tiles a group.";
       bounds = "nova::kernels::kWgThreads, 1";

@@ -8,7 +8,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <mutex>
 #include <vector>
 
 #if NOVA_HAVE_NVRTC_HEADER

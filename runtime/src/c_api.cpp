@@ -143,7 +143,7 @@ int nova_transform_count(void) { return transform_count(); }
 nova_status_t nova_transform_info(int index, nova_transform_info_t* info) {
   const TransformEntry* t = transform_at(index);
   if (!info || !t) return NOVA_STATUS_INVALID_ARGUMENT;
-  *info = nova_transform_info_t{t->name, t->m, t->r, t->points, t->amp2d};
+  *info = transform_info(*t);
   return NOVA_STATUS_SUCCESS;
 }
 

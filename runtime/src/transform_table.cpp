@@ -44,9 +44,9 @@ bool valid(const StraightLineProgram& p, int inputs, int outputs) {
   return true;
 }
 
-nova_transform_info_t info_of(const TransformEntry& t) { return {t.name, t.m, t.r, t.points, t.amp2d}; }
-
 }  // namespace
+
+nova_transform_info_t transform_info(const TransformEntry& t) { return {t.name, t.m, t.r, t.points, t.amp2d}; }
 
 std::vector<const TransformEntry*> all_transforms() {
   std::vector<const TransformEntry*> out;
@@ -112,7 +112,7 @@ nova_status_t register_transform(LoadedTransform transform, nova_transform_info_
   for (const Loaded& l : tab.loaded)
     if (l.source.name == transform.name) {
       if (l.source.content_hash != transform.content_hash) return NOVA_STATUS_TRANSFORM_EXISTS;
-      if (info) *info = info_of(l.entry);
+      if (info) *info = transform_info(l.entry);
       return NOVA_STATUS_SUCCESS;
     }
   Loaded& l = tab.loaded.emplace_back();
@@ -138,7 +138,7 @@ nova_status_t register_transform(LoadedTransform transform, nova_transform_info_
                            .amp2d = s.amp2d,
                            .predicted_error_fp16 = s.predicted_error_fp16,
                            .gpu = nullptr};
-  if (info) *info = info_of(l.entry);
+  if (info) *info = transform_info(l.entry);
   return NOVA_STATUS_SUCCESS;
 }
 

@@ -18,6 +18,7 @@ std::vector<const TransformEntry*> all_transforms();
 const TransformEntry* find_transform(std::string_view name);  // nullptr when there is none
 const TransformEntry* transform_at(int position);             // nullptr outside 0 .. count-1
 int transform_position(const TransformEntry& t);
+nova_transform_info_t transform_info(const TransformEntry& t);  // what nova_transform_info reports
 int transform_count();
 
 // A loaded transform's source (programs, compiler), or nullptr for a generated one.

@@ -200,7 +200,7 @@ TEST_CASE("compile cache: a folder that cannot exist keeps entries in memory, ev
 
 TEST_CASE("compile cache: an unwritable directory keeps entries in memory", "[jit]") {
   if (::geteuid() == 0) {
-    WARN("running as root, which ignores directory permissions: read-only directory check skipped");
+    WARN("SKIP: running as root, which ignores directory permissions: read-only directory check skipped");
     return;
   }
   TempDir tmp("readonly");

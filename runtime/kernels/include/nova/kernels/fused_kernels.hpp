@@ -782,7 +782,7 @@ hipError_t launch_fused_conv(const void* const* variants, const TileSize& t, con
   const int C = g.channels;
   const FusedLaunch launch = fused_launch(t.n, C, K, shared_limit);
   if (launch.tile_groups == 0) return hipErrorInvalidValue;
-  const int variant = launch.chunked ? 2 : launch.k_blocks - 1;
+  const int variant = fused_mma_variant(launch.k_blocks, launch.chunked);
   const auto shared = static_cast<int>(fused_shared_bytes(t.n, launch.chunk, launch.tile_groups, launch.k_blocks));
   int k_slice = 0;
   const dim3 grid = fused_grid(g, K, launch, k_slice);

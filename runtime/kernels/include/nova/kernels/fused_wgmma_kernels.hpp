@@ -442,7 +442,7 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
   if (tiles == 0) return hipErrorInvalidValue;
   const auto shared = static_cast<int>(fused_wg_layout(t.n, t.m, g.channels, tiles).bytes);
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
-  return launch_kernel(variants[tiles == 16 ? 0 : 1], dim3(blocks), dim3(kWgThreads), shared, stream,
+  return launch_kernel(variants[fused_wgmma_variant(tiles)], dim3(blocks), dim3(kWgThreads), shared, stream,
                        FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g});
 }
 

@@ -24,6 +24,27 @@ enum class KernelGroup { three_pass, fused };
 inline constexpr int kFusedMmaVariants = 3;
 inline constexpr int kFusedWgmmaVariants = 2;
 
+// What each fused variant is, the one list the code generator emits from and the launchers pick
+// from: mma.sync variant v runs k_blocks blocks of 8 output channels a warp (or chunks of the
+// channels), wgmma variant v takes kFusedWgmmaTiles[v] tiles a group.
+struct FusedMmaVariant {
+  int k_blocks;
+  bool chunked;
+};
+inline constexpr FusedMmaVariant kFusedMmaVariant[kFusedMmaVariants] = {{1, false}, {2, false}, {1, true}};
+inline constexpr int kFusedWgmmaTiles[kFusedWgmmaVariants] = {16, 8};
+
+constexpr int fused_mma_variant(int k_blocks, bool chunked) {
+  for (int v = 0; v < kFusedMmaVariants; ++v)
+    if (kFusedMmaVariant[v].k_blocks == k_blocks && kFusedMmaVariant[v].chunked == chunked) return v;
+  return -1;
+}
+constexpr int fused_wgmma_variant(int tiles) {
+  for (int v = 0; v < kFusedWgmmaVariants; ++v)
+    if (kFusedWgmmaTiles[v] == tiles) return v;
+  return -1;
+}
+
 struct KernelId {
   KernelKind kind;
   Layout layout = Layout::nchw;  // unused by the filter transform
