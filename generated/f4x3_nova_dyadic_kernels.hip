@@ -7,9 +7,10 @@
 //   SHA-256 70a244ebfe81d6cc73498d72b2bd1cbcae78f74a57e1ea03ad18f26e456f5018
 //
 // HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The loops live
-// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp);
-// this file binds them to this transform, names each kernel as nova/kernels/kernel_table.hpp
-// does, and fills the transform's GpuTransformEntry with them (launchers and layouts:
+// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp,
+// fused_mfma_kernels.hpp); this file binds them to this transform, names each kernel as
+// nova/kernels/kernel_table.hpp does, and fills the transform's GpuTransformEntry with them
+// (launchers and layouts:
 // nova/kernels/transform_registry_gpu.hpp). A transform loaded at run time is compiled from
 // the same definitions (nova::codegen::runtime_source).
 
@@ -130,73 +131,73 @@ nova_f4x3_nova_dyadic_output_nhwc_bf16(const float* __restrict__ M, hip_bfloat16
 }
 
 // Fused convolution, mma.sync, NCHW __half: 1 K block(s) a warp.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(1, false))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(1, false))
 nova_f4x3_nova_dyadic_fused_mma_nchw_f16_v0(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, __half, nova::kernels::Layout::nchw, 1, false>(args);
 }
 
 // Fused convolution, mma.sync, NCHW __half: 2 K block(s) a warp.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(2, false))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(2, false))
 nova_f4x3_nova_dyadic_fused_mma_nchw_f16_v1(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, __half, nova::kernels::Layout::nchw, 2, false>(args);
 }
 
 // Fused convolution, mma.sync, NCHW __half: chunked channels.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(1, true))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(1, true))
 nova_f4x3_nova_dyadic_fused_mma_nchw_f16_v2(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, __half, nova::kernels::Layout::nchw, 1, true>(args);
 }
 
 // Fused convolution, mma.sync, NHWC __half: 1 K block(s) a warp.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(1, false))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(1, false))
 nova_f4x3_nova_dyadic_fused_mma_nhwc_f16_v0(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, __half, nova::kernels::Layout::nhwc, 1, false>(args);
 }
 
 // Fused convolution, mma.sync, NHWC __half: 2 K block(s) a warp.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(2, false))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(2, false))
 nova_f4x3_nova_dyadic_fused_mma_nhwc_f16_v1(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, __half, nova::kernels::Layout::nhwc, 2, false>(args);
 }
 
 // Fused convolution, mma.sync, NHWC __half: chunked channels.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(1, true))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(1, true))
 nova_f4x3_nova_dyadic_fused_mma_nhwc_f16_v2(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, __half, nova::kernels::Layout::nhwc, 1, true>(args);
 }
 
 // Fused convolution, mma.sync, NCHW hip_bfloat16: 1 K block(s) a warp.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(1, false))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(1, false))
 nova_f4x3_nova_dyadic_fused_mma_nchw_bf16_v0(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 1, false>(args);
 }
 
 // Fused convolution, mma.sync, NCHW hip_bfloat16: 2 K block(s) a warp.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(2, false))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(2, false))
 nova_f4x3_nova_dyadic_fused_mma_nchw_bf16_v1(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 2, false>(args);
 }
 
 // Fused convolution, mma.sync, NCHW hip_bfloat16: chunked channels.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(1, true))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(1, true))
 nova_f4x3_nova_dyadic_fused_mma_nchw_bf16_v2(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 1, true>(args);
 }
 
 // Fused convolution, mma.sync, NHWC hip_bfloat16: 1 K block(s) a warp.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(1, false))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(1, false))
 nova_f4x3_nova_dyadic_fused_mma_nhwc_bf16_v0(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 1, false>(args);
 }
 
 // Fused convolution, mma.sync, NHWC hip_bfloat16: 2 K block(s) a warp.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(2, false))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(2, false))
 nova_f4x3_nova_dyadic_fused_mma_nhwc_bf16_v1(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 2, false>(args);
 }
 
 // Fused convolution, mma.sync, NHWC hip_bfloat16: chunked channels.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(1, true))
+extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(1, true))
 nova_f4x3_nova_dyadic_fused_mma_nhwc_bf16_v2(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_conv_tiles<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 1, true>(args);
 }
@@ -249,6 +250,54 @@ nova_f4x3_nova_dyadic_fused_wgmma_nhwc_bf16_v1(nova::kernels::FusedConvArgs args
   nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 8>(args);
 }
 
+// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NCHW __half: 2 group(s) of 16 tiles a block.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
+nova_f4x3_nova_dyadic_fused_mfma_nchw_f16_v0(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_mfma_conv_body<Transform, __half, nova::kernels::Layout::nchw, 2>(args);
+}
+
+// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NCHW __half: 1 group(s) of 16 tiles a block.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
+nova_f4x3_nova_dyadic_fused_mfma_nchw_f16_v1(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_mfma_conv_body<Transform, __half, nova::kernels::Layout::nchw, 1>(args);
+}
+
+// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NHWC __half: 2 group(s) of 16 tiles a block.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
+nova_f4x3_nova_dyadic_fused_mfma_nhwc_f16_v0(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_mfma_conv_body<Transform, __half, nova::kernels::Layout::nhwc, 2>(args);
+}
+
+// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NHWC __half: 1 group(s) of 16 tiles a block.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
+nova_f4x3_nova_dyadic_fused_mfma_nhwc_f16_v1(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_mfma_conv_body<Transform, __half, nova::kernels::Layout::nhwc, 1>(args);
+}
+
+// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NCHW hip_bfloat16: 2 group(s) of 16 tiles a block.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
+nova_f4x3_nova_dyadic_fused_mfma_nchw_bf16_v0(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_mfma_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 2>(args);
+}
+
+// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NCHW hip_bfloat16: 1 group(s) of 16 tiles a block.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
+nova_f4x3_nova_dyadic_fused_mfma_nchw_bf16_v1(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_mfma_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 1>(args);
+}
+
+// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NHWC hip_bfloat16: 2 group(s) of 16 tiles a block.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
+nova_f4x3_nova_dyadic_fused_mfma_nhwc_bf16_v0(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_mfma_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 2>(args);
+}
+
+// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NHWC hip_bfloat16: 1 group(s) of 16 tiles a block.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
+nova_f4x3_nova_dyadic_fused_mfma_nhwc_bf16_v1(nova::kernels::FusedConvArgs args) {
+  nova::kernels::fused_mfma_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 1>(args);
+}
+
 // What the transform's registry entry (registry.cpp) points at in GPU builds, by kernel_index.
 extern const nova::kernels::GpuTransformEntry kGpuEntry;
 const nova::kernels::GpuTransformEntry kGpuEntry = {{
@@ -287,6 +336,14 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_wgmma_nchw_bf16_v1),
     reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_wgmma_nhwc_bf16_v0),
     reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_wgmma_nhwc_bf16_v1),
+    reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_mfma_nchw_f16_v0),
+    reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_mfma_nchw_f16_v1),
+    reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_mfma_nhwc_f16_v0),
+    reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_mfma_nhwc_f16_v1),
+    reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_mfma_nchw_bf16_v0),
+    reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_mfma_nchw_bf16_v1),
+    reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_mfma_nhwc_bf16_v0),
+    reinterpret_cast<const void*>(&nova_f4x3_nova_dyadic_fused_mfma_nhwc_bf16_v1),
 }};
 
 }  // namespace nova::generated::f4x3_nova_dyadic

@@ -7,9 +7,10 @@
 //   SHA-256 37cac1187fef6b4f3feac1cfb852676f1f9bae767884ee852f302e74efffefc9
 //
 // HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The loops live
-// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp);
-// this file binds them to this transform, names each kernel as nova/kernels/kernel_table.hpp
-// does, and fills the transform's GpuTransformEntry with them (launchers and layouts:
+// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp,
+// fused_mfma_kernels.hpp); this file binds them to this transform, names each kernel as
+// nova/kernels/kernel_table.hpp does, and fills the transform's GpuTransformEntry with them
+// (launchers and layouts:
 // nova/kernels/transform_registry_gpu.hpp). A transform loaded at run time is compiled from
 // the same definitions (nova::codegen::runtime_source).
 
@@ -146,6 +147,14 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     reinterpret_cast<const void*>(&nova_f6x3_nova_output_nhwc_f16),
     reinterpret_cast<const void*>(&nova_f6x3_nova_output_nhwc_f32),
     reinterpret_cast<const void*>(&nova_f6x3_nova_output_nhwc_bf16),
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
     nullptr,
     nullptr,
     nullptr,

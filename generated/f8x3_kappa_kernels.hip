@@ -7,9 +7,10 @@
 //   SHA-256 132eeca690cfe501aed35dbdad93659145a7b14e2a5fafc8f787934dd3bb457f
 //
 // HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The loops live
-// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp);
-// this file binds them to this transform, names each kernel as nova/kernels/kernel_table.hpp
-// does, and fills the transform's GpuTransformEntry with them (launchers and layouts:
+// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp,
+// fused_mfma_kernels.hpp); this file binds them to this transform, names each kernel as
+// nova/kernels/kernel_table.hpp does, and fills the transform's GpuTransformEntry with them
+// (launchers and layouts:
 // nova/kernels/transform_registry_gpu.hpp). A transform loaded at run time is compiled from
 // the same definitions (nova::codegen::runtime_source).
 
@@ -146,6 +147,14 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     reinterpret_cast<const void*>(&nova_f8x3_kappa_output_nhwc_f16),
     reinterpret_cast<const void*>(&nova_f8x3_kappa_output_nhwc_f32),
     reinterpret_cast<const void*>(&nova_f8x3_kappa_output_nhwc_bf16),
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
     nullptr,
     nullptr,
     nullptr,

@@ -76,7 +76,7 @@ std::string kernel_definition(const std::string& transform, const kernels::Kerne
       const char* chunked = is_chunked ? "true" : "false";
       comment = "Fused convolution, mma.sync, " + upper + " " + type + ": " +
                 (is_chunked ? std::string("chunked channels") : std::to_string(k_blocks) + " K block(s) a warp") + ".";
-      bounds = "nova::kernels::kFusedThreads, nova::kernels::fused_blocks_per_sm(" + std::to_string(k_blocks) + ", " +
+      bounds = "nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(" + std::to_string(k_blocks) + ", " +
                chunked + ")";
       params = "nova::kernels::FusedConvArgs args";
       body = "fused_conv_tiles<Transform, " + type + ", " + layout + ", " + std::to_string(k_blocks) + ", " + chunked +
@@ -90,6 +90,15 @@ std::string kernel_definition(const std::string& transform, const kernels::Kerne
       bounds = "nova::kernels::kWgThreads, 1";
       params = "nova::kernels::FusedConvArgs args";
       body = "fused_wg_conv_body<Transform, " + type + ", " + layout + ", " + tiles + ">(args)";
+      break;
+    }
+    case KernelKind::fused_mfma: {
+      const std::string groups = std::to_string(kernels::kFusedMfmaTileGroups[id.variant]);
+      comment = "Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), " + upper + " " + type + ": " +
+                groups + " group(s) of 16 tiles a block.";
+      bounds = "nova::kernels::kMfmaThreads, 2";  // two blocks a compute unit: fused_mfma_launch's LDS budget
+      params = "nova::kernels::FusedConvArgs args";
+      body = "fused_mfma_conv_body<Transform, " + type + ", " + layout + ", " + groups + ">(args)";
       break;
     }
   }
@@ -130,9 +139,10 @@ std::string emit_kernels(const Source& source) {
   out << banner(name + ": GPU filter, input and output transform kernels and the fused convolution.", {source},
                 "//\n"
                 "// HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The loops live\n"
-                "// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp);\n"
-                "// this file binds them to this transform, names each kernel as nova/kernels/kernel_table.hpp\n"
-                "// does, and fills the transform's GpuTransformEntry with them (launchers and layouts:\n"
+                "// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp,\n"
+                "// fused_mfma_kernels.hpp); this file binds them to this transform, names each kernel as\n"
+                "// nova/kernels/kernel_table.hpp does, and fills the transform's GpuTransformEntry with them\n"
+                "// (launchers and layouts:\n"
                 "// nova/kernels/transform_registry_gpu.hpp). A transform loaded at run time is compiled from\n"
                 "// the same definitions (nova::codegen::runtime_source).\n")
       << "#include \"nova/kernels/transform_registry_gpu.hpp\"\n\n"
@@ -166,7 +176,7 @@ RuntimeSource runtime_source(const Source& source, kernels::KernelGroup group) {
   out.kernels = std::string("// ") + name + ": the " +
                 (group == kernels::KernelGroup::fused ? "fused convolution" : "3-pass transform") +
                 " kernels, for a compiler at run time.\n\n" +
-                (group == kernels::KernelGroup::fused ? "#include \"nova/kernels/fused_wgmma_kernels.hpp\"\n"
+                (group == kernels::KernelGroup::fused ? "#include \"nova/kernels/fused_mfma_kernels.hpp\"\n#include \"nova/kernels/fused_wgmma_kernels.hpp\"\n"
                                                        : "#include \"nova/kernels/transform_kernels.hpp\"\n") +
                 "#include \"" + out.header_name + "\"\n\n" + detail::kernel_definitions(source, {group}) +
                 "}  // namespace nova::generated::" + name + "\n";

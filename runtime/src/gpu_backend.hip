@@ -259,7 +259,8 @@ class GpuBackend final : public Backend {
   }
 
   int filter_layout(const ConvShape& s, const TransformEntry& t) const override {
-    return fuses(s, t) ? (wgmma(s, t) ? 2 : 1) : 0;
+    if (!fuses(s, t)) return 0;
+    return device_.mfma ? 3 : wgmma(s, t) ? 2 : 1;
   }
 
   // Whether a fused forward runs the wgmma kernel (its own filter layout) rather than the mma.sync
@@ -267,7 +268,7 @@ class GpuBackend final : public Backend {
   // memory), as NOVA_FUSED_KERNEL asks, else where it was measured faster (fused_runs_wgmma).
   bool wgmma(const ConvShape& s, const TransformEntry& t) const {
     const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
-    if (!fused_uses_wgmma(device_, t.n, t.m, C, K)) return false;
+    if (device_.mfma || !fused_uses_wgmma(device_, t.n, t.m, C, K)) return false;
     if (fused_kernel_ != FusedKernelChoice::measured) return fused_kernel_ == FusedKernelChoice::wgmma;
     return fused_runs_wgmma(s, t, device_.shared_limit);
   }
@@ -291,8 +292,13 @@ class GpuBackend final : public Backend {
     return fused < three_pass;
   }
 
+  // The mma.sync kernel's launch, or on AMD CDNA the MFMA kernel's (which the cost model, fitted on
+  // an H200, prices as the former's: uncalibrated there).
   FusedLaunch launch_of(const ConvShape& s, const TransformEntry& t) const {
-    return fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), device_.shared_limit);
+    const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
+    if (device_.mfma)
+      return fused_mfma_launch(t.n, C, K, tile_shape(s, t).tiles, device_.shared_limit, device_.multiprocessors);
+    return fused_launch(t.n, C, K, device_.shared_limit);
   }
 
   // The predicted time on the path fuses() takes (fp32: the bytes the 3-pass pipeline moves). The
@@ -336,8 +342,10 @@ class GpuBackend final : public Backend {
         if (fuses(s, t)) {
           auto* plain = static_cast<T*>(scratch);
           if (const hipError_t e = launch.filter(weights, plain, K, C, stream_); e != hipSuccess) return status_of(e);
-          return status_of(wgmma(s, t) ? launch_fused_wg_filter_order(plain, static_cast<T*>(filter), t.n, K, C, stream_)
-                                       : launch_fused_filter_order(plain, static_cast<T*>(filter), t.n * t.n, K, C, stream_));
+          T* fused = static_cast<T*>(filter);
+          if (device_.mfma) return status_of(launch_fused_filter_order<T, MfmaFilterOrder>(plain, fused, t.n * t.n, K, C, stream_));
+          return status_of(wgmma(s, t) ? launch_fused_wg_filter_order(plain, fused, t.n, K, C, stream_)
+                                       : launch_fused_filter_order(plain, fused, t.n * t.n, K, C, stream_));
         }
       return status_of(launch.filter(weights, static_cast<T*>(filter), K, C, stream_));
     });
@@ -433,7 +441,7 @@ class GpuBackend final : public Backend {
 
   hipStream_t stream_;
   BlasHandle blas_;
-  FusedDevice device_;  // shared memory a block, SMs, and whether the wgmma kernel runs here (wgmma_device)
+  FusedDevice device_;  // shared memory a block, SMs, and which fused kernel runs here (wgmma_device, mfma_device)
   std::string arch_;    // device_arch: what loaded transforms are compiled for
   FusedKernelChoice fused_kernel_ = fused_kernel_choice();
   std::mutex opt_in_mutex_;
@@ -441,6 +449,20 @@ class GpuBackend final : public Backend {
 };
 
 }  // namespace
+
+// Whether the MFMA fused kernel can run on `device`: an AMD CDNA2 or CDNA3 GPU (gfx90a, gfx94x), whose
+// code the HIP build holds (--offload-arch).
+bool mfma_device(int device) {
+#if defined(__HIP__) || defined(__HIPCC__)
+  hipDeviceProp_t p{};
+  if (hipGetDeviceProperties(&p, device) != hipSuccess) return false;
+  const std::string_view arch(p.gcnArchName);
+  return arch.starts_with("gfx90a") || arch.starts_with("gfx94");
+#else
+  (void)device;
+  return false;
+#endif
+}
 
 // Whether the wgmma fused kernel can run on `device`: an sm_90 GPU and a build with sm_90a code
 // (NOVA_CUDA_SM90A, set by CMake).
@@ -484,7 +506,7 @@ nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
     return NOVA_STATUS_BACKEND_ERROR;
   }
 #endif
-  out = std::make_unique<GpuBackend>(s, blas, FusedDevice{shared_limit, multiprocessors, wgmma_device(device)},
+  out = std::make_unique<GpuBackend>(s, blas, FusedDevice{shared_limit, multiprocessors, wgmma_device(device), mfma_device(device)},
                                      device_arch(device));
   return NOVA_STATUS_SUCCESS;
 }

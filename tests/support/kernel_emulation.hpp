@@ -1,5 +1,5 @@
 // Just enough of the GPU programming model to run the kernel loops of nova/kernels/ (transform,
-// fused and layout kernels) on the CPU: a grid runs one block at a time, and the block's
+// fused and layout kernels, AMD's wave64 matrix products) on the CPU: a grid runs one block at a time, and the block's
 // threads are coroutines (ucontext) that __syncthreads() switches between, so every thread of the
 // block reaches a barrier before any passes it, as on a GPU. Slow, exact, and needs no GPU.
 #pragma once
@@ -107,3 +107,69 @@ void launch(dim3 grid, unsigned block_threads, Kernel kernel) {
 inline void __syncthreads() {
   swapcontext(&nova::emulation::threads[nova::emulation::current], &nova::emulation::scheduler);
 }
+
+// What the MFMA kernel (nova/kernels/fused_mfma_kernels.hpp) needs beyond that: a barrier that counts
+// the block's threads, and AMD's wave64 matrix product with its lane layouts.
+namespace nova::emulation {
+
+// A barrier of every thread of the block that holds even where threads meet other yields
+// (__syncthreads, an MFMA's lane exchange) in between: each waits until the last one arrives.
+inline void block_barrier() {
+  static unsigned arrived = 0, generation = 0;
+  const unsigned mine = generation;
+  if (++arrived == blockDim.x) arrived = 0, ++generation;
+  while (generation == mine) __syncthreads();
+}
+
+inline constexpr unsigned kWave = 64;
+
+// Where the operand elements and accumulators of v_mfma_f32_16x16x16{f16,bf16_1k} live (AMD CDNA3 ISA,
+// "Matrix fused multiply-add"): lane l holds A[l % 16][4 (l / 16) + i], B[4 (l / 16) + i][l % 16] and
+// D[4 (l / 16) + i][l % 16], i = 0 .. 3. `transposed_accumulator` is a deliberately wrong mapping (D
+// as [l % 16][4 (l / 16) + i]) with which the kernel's tests must fail: the test of the tests.
+enum class MfmaLanes { documented, transposed_accumulator };
+inline MfmaLanes mfma_lanes = MfmaLanes::documented;
+
+struct MfmaLane {
+  int row, column;
+};
+inline MfmaLane mfma_a(unsigned lane, int i) { return {static_cast<int>(lane % 16), static_cast<int>(4 * (lane / 16)) + i}; }
+inline MfmaLane mfma_b(unsigned lane, int i) { return {static_cast<int>(4 * (lane / 16)) + i, static_cast<int>(lane % 16)}; }
+inline MfmaLane mfma_d(unsigned lane, int i) {
+  const MfmaLane d{static_cast<int>(4 * (lane / 16)) + i, static_cast<int>(lane % 16)};
+  return mfma_lanes == MfmaLanes::documented ? d : MfmaLane{d.column, d.row};
+}
+
+// The 64 lanes of one wave meet here: each posts its fragments, waits for the wave, computes its
+// accumulators from the assembled 16 x 16 A and B (products rounded to fp32 and summed in fp32, as
+// the matrix cores do up to the order of the sums), and waits again before the exchange is reused.
+struct WaveExchange {
+  float a[16][16], b[16][16];
+  unsigned arrived = 0, generation = 0;
+  void barrier() {
+    const unsigned mine = generation;
+    if (++arrived == kWave) arrived = 0, ++generation;
+    while (generation == mine) __syncthreads();
+  }
+};
+
+inline void mfma_f32_16x16x16(const float (&a)[4], const float (&b)[4], float (&acc)[4]) {
+  static std::vector<WaveExchange> waves;
+  const unsigned lane = threadIdx.x % kWave, wave = threadIdx.x / kWave;
+  if (waves.size() < (blockDim.x + kWave - 1) / kWave) waves.resize((blockDim.x + kWave - 1) / kWave);
+  WaveExchange& w = waves[wave];
+  for (int i = 0; i < 4; ++i) {
+    const MfmaLane at = mfma_a(lane, i), bt = mfma_b(lane, i);
+    w.a[at.row][at.column] = a[i], w.b[bt.row][bt.column] = b[i];
+  }
+  w.barrier();
+  for (int i = 0; i < 4; ++i) {
+    const MfmaLane d = mfma_d(lane, i);
+    float sum = acc[i];
+    for (int k = 0; k < 16; ++k) sum += w.a[d.row][k] * w.b[k][d.column];
+    acc[i] = sum;
+  }
+  w.barrier();
+}
+
+}  // namespace nova::emulation

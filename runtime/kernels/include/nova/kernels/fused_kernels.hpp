@@ -65,6 +65,17 @@ inline constexpr int kFusedMaxTileSide = 6;   // n of the largest tile whose reg
 // The kernels' launch bounds: two blocks an SM with one K block a warp (128 registers a thread), one
 // with two K blocks (255) or with chunked channels (whose outputs stay live through phase 1).
 NOVA_HD constexpr int fused_blocks_per_sm(int k_blocks, bool chunked) { return k_blocks == 1 && !chunked ? 2 : 1; }
+// The blocks an SM the kernels' launch bounds ask for. On AMD this kernel is the portable fallback
+// (no mma.sync), whose products need more registers than two blocks a compute unit leave; the
+// compiler would fail the occupancy target, so it asks for none there.
+NOVA_HD constexpr int fused_launch_min_blocks(int k_blocks, bool chunked) {
+#ifdef __HIP_DEVICE_COMPILE__
+  (void)k_blocks, (void)chunked;
+  return 1;
+#else
+  return fused_blocks_per_sm(k_blocks, chunked);
+#endif
+}
 NOVA_HD constexpr int fused_block_tiles(int tile_groups) { return kFusedGroupTiles * tile_groups; }
 
 // C and K as the kernel sees them: whole channel steps, and whole pairs of K blocks (a warp with
@@ -84,6 +95,9 @@ NOVA_HD constexpr int fused_v_swizzle(int t, int width) {
 NOVA_HD constexpr int fused_v_offset(int t, int c, int width) {
   return t * width + ((c / 8) ^ fused_v_swizzle(t, width)) * 8 + c % 8;
 }
+struct MmaVLayout {  // phase 1's stores for these kernels (the MFMA kernel has its own)
+  NOVA_HD static constexpr int offset(int t, int c, int width) { return fused_v_offset(t, c, width); }
+};
 
 inline constexpr int kFusedUSlots = 3;  // U steps a warp holds: the one it multiplies and two in flight
 
@@ -139,6 +153,9 @@ NOVA_HD constexpr long long fused_filter_index(int xi, int k, int c, int K, int 
                           c / kFusedChannelStep;
   return block * (kFusedBlockK * kFusedChannelStep) + fragment_offset(k, c);
 }
+struct MmaFilterOrder {  // fused_filter_order's layout for these kernels (the MFMA kernel has its own)
+  NOVA_HD static constexpr long long index(int xi, int k, int c, int K, int C) { return fused_filter_index(xi, k, c, K, C); }
+};
 
 // Elements of the fused filter of a K x C convolution on an n x n tile (padded counts).
 constexpr long long fused_filter_elements(int n, int K, int C) {
@@ -146,12 +163,14 @@ constexpr long long fused_filter_elements(int n, int K, int C) {
 }
 
 // What the fused launchers need to know of the device: its shared memory per block (bytes), its
-// multiprocessors, and whether the wgmma kernel (fused_wgmma_kernels.hpp) runs there (an sm_90
-// device and a build with sm_90a code).
+// multiprocessors (compute units), whether the wgmma kernel (fused_wgmma_kernels.hpp) runs there (an
+// sm_90 device and a build with sm_90a code) and whether the MFMA kernel (fused_mfma_kernels.hpp)
+// does (an AMD CDNA2 or CDNA3 device).
 struct FusedDevice {
   int shared_limit = 0;
   int multiprocessors = 0;
   bool wgmma = false;
+  bool mfma = false;
 };
 
 struct FusedConvArgs {
@@ -386,7 +405,7 @@ struct FusedBlock {
 // from NCHW images consecutive tiles of a pair (see the top). Channels at or beyond C are zero.
 // With two K blocks a warp the kernel has registers to spare here: a thread loads the patches of
 // kItemsAhead items before it transforms the first, so that their loads' latencies overlap.
-template <class Transform, typename T, Layout layout, int kKBlocks, bool kChunked>
+template <class Transform, typename T, Layout layout, int kKBlocks, bool kChunked, class VLayout = MmaVLayout>
 __device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, const FusedBlock<T>& blk, int c0,
                                                       int pairs) {
   constexpr int n = Transform::n, nn = n * n;
@@ -424,7 +443,7 @@ __device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, co
       for (int e = 0; e < nn; ++e) unpack_pair(raw[ahead][e], d0[e], d1[e]);
       Transform::input_2d(d0, v0);
       Transform::input_2d(d1, v1);
-      T* at = blk.vs + fused_v_offset(t, 2 * pair, blk.width);
+      T* at = blk.vs + VLayout::offset(t, 2 * pair, blk.width);
 #pragma unroll
       for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * blk.plane, v0[xi], second ? v1[xi] : 0.0f);
     }
@@ -584,6 +603,30 @@ __device__ __forceinline__ void fused_store_planes(const FusedConvArgs& a, const
   fused_warp_sync();  // the next tile group's U copies overwrite the buffer
 }
 
+// Folds domain row i of M into the outputs: mrow[j][b][e] is position (i, j) of accumulator e of
+// block b, out[b][pixel][e] the outputs of the same accumulator. The row goes through A^T along it,
+// then, scaled by column i of A^T, into every output row.
+template <class Transform, int kBlocks>
+__device__ __forceinline__ void fused_fold_row(float (&out)[kBlocks][Transform::m * Transform::m][4],
+                                               const float (&mrow)[Transform::n][kBlocks][4], int i) {
+  constexpr int m = Transform::m, n = Transform::n;
+  float column[m], unit[n];
+#pragma unroll
+  for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
+  Transform::output_1d(unit, 1, column, 1);
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float z[m];
+      Transform::output_1d(&mrow[0][b][e], kBlocks * 4, z, 1);
+#pragma unroll
+      for (int r = 0; r < m; ++r)
+#pragma unroll
+        for (int s = 0; s < m; ++s) out[b][r * m + s][e] += column[r] * z[s];
+    }
+}
+
 // Phase 2 for one tile group of one warp over the chunk in shared memory: y += A^T (V U) A of tiles
 // t0 .. t0 + 15 and the warp's K blocks (out[b][pixel][e]: the mma's C fragment layout), position
 // by position. Each domain row i of M is accumulated over the chunk's channels, then folded into
@@ -592,7 +635,7 @@ template <class Transform, typename T, int kKBlocks>
 __device__ __forceinline__ void fused_accumulate(float (&out)[kKBlocks][Transform::m * Transform::m][4],
                                                  const FusedBlock<T>& blk, const UStream<T, Transform::n, kKBlocks>& u,
                                                  int t0, int lane) {
-  constexpr int m = Transform::m, n = Transform::n;
+  constexpr int n = Transform::n;
   const int steps = u.steps;
   const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, blk.width);  // this lane's ldmatrix row
   int slot = 0;  // of the step being multiplied; the next two are in flight
@@ -617,22 +660,7 @@ __device__ __forceinline__ void fused_accumulate(float (&out)[kKBlocks][Transfor
       }
       slot = slot == kFusedUSlots - 1 ? 0 : slot + 1;
     }
-    // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
-    float column[m], unit[n];
-#pragma unroll
-    for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
-    Transform::output_1d(unit, 1, column, 1);
-#pragma unroll
-    for (int b = 0; b < kKBlocks; ++b)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        float z[m];
-        Transform::output_1d(&mrow[0][b][e], kKBlocks * 4, z, 1);
-#pragma unroll
-        for (int r = 0; r < m; ++r)
-#pragma unroll
-          for (int s = 0; s < m; ++s) out[b][r * m + s][e] += column[r] * z[s];
-      }
+    fused_fold_row<Transform, kKBlocks>(out, mrow, i);
   }
 }
 
@@ -663,6 +691,16 @@ __device__ __forceinline__ void fused_tile_group(const FusedConvArgs& a, const F
   fused_store<Transform, T, layout, kKBlocks, false>(a, blk, out, u.buffer, t0, kb, lane);
 }
 
+// The block's tiles (blockIdx.x's, `capacity` a block) and their origins, written by the block's
+// threads before its first barrier.
+template <typename T>
+__device__ __forceinline__ void fused_block_origins(FusedBlock<T>& blk, const TileGrid& g, int m) {
+  const long long first_tile = static_cast<long long>(blockIdx.x) * blk.capacity;
+  blk.tiles = g.tiles - first_tile < blk.capacity ? static_cast<int>(g.tiles - first_tile) : blk.capacity;
+  for (int t = static_cast<int>(threadIdx.x); t < blk.tiles; t += static_cast<int>(blockDim.x))
+    blk.origins[t] = tile_origin(g, first_tile + t, m);
+}
+
 // The kernel body: lay out shared memory, then phase 1 for the block and phases 2 and 3 for each of
 // a warp's K blocks and each tile group; or, chunked, phases 1 and 2 for each chunk and phase 3 once.
 template <class Transform, typename T, Layout layout, int kKBlocks, bool kChunked>
@@ -683,9 +721,7 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   blk.plane = blk.capacity * width;
   blk.u_buffers = blk.vs + static_cast<long long>(nn) * blk.plane;
   blk.origins = reinterpret_cast<TileOrigin*>(blk.u_buffers + warps * fused_u_buffer_halves(n, kKBlocks));
-  const long long first_tile = static_cast<long long>(blockIdx.x) * blk.capacity;
-  blk.tiles = g.tiles - first_tile < blk.capacity ? static_cast<int>(g.tiles - first_tile) : blk.capacity;
-  for (int t = static_cast<int>(threadIdx.x); t < blk.tiles; t += threads) blk.origins[t] = tile_origin(g, first_tile + t, m);
+  fused_block_origins(blk, g, m);
 
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
   const int blocks_k = fused_padded_outputs(a.K) / kFusedBlockK;
@@ -724,16 +760,16 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   }
 }
 
-// Reorders a transformed filter U [nn][K][C] into the fused layout with K and C padded (zeros); one
-// element of the padded filter per thread.
-template <typename T>
+// Reorders a transformed filter U [nn][K][C] into a fused layout (Order::index: MmaFilterOrder, or
+// the MFMA kernel's) with K and C padded (zeros); one element of the padded filter per thread.
+template <typename T, class Order = MmaFilterOrder>
 __global__ void __launch_bounds__(kBlockThreads) fused_filter_order(const T* __restrict__ U, T* __restrict__ F, int nn,
                                                                      int K, int C) {
   const int Kp = fused_padded_outputs(K), Cp = fused_padded_channels(C);
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= static_cast<long long>(nn) * Kp * Cp) return;
   const int c = static_cast<int>(i % Cp), k = static_cast<int>(i / Cp % Kp), xi = static_cast<int>(i / Cp / Kp);
-  F[fused_filter_index(xi, k, c, Kp, Cp)] =
+  F[Order::index(xi, k, c, Kp, Cp)] =
       k < K && c < C ? U[(static_cast<long long>(xi) * K + k) * C + c] : storage_zero<T>();
 }
 
@@ -750,11 +786,11 @@ inline dim3 fused_grid(const TileGrid& g, int K, const FusedLaunch& launch, int&
 // Host side.
 
 #if NOVA_HOST_LAUNCHERS
-template <typename T>
+template <typename T, class Order = MmaFilterOrder>
 hipError_t launch_fused_filter_order(const T* U, T* F, int nn, int K, int C, hipStream_t stream) {
   const long long count = static_cast<long long>(nn) * fused_padded_outputs(K) * fused_padded_channels(C);
   if (count == 0) return hipSuccess;
-  fused_filter_order<T><<<filter_blocks(count), kBlockThreads, 0, stream>>>(U, F, nn, K, C);
+  fused_filter_order<T, Order><<<filter_blocks(count), kBlockThreads, 0, stream>>>(U, F, nn, K, C);
   return hipGetLastError();
 }
 

@@ -446,20 +446,6 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
                        FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g});
 }
 
-// The fused forward: the wgmma kernel where fused_uses_wgmma says, else the mma.sync kernel.
-template <typename T>
-hipError_t launch_fused(const void* const* mma, const void* const* wg, const TileSize& t, const T* x, const T* U, T* y,
-                        const float* bias, int relu, int N, int C, int H, int W, int K, int pad,
-                        const FusedDevice& device, hipStream_t stream) {
-  TileGrid g{};
-  if (const hipError_t e = fused_tile_grid(t, N, C, H, W, K, pad, g); e != hipSuccess) return e;
-  const bool wgmma = fused_uses_wgmma(device, t.n, t.m, C, K);
-  if (!wgmma && fused_launch(t.n, C, K, device.shared_limit).tile_groups == 0) return hipErrorInvalidValue;
-  if (g.tiles == 0) return hipSuccess;
-  if (!x || !U || !y || !(wgmma ? wg[0] : mma[0])) return hipErrorInvalidValue;
-  return wgmma ? launch_fused_wg_conv(wg, t, x, U, y, bias, relu, g, K, device, stream)
-               : launch_fused_conv(mma, t, x, U, y, bias, relu, g, K, device.shared_limit, stream);
-}
 #endif
 
 }  // namespace nova::kernels

@@ -16,23 +16,27 @@ enum class Layout { nchw, nhwc };
 enum class Storage { f16, f32, bf16 };  // the element type of x, V, U and y
 
 // What a kernel does: the 3-pass stages, and the fused convolution's mma.sync variants (one K
-// block a warp, two, chunked channels) and wgmma variants (16 tiles a group, 8).
-enum class KernelKind { filter, input, output, fused_mma, fused_wgmma };
+// block a warp, two, chunked channels), wgmma variants (16 tiles a group, 8) and MFMA variants (two
+// tile groups a block, one).
+enum class KernelKind { filter, input, output, fused_mma, fused_wgmma, fused_mfma };
 // Which compiled module holds a kernel: a transform loaded at run time compiles each at first use.
 enum class KernelGroup { three_pass, fused };
 
 inline constexpr int kFusedMmaVariants = 3;
 inline constexpr int kFusedWgmmaVariants = 2;
+inline constexpr int kFusedMfmaVariants = 2;
 
 // What each fused variant is, the one list the code generator emits from and the launchers pick
 // from: mma.sync variant v runs k_blocks blocks of 8 output channels a warp (or chunks of the
-// channels), wgmma variant v takes kFusedWgmmaTiles[v] tiles a group.
+// channels), wgmma variant v takes kFusedWgmmaTiles[v] tiles a group, MFMA variant v
+// kFusedMfmaTileGroups[v] groups of 16 tiles a block.
 struct FusedMmaVariant {
   int k_blocks;
   bool chunked;
 };
 inline constexpr FusedMmaVariant kFusedMmaVariant[kFusedMmaVariants] = {{1, false}, {2, false}, {1, true}};
 inline constexpr int kFusedWgmmaTiles[kFusedWgmmaVariants] = {16, 8};
+inline constexpr int kFusedMfmaTileGroups[kFusedMfmaVariants] = {2, 1};
 
 constexpr int fused_mma_variant(int k_blocks, bool chunked) {
   for (int v = 0; v < kFusedMmaVariants; ++v)
@@ -44,6 +48,11 @@ constexpr int fused_wgmma_variant(int tiles) {
     if (kFusedWgmmaTiles[v] == tiles) return v;
   return -1;
 }
+constexpr int fused_mfma_variant(int tile_groups) {
+  for (int v = 0; v < kFusedMfmaVariants; ++v)
+    if (kFusedMfmaTileGroups[v] == tile_groups) return v;
+  return -1;
+}
 
 struct KernelId {
   KernelKind kind;
@@ -53,10 +62,25 @@ struct KernelId {
 };
 
 // Table positions: filter [storage], input and output [layout][storage], the fused kernels
-// [storage f16 / bf16][layout][variant].
+// [storage f16 / bf16][layout][variant] of each family (mma.sync, wgmma, MFMA).
 inline constexpr int kFilterKernels = 3, kTileKernels = 6, kFusedMmaKernels = 2 * 2 * kFusedMmaVariants,
-                     kFusedWgmmaKernels = 2 * 2 * kFusedWgmmaVariants;
-inline constexpr int kKernelsPerTransform = kFilterKernels + 2 * kTileKernels + kFusedMmaKernels + kFusedWgmmaKernels;
+                     kFusedWgmmaKernels = 2 * 2 * kFusedWgmmaVariants, kFusedMfmaKernels = 2 * 2 * kFusedMfmaVariants;
+inline constexpr int kKernelsPerTransform =
+    kFilterKernels + 2 * kTileKernels + kFusedMmaKernels + kFusedWgmmaKernels + kFusedMfmaKernels;
+
+// The fused families in table order: their kinds, variants a (storage, layout) pair, and first index.
+inline constexpr KernelKind kFusedKinds[] = {KernelKind::fused_mma, KernelKind::fused_wgmma, KernelKind::fused_mfma};
+constexpr int fused_variants(KernelKind kind) {
+  return kind == KernelKind::fused_mma ? kFusedMmaVariants : kind == KernelKind::fused_wgmma ? kFusedWgmmaVariants : kFusedMfmaVariants;
+}
+constexpr int fused_family_start(KernelKind kind) {
+  int start = kFilterKernels + 2 * kTileKernels;
+  for (const KernelKind k : kFusedKinds) {
+    if (k == kind) break;
+    start += 2 * 2 * fused_variants(k);
+  }
+  return start;
+}
 
 constexpr int kernel_index(const KernelId& id) {
   const int storage = static_cast<int>(id.storage), layout = static_cast<int>(id.layout);
@@ -66,33 +90,39 @@ constexpr int kernel_index(const KernelId& id) {
     case KernelKind::input: return kFilterKernels + layout * 3 + storage;
     case KernelKind::output: return kFilterKernels + kTileKernels + layout * 3 + storage;
     case KernelKind::fused_mma:
-      return kFilterKernels + 2 * kTileKernels + (fused_storage * 2 + layout) * kFusedMmaVariants + id.variant;
     case KernelKind::fused_wgmma:
-      return kFilterKernels + 2 * kTileKernels + kFusedMmaKernels + (fused_storage * 2 + layout) * kFusedWgmmaVariants +
-             id.variant;
+    case KernelKind::fused_mfma:
+      return fused_family_start(id.kind) + (fused_storage * 2 + layout) * fused_variants(id.kind) + id.variant;
   }
   return -1;
 }
 
 constexpr KernelId kernel_id(int index) {
   if (index < kFilterKernels) return {KernelKind::filter, Layout::nchw, static_cast<Storage>(index), 0};
-  index -= kFilterKernels;
-  if (index < 2 * kTileKernels) {
-    const KernelKind kind = index < kTileKernels ? KernelKind::input : KernelKind::output;
-    index %= kTileKernels;
-    return {kind, static_cast<Layout>(index / 3), static_cast<Storage>(index % 3), 0};
+  if (index < kFilterKernels + 2 * kTileKernels) {
+    const int tile = index - kFilterKernels;
+    const KernelKind kind = tile < kTileKernels ? KernelKind::input : KernelKind::output;
+    return {kind, static_cast<Layout>(tile % kTileKernels / 3), static_cast<Storage>(tile % 3), 0};
   }
-  index -= 2 * kTileKernels;
-  const bool mma = index < kFusedMmaKernels;
-  const int variants = mma ? kFusedMmaVariants : kFusedWgmmaVariants;
-  if (!mma) index -= kFusedMmaKernels;
-  const int pair = index / variants;  // fused_storage * 2 + layout
-  return {mma ? KernelKind::fused_mma : KernelKind::fused_wgmma, static_cast<Layout>(pair % 2),
-          pair / 2 ? Storage::bf16 : Storage::f16, index % variants};
+  KernelKind kind = KernelKind::fused_mma;
+  for (const KernelKind k : kFusedKinds)
+    if (index >= fused_family_start(k)) kind = k;
+  index -= fused_family_start(kind);
+  const int variants = fused_variants(kind), pair = index / variants;  // pair: fused_storage * 2 + layout
+  return {kind, static_cast<Layout>(pair % 2), pair / 2 ? Storage::bf16 : Storage::f16, index % variants};
 }
 
+constexpr bool kernel_table_round_trips() {
+  for (int i = 0; i < kKernelsPerTransform; ++i)
+    if (kernel_index(kernel_id(i)) != i) return false;
+  return true;
+}
+static_assert(kernel_table_round_trips(), "kernel_id must invert kernel_index");
+
 constexpr KernelGroup kernel_group(KernelKind kind) {
-  return kind == KernelKind::fused_mma || kind == KernelKind::fused_wgmma ? KernelGroup::fused : KernelGroup::three_pass;
+  return kind == KernelKind::fused_mma || kind == KernelKind::fused_wgmma || kind == KernelKind::fused_mfma
+             ? KernelGroup::fused
+             : KernelGroup::three_pass;
 }
 
 constexpr const char* storage_suffix(Storage s) { return s == Storage::f16 ? "f16" : s == Storage::f32 ? "f32" : "bf16"; }
@@ -109,6 +139,7 @@ inline std::string kernel_symbol(std::string_view transform, const KernelId& id)
     case KernelKind::output: s += "output_"; break;
     case KernelKind::fused_mma: s += "fused_mma_"; break;
     case KernelKind::fused_wgmma: s += "fused_wgmma_"; break;
+    case KernelKind::fused_mfma: s += "fused_mfma_"; break;
   }
   s += std::string(layout_name(id.layout)) + "_" + storage_suffix(id.storage);
   if (kernel_group(id.kind) == KernelGroup::fused) s += "_v" + std::to_string(id.variant);

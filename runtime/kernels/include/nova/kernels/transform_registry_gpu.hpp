@@ -17,6 +17,7 @@
 // arithmetic is fp32 in registers for every storage type (docs/design.md §6).
 #pragma once
 
+#include "nova/kernels/fused_mfma_kernels.hpp"
 #include "nova/kernels/fused_wgmma_kernels.hpp"
 #include "nova/kernels/hip_compat.h"
 #include "nova/kernels/kernel_table.hpp"
@@ -49,6 +50,28 @@ inline hipError_t fused_opt_in(const GpuTransformEntry& e, int shared_limit) {
   return hipSuccess;
 }
 
+// The fused forward: the MFMA kernel where device.mfma says (AMD CDNA), else the wgmma kernel where
+// fused_uses_wgmma says, else the mma.sync kernel; each family's kernels of this storage type and
+// layout.
+template <typename T>
+hipError_t launch_fused(const void* const* mma, const void* const* wg, const void* const* mfma, const TileSize& t,
+                        const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H, int W, int K,
+                        int pad, const FusedDevice& device, hipStream_t stream) {
+  TileGrid g{};
+  if (const hipError_t e = fused_tile_grid(t, N, C, H, W, K, pad, g); e != hipSuccess) return e;
+  const bool wgmma = !device.mfma && fused_uses_wgmma(device, t.n, t.m, C, K);
+  const bool fits = device.mfma ? fused_mfma_launch(t.n, C, K, g.tiles, device.shared_limit, device.multiprocessors).tile_groups > 0
+                    : wgmma     ? true
+                                : fused_launch(t.n, C, K, device.shared_limit).tile_groups > 0;
+  if (!fits) return hipErrorInvalidValue;
+  if (g.tiles == 0) return hipSuccess;
+  const void* const* family = device.mfma ? mfma : wgmma ? wg : mma;
+  if (!x || !U || !y || !family[0]) return hipErrorInvalidValue;
+  if (device.mfma) return launch_fused_mfma_conv(mfma, t, x, U, y, bias, relu, g, K, device, stream);
+  return wgmma ? launch_fused_wg_conv(wg, t, x, U, y, bias, relu, g, K, device, stream)
+               : launch_fused_conv(mma, t, x, U, y, bias, relu, g, K, device.shared_limit, stream);
+}
+
 // The launchers of one transform for storage type T (__half, hip_bfloat16 or float): the 3-pass
 // stages and the fused convolution (fp16 and bf16, tiles up to kFusedMaxTileSide).
 template <typename T>
@@ -72,15 +95,16 @@ class Launchers {
   bool has_fused() const {
     return kStorage != Storage::f32 && kernels_.kernel({KernelKind::fused_mma, Layout::nchw, kStorage}) != nullptr;
   }
-  // The fused convolution: the wgmma kernel (fused_wgmma_kernels.hpp) where fused_uses_wgmma(device,
-  // ...) says, U in fused_wg_filter_index order; else the mma.sync kernel (fused_kernels.hpp), U in
-  // fused_filter_index order. hipErrorInvalidValue when neither takes the shape.
+  // The fused convolution: the MFMA kernel (fused_mfma_kernels.hpp) where device.mfma says, U in
+  // MfmaFilterOrder; the wgmma kernel (fused_wgmma_kernels.hpp) where fused_uses_wgmma(device, ...)
+  // says, U in fused_wg_filter_index order; else the mma.sync kernel (fused_kernels.hpp), U in
+  // fused_filter_index order. hipErrorInvalidValue when none takes the shape.
   hipError_t fused(Layout layout, const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H, int W,
                    int K, int pad, const FusedDevice& device, hipStream_t stream) const {
     if (!has_fused()) return hipErrorInvalidValue;
-    return launch_fused(&kernels_.kernels[kernel_index({KernelKind::fused_mma, layout, kStorage})],
-                        &kernels_.kernels[kernel_index({KernelKind::fused_wgmma, layout, kStorage})], tile_, x, U, y,
-                        bias, relu, N, C, H, W, K, pad, device, stream);
+    const auto family = [&](KernelKind kind) { return &kernels_.kernels[kernel_index({kind, layout, kStorage})]; };
+    return launch_fused(family(KernelKind::fused_mma), family(KernelKind::fused_wgmma), family(KernelKind::fused_mfma),
+                        tile_, x, U, y, bias, relu, N, C, H, W, K, pad, device, stream);
   }
 
  private:

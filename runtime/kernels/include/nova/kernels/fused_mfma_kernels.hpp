@@ -1,0 +1,319 @@
+// The fused Winograd convolution on AMD's matrix cores (MFMA: CDNA2 gfx90a, CDNA3 gfx94x), wave64:
+// the mathematics of fused_kernels.hpp (V = B^T d B into LDS, M_xi = U_xi V_xi over the channels,
+// y = A^T M A folded a domain row at a time, bias, ReLU) with the products on
+// v_mfma_f32_16x16x16{f16,bf16}.
+//
+// A block of 4 waves takes kTileGroups groups of 16 tiles and 64 output channels (a block of 16 a
+// wave); the grid's y dimension splits K. For each chunk of the channels (as many as fit half the
+// LDS, so that two blocks share a compute unit and one's input transform overlaps the other's
+// products):
+//   1. fused_input_transform writes V of every (channel pair, tile) of the chunk into LDS in the
+//      layout below;
+//   2. each wave multiplies, for every position xi and channel step of 16, its 16 x 16 block of U_xi
+//      (the MFMA's A, read straight from the filter: 8 bytes a lane, one 512-byte run a wave, the
+//      next step's in flight) by the 16 x 16 block of V_xi^T of each tile group (the MFMA's B, 8
+//      bytes a lane from LDS), so each U fragment feeds kTileGroups products; a domain row of M is
+//      folded into the outputs once its channels are done (fused_fold_row).
+// The epilogue adds the bias, applies ReLU and stores from the accumulators: a lane holds 4
+// consecutive output channels of one tile, which NHWC stores as one 8-byte run per pixel.
+//
+// Lane layouts (AMD CDNA3 ISA, "Matrix fused multiply-add"; the same for 16x16x16 f16 and bf16_1k):
+// lane l of the wave holds A[row l % 16][k 4 (l / 16) + i], B[k 4 (l / 16) + i][column l % 16] and
+// D[row 4 (l / 16) + i][column l % 16], i = 0 .. 3. Here A = U (row: output channel, k: channel),
+// B = V^T (column: tile), so D = M^T: lane l holds output channels 4 (l / 16) + i of tile l % 16.
+//
+// Where it runs: gfx90a and gfx94x code (NOVA_FUSED_MFMA), and the CPU emulation, which runs these
+// loops through an MFMA that exchanges the operands of the 64 lanes as the hardware lays them out
+// (tests/support/kernel_emulation.hpp); elsewhere the kernel is empty and never launched
+// (FusedDevice::mfma). Nothing here has run on an AMD GPU: README.md, "AMD".
+#pragma once
+
+#include "nova/kernels/fused_kernels.hpp"
+
+#include <type_traits>
+
+#if defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+#define NOVA_FUSED_MFMA 1
+#endif
+
+namespace nova::kernels {
+
+inline constexpr int kMfmaWave = 64;
+inline constexpr int kMfmaThreads = 256;  // 4 waves
+inline constexpr int kMfmaWaves = kMfmaThreads / kMfmaWave;
+inline constexpr int kMfmaSide = 16;      // the product's M (output channels), N (tiles) and K (channels)
+inline constexpr int kMfmaBlockK = kMfmaWaves * kMfmaSide;  // output channels of a block
+
+// U in the MFMA filter layout: 16 (k) x 16 (c) blocks (xi, k / 16, c / 16), each the 64 lanes' A
+// fragments in lane order: lane l's 4 halves are U[l % 16][4 (l / 16) + i]. K and C are padded as
+// the mma.sync kernel pads them (fused_padded_outputs, fused_padded_channels).
+NOVA_HD constexpr int mfma_fragment_offset(int k, int c) { return ((c % 16) / 4 * 16 + k % 16) * 4 + c % 4; }
+struct MfmaFilterOrder {
+  NOVA_HD static constexpr long long index(int xi, int k, int c, int K, int C) {
+    const long long block = (static_cast<long long>(xi) * (K / kMfmaSide) + k / kMfmaSide) * (C / kMfmaSide) + c / kMfmaSide;
+    return block * (kMfmaSide * kMfmaSide) + mfma_fragment_offset(k, c);
+  }
+};
+
+// V in LDS: position by position, tile rows of `width` channels, in groups of 4 channels (the 8 bytes
+// one lane reads) swizzled by the tile, so that the 16 lanes that read one group of 16 tiles at a
+// time (a quarter wave: 128 bytes, LDS's width) meet 16 different 8-byte bank pairs. The swizzle
+// spans w groups, the largest power of two up to 16 that divides width / 4: rows whose starts
+// fall on the same bank pair differ in t / (16 / w).
+NOVA_HD constexpr int mfma_v_swizzle(int t, int width) {
+  const int groups = width / 4, low = groups & -groups, w = low < 16 ? low : 16;
+  return t % 16 / (16 / w);
+}
+struct MfmaVLayout {
+  NOVA_HD static constexpr int offset(int t, int c, int width) {
+    return t * width + ((c / 4) ^ mfma_v_swizzle(t, width)) * 4 + c % 4;
+  }
+};
+
+// LDS of one block: V of every position for the tiles of the block and `width` channels, then the
+// tiles' origins.
+constexpr long long fused_mfma_shared_bytes(int n, int width, int tile_groups) {
+  const long long tiles = static_cast<long long>(kMfmaSide) * tile_groups;
+  return static_cast<long long>(n) * n * tiles * width * 2 + tiles * static_cast<long long>(sizeof(TileOrigin));
+}
+
+// The launch for a shape on a device with `lds_limit` bytes a block and `compute_units`: two tile
+// groups a block (each U fragment feeds two products) where one channel step of them fits half the
+// LDS and the grid still gives every compute unit two blocks, else one; channel chunks as large and
+// as even as fit half the LDS (two blocks a compute unit, so one's input transform overlaps the
+// other's products), else all of it; none where one channel step does not fit, for tiles beyond
+// kFusedMaxTileSide, or for U of 2^31 elements or more.
+constexpr FusedLaunch fused_mfma_launch(int n, int C, int K, long long tiles, long long lds_limit, int compute_units) {
+  if (n > kFusedMaxTileSide || C < 1 || K < 1 || C > INT_MAX - kFusedChannelStep || K > INT_MAX - kMfmaSide) return {};
+  const int Cp = fused_padded_channels(C), Kp = fused_padded_outputs(K);
+  if (static_cast<long long>(n) * n * Kp * Cp > INT_MAX) return {};
+  const long long k_slices = (Kp + kMfmaBlockK - 1) / kMfmaBlockK;
+  const bool two_groups = fused_mfma_shared_bytes(n, kMfmaSide, 2) <= lds_limit / 2 &&
+                          (tiles + 2 * kMfmaSide - 1) / (2 * kMfmaSide) * k_slices >= 2LL * compute_units;
+  const int groups = two_groups ? 2 : 1;
+  const long long header = fused_mfma_shared_bytes(n, 0, groups), step_bytes = fused_mfma_shared_bytes(n, kMfmaSide, groups) - header;
+  long long fit = (lds_limit / 2 - header) / step_bytes;  // channel steps a chunk holds
+  if (fit < 1) fit = (lds_limit - header) / step_bytes;
+  if (fit < 1) return {};
+  const int steps = Cp / kMfmaSide, chunks = static_cast<int>((steps + fit - 1) / fit);
+  return {groups, 1, (steps + chunks - 1) / chunks * kMfmaSide, true};
+}
+
+// The grid of an MFMA launch: x over blocks of tiles, y over blocks of 64 output channels.
+inline dim3 fused_mfma_grid(const TileGrid& g, int K, const FusedLaunch& launch) {
+  const long long tiles = static_cast<long long>(kMfmaSide) * launch.tile_groups;
+  return dim3(static_cast<unsigned>((g.tiles + tiles - 1) / tiles),
+              static_cast<unsigned>((fused_padded_outputs(K) + kMfmaBlockK - 1) / kMfmaBlockK));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device side.
+
+#if defined(NOVA_FUSED_MFMA) || defined(NOVA_KERNEL_EMULATION)
+
+// Four consecutive 16-bit elements: one lane's A or B fragment, one 8-byte access.
+template <typename T>
+struct alignas(4 * sizeof(T)) MfmaFragment {
+  T v[4];
+};
+
+template <typename T>
+__device__ inline MfmaFragment<T> load_fragment(const T* at) {
+  return *reinterpret_cast<const MfmaFragment<T>*>(at);
+}
+
+// acc += the wave's 16 x 16 x 16 product of A and B, as this lane holds their fragments and D's.
+template <typename T>
+__device__ inline void mfma_16x16x16(const MfmaFragment<T>& a, const MfmaFragment<T>& b, float (&acc)[4]) {
+#ifdef NOVA_KERNEL_EMULATION
+  float fa[4], fb[4];
+  for (int i = 0; i < 4; ++i) fa[i] = to_float(a.v[i]), fb[i] = to_float(b.v[i]);
+  nova::emulation::mfma_f32_16x16x16(fa, fb, acc);
+#else
+  typedef float Float4 __attribute__((ext_vector_type(4)));
+  Float4 c = {acc[0], acc[1], acc[2], acc[3]};
+  if constexpr (std::is_same_v<T, __half>) {
+    typedef _Float16 Half4 __attribute__((ext_vector_type(4)));
+    c = __builtin_amdgcn_mfma_f32_16x16x16f16(__builtin_bit_cast(Half4, a), __builtin_bit_cast(Half4, b), c, 0, 0, 0);
+  } else {
+    static_assert(std::is_same_v<T, hip_bfloat16>, "the MFMA multiplies fp16 or bf16");
+    typedef short Bf16x4 __attribute__((ext_vector_type(4)));
+    c = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(__builtin_bit_cast(Bf16x4, a), __builtin_bit_cast(Bf16x4, b), c, 0, 0, 0);
+  }
+  for (int i = 0; i < 4; ++i) acc[i] = c[i];
+#endif
+}
+
+// A value the compiler cannot prove to be the same in every lane of the wave, though it is (the
+// wave's index in the block): read from the first lane, it lives in a scalar register.
+__device__ inline int wave_uniform(int value) {
+#ifdef NOVA_KERNEL_EMULATION
+  return value;
+#else
+  return __builtin_amdgcn_readfirstlane(value);
+#endif
+}
+
+// A barrier of the whole block. In the emulation it counts the block's threads, because its waves
+// meet different numbers of the MFMA's own lane exchanges between two block barriers.
+__device__ inline void fused_mfma_block_sync() {
+#ifdef NOVA_KERNEL_EMULATION
+  nova::emulation::block_barrier();
+#else
+  __syncthreads();
+#endif
+}
+
+// Phase 2 for one wave over the chunk in LDS: out[g] += A^T (U V) A of tile group g and the wave's
+// 16 output channels. u: the wave's U block (position 0, its K block, the chunk's first channel step;
+// the same for every lane, so that each load is a scalar base plus this lane's 8-byte offset);
+// `position`: halves from one position's blocks to the next.
+template <class Transform, typename T, int kTileGroups>
+__device__ __forceinline__ void fused_mfma_accumulate(float (&out)[kTileGroups][Transform::m * Transform::m][4],
+                                                      const FusedBlock<T>& blk, const T* u, int position, int steps,
+                                                      int lane) {
+  constexpr int n = Transform::n, kBlock = kMfmaSide * kMfmaSide;
+  const int tile = lane % 16, group = 4 * (lane / 16);  // this lane's B column and first k of its fragment
+  const int fragment = lane * 4;                        // this lane's A fragment in a U block
+#pragma unroll
+  for (int i = 0; i < n; ++i) {
+    float mrow[n][kTileGroups][4] = {};
+    MfmaFragment<T> next[n];
+#pragma unroll
+    for (int j = 0; j < n; ++j) next[j] = load_fragment(u + (i * n + j) * position + fragment);
+#pragma unroll 1
+    for (int step = 0; step < steps; ++step) {
+      MfmaFragment<T> current[n];
+#pragma unroll
+      for (int j = 0; j < n; ++j) {
+        current[j] = next[j];
+        if (step + 1 < steps) next[j] = load_fragment(u + (i * n + j) * position + (step + 1) * kBlock + fragment);
+      }
+      int at[kTileGroups];  // this lane's B fragment in a position's plane
+#pragma unroll
+      for (int g = 0; g < kTileGroups; ++g) at[g] = MfmaVLayout::offset(g * kMfmaSide + tile, step * kMfmaSide + group, blk.width);
+#pragma unroll
+      for (int j = 0; j < n; ++j) {
+        const T* v = blk.vs + (i * n + j) * blk.plane;
+#pragma unroll
+        for (int g = 0; g < kTileGroups; ++g) mfma_16x16x16(current[j], load_fragment(v + at[g]), mrow[j][g]);
+      }
+    }
+    fused_fold_row<Transform, kTileGroups>(out, mrow, i);
+  }
+}
+
+// Phase 3: bias, ReLU and the stores of this lane's 4 output channels (from k0) of its tile of each
+// group: NHWC with K a multiple of 4 as one 8-byte run a pixel, else element by element.
+template <class Transform, typename T, Layout layout, int kTileGroups>
+__device__ __forceinline__ void fused_mfma_store(const FusedConvArgs& a, const FusedBlock<T>& blk,
+                                                 const float (&out)[kTileGroups][Transform::m * Transform::m][4],
+                                                 int k0, int lane) {
+  constexpr int m = Transform::m;
+  const TileGrid& g = a.grid;
+  if (k0 >= a.K) return;
+  T* y = static_cast<T*>(a.y);
+  float bias[4];
+  for (int e = 0; e < 4; ++e) bias[e] = a.bias && k0 + e < a.K ? a.bias[k0 + e] : 0.0f;
+  const bool run = layout == Layout::nhwc && a.K % 4 == 0;
+  const int next = layout == Layout::nhwc ? 1 : g.out_height * g.out_width;  // from one channel to the next
+#pragma unroll
+  for (int group = 0; group < kTileGroups; ++group) {
+    const int t = group * kMfmaSide + lane % 16;
+    if (t >= blk.tiles) continue;
+    const TileOrigin o = blk.origins[t];
+    const PatchWalk walk = patch_walk<layout>(o.image, k0, o.row, o.col, a.K, g.out_height, g.out_width);
+#pragma unroll
+    for (int p = 0; p < m * m; ++p) {
+      const int r = p / m, s = p % m;
+      if (o.row + r >= g.out_height || o.col + s >= g.out_width) continue;
+      float v[4];
+      for (int e = 0; e < 4; ++e) {
+        v[e] = out[group][p][e] + bias[e];
+        if (a.relu) v[e] = fmaxf(v[e], 0.0f);
+      }
+      T* at = y + walk.at(r, s);
+      if (run) {
+        MfmaFragment<T> f;
+        for (int e = 0; e < 4; ++e) store(&f.v[e], v[e]);
+        *reinterpret_cast<MfmaFragment<T>*>(at) = f;
+      } else {
+        for (int e = 0; e < 4 && k0 + e < a.K; ++e) store(at + e * next, v[e]);
+      }
+    }
+  }
+}
+
+// The kernel body: lay out LDS, then for each chunk of the channels phase 1 for the block and phase
+// 2 for each wave; phase 3 once.
+template <class Transform, typename T, Layout layout, int kTileGroups>
+__device__ __forceinline__ void fused_mfma_conv_tiles(const FusedConvArgs& a) {
+  constexpr int m = Transform::m, n = Transform::n, nn = n * n;
+  static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
+  const TileGrid& g = a.grid;
+  const int Cp = fused_padded_channels(g.channels), Kp = fused_padded_outputs(a.K), width = a.launch.chunk;
+  FusedBlock<T> blk;
+  blk.vs = reinterpret_cast<T*>(fused_shared_memory());
+  blk.capacity = kMfmaSide * kTileGroups;
+  blk.width = width;
+  blk.plane = blk.capacity * width;
+  blk.u_buffers = nullptr;
+  blk.origins = reinterpret_cast<TileOrigin*>(blk.vs + static_cast<long long>(nn) * blk.plane);
+  fused_block_origins(blk, g, m);
+
+  const int wave = static_cast<int>(threadIdx.x) / kMfmaWave, lane = static_cast<int>(threadIdx.x) % kMfmaWave;
+  const int kb = static_cast<int>(blockIdx.y) * kMfmaWaves + wave_uniform(wave);  // the wave's block of 16 output channels
+  const bool active = kb < Kp / kMfmaSide;                          // the same for every lane of the wave
+  const int steps = Cp / kMfmaSide, block = kMfmaSide * kMfmaSide;
+  const T* u = static_cast<const T*>(a.U) + static_cast<long long>(kb) * steps * block;
+  float out[kTileGroups][m * m][4] = {};
+#pragma unroll 1
+  for (int c0 = 0; c0 < Cp; c0 += width) {
+    const int chunk = width < Cp - c0 ? width : Cp - c0;
+    blk.width = chunk;
+    blk.plane = blk.capacity * chunk;
+    fused_mfma_block_sync();  // the block is done with the chunk before
+    fused_input_transform<Transform, T, layout, 1, true, MfmaVLayout>(a, blk, c0, chunk / 2);
+    fused_mfma_block_sync();
+    if (active)
+      fused_mfma_accumulate<Transform, T, kTileGroups>(out, blk, u + c0 / kMfmaSide * block, Kp / kMfmaSide * steps * block,
+                                                       chunk / kMfmaSide, lane);
+  }
+  if (active) fused_mfma_store<Transform, T, layout, kTileGroups>(a, blk, out, kb * kMfmaSide + 4 * (lane / 16), lane);
+}
+
+#endif  // NOVA_FUSED_MFMA || NOVA_KERNEL_EMULATION
+
+// What a generated kernel calls: the kernel where MFMA exists, nothing elsewhere (never launched).
+template <class Transform, typename T, Layout layout, int kTileGroups>
+__device__ __forceinline__ void fused_mfma_conv_body(const FusedConvArgs& a) {
+#if defined(NOVA_FUSED_MFMA) || defined(NOVA_KERNEL_EMULATION)
+  fused_mfma_conv_tiles<Transform, T, layout, kTileGroups>(a);
+#else
+  (void)a;
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side.
+
+#if NOVA_HOST_LAUNCHERS
+// Launches the MFMA kernel (U in MfmaFilterOrder) on the tile grid `g` of a validated shape:
+// `variants` are the transform's kernels of this storage type and layout (kFusedMfmaTileGroups).
+template <typename T>
+hipError_t launch_fused_mfma_conv(const void* const* variants, const TileSize& t, const T* x, const T* U, T* y,
+                                  const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
+                                  hipStream_t stream) {
+  const FusedLaunch launch = fused_mfma_launch(t.n, g.channels, K, g.tiles, device.shared_limit, device.multiprocessors);
+  if (launch.tile_groups == 0) return hipErrorInvalidValue;
+  const dim3 grid = fused_mfma_grid(g, K, launch);
+  if ((g.tiles + kMfmaSide * launch.tile_groups - 1) / (kMfmaSide * launch.tile_groups) > INT_MAX / kMfmaThreads ||
+      grid.y > 65535)
+    return hipErrorInvalidValue;
+  const auto shared = static_cast<int>(fused_mfma_shared_bytes(t.n, launch.chunk, launch.tile_groups));
+  return launch_kernel(variants[fused_mfma_variant(launch.tile_groups)], grid, dim3(kMfmaThreads), shared, stream,
+                       FusedConvArgs{x, U, y, bias, relu, K, launch, 0, g});
+}
+#endif
+
+}  // namespace nova::kernels
