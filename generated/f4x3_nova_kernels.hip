@@ -249,22 +249,10 @@ nova_f4x3_nova_fused_wgmma_nhwc_bf16_v1(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 8>(args);
 }
 
-// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NCHW __half: 2 group(s) of 16 tiles a block.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
-nova_f4x3_nova_fused_mfma_nchw_f16_v0(nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_mfma_conv_body<Transform, __half, nova::kernels::Layout::nchw, 2>(args);
-}
-
 // Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NCHW __half: 1 group(s) of 16 tiles a block.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
 nova_f4x3_nova_fused_mfma_nchw_f16_v1(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_mfma_conv_body<Transform, __half, nova::kernels::Layout::nchw, 1>(args);
-}
-
-// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NHWC __half: 2 group(s) of 16 tiles a block.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
-nova_f4x3_nova_fused_mfma_nhwc_f16_v0(nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_mfma_conv_body<Transform, __half, nova::kernels::Layout::nhwc, 2>(args);
 }
 
 // Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NHWC __half: 1 group(s) of 16 tiles a block.
@@ -273,22 +261,10 @@ nova_f4x3_nova_fused_mfma_nhwc_f16_v1(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_mfma_conv_body<Transform, __half, nova::kernels::Layout::nhwc, 1>(args);
 }
 
-// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NCHW hip_bfloat16: 2 group(s) of 16 tiles a block.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
-nova_f4x3_nova_fused_mfma_nchw_bf16_v0(nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_mfma_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 2>(args);
-}
-
 // Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NCHW hip_bfloat16: 1 group(s) of 16 tiles a block.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
 nova_f4x3_nova_fused_mfma_nchw_bf16_v1(nova::kernels::FusedConvArgs args) {
   nova::kernels::fused_mfma_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 1>(args);
-}
-
-// Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NHWC hip_bfloat16: 2 group(s) of 16 tiles a block.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kMfmaThreads, 2)
-nova_f4x3_nova_fused_mfma_nhwc_bf16_v0(nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_mfma_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 2>(args);
 }
 
 // Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NHWC hip_bfloat16: 1 group(s) of 16 tiles a block.
@@ -335,13 +311,13 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     reinterpret_cast<const void*>(&nova_f4x3_nova_fused_wgmma_nchw_bf16_v1),
     reinterpret_cast<const void*>(&nova_f4x3_nova_fused_wgmma_nhwc_bf16_v0),
     reinterpret_cast<const void*>(&nova_f4x3_nova_fused_wgmma_nhwc_bf16_v1),
-    reinterpret_cast<const void*>(&nova_f4x3_nova_fused_mfma_nchw_f16_v0),
+    nullptr,
     reinterpret_cast<const void*>(&nova_f4x3_nova_fused_mfma_nchw_f16_v1),
-    reinterpret_cast<const void*>(&nova_f4x3_nova_fused_mfma_nhwc_f16_v0),
+    nullptr,
     reinterpret_cast<const void*>(&nova_f4x3_nova_fused_mfma_nhwc_f16_v1),
-    reinterpret_cast<const void*>(&nova_f4x3_nova_fused_mfma_nchw_bf16_v0),
+    nullptr,
     reinterpret_cast<const void*>(&nova_f4x3_nova_fused_mfma_nchw_bf16_v1),
-    reinterpret_cast<const void*>(&nova_f4x3_nova_fused_mfma_nhwc_bf16_v0),
+    nullptr,
     reinterpret_cast<const void*>(&nova_f4x3_nova_fused_mfma_nhwc_bf16_v1),
 }};
 

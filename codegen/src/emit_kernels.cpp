@@ -106,9 +106,12 @@ std::string kernel_definition(const std::string& transform, const kernels::Kerne
          signature(name, params, " {") + "\n  nova::kernels::" + body + ";\n}\n";
 }
 
-// Whether the transform has the kernels of `group`.
+// Whether the transform has the kernels of `group`, and kernel `id`.
 bool has_group(const Source& source, kernels::KernelGroup group) {
   return group == kernels::KernelGroup::three_pass || emits_fused(source);
+}
+bool has_kernel(const Source& source, const kernels::KernelId& id) {
+  return has_group(source, kernels::kernel_group(id.kind)) && kernels::kernel_emitted(id, source.config.transform.tile.m);
 }
 
 // The kernels of the groups asked for, inside the transform's namespace (where `Transform` is its own).
@@ -116,10 +119,10 @@ std::string kernel_definitions(const Source& source, std::initializer_list<kerne
   const std::string& name = source.config.name;
   std::string out = "namespace nova::generated::" + name + " {\n";
   for (const kernels::KernelGroup group : groups)
-    if (has_group(source, group))
-      for (int i = 0; i < kernels::kKernelsPerTransform; ++i)
-        if (kernels::kernel_group(kernels::kernel_id(i).kind) == group)
-          out += kernel_definition(name, kernels::kernel_id(i));
+    for (int i = 0; i < kernels::kKernelsPerTransform; ++i) {
+      const kernels::KernelId id = kernels::kernel_id(i);
+      if (kernels::kernel_group(id.kind) == group && has_kernel(source, id)) out += kernel_definition(name, id);
+    }
   return out;
 }
 
@@ -154,7 +157,7 @@ std::string emit_kernels(const Source& source) {
   for (int i = 0; i < kernels::kKernelsPerTransform; ++i) {
     const kernels::KernelId id = kernels::kernel_id(i);
     out << "    "
-        << (has_group(source, kernels::kernel_group(id.kind))
+        << (has_kernel(source, id)
                 ? "reinterpret_cast<const void*>(&" + kernels::kernel_symbol(name, id) + ")"
                 : std::string("nullptr"))
         << ",\n";

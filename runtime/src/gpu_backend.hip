@@ -2,8 +2,10 @@
 // bias/ReLU epilogue; fp16, bf16 or fp32) over the generated kernels, or for fp16 and bf16 the fused
 // kernel (fused_kernels.hpp) where its tile allows, in either layout; the handle caches the
 // transformed filters (filter_cache.hpp). HIP source:
-// nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build calls hipBLAS when
-// NOVA_ENABLE_HIPBLAS is on (hipBLAS is not packaged for Debian, so the AMD compile check builds
+// nvcc compiles it as CUDA through hip_compat.h and calls cuBLAS; a HIP build (NOVA_ENABLE_HIP, which
+// sets NOVA_ENABLE_HIPBLAS=1) calls hipBLAS through its hipDataType API: hipBLAS 2.x (ROCm 6.0 to 6.4)
+// with HIPBLAS_V2 defined, hipBLAS 3.x (ROCm 7), where it is the only API. Without NOVA_ENABLE_HIPBLAS
+// the 3-pass path answers NOT_SUPPORTED (Debian packages no hipBLAS, so the AMD compile check builds
 // everything but that call).
 #include "backend.hpp"
 
@@ -25,7 +27,15 @@
 
 #if defined(__HIP__) || defined(__HIPCC__)
 #if NOVA_ENABLE_HIPBLAS
+// hipBLAS 2.x declares the hipDataType/hipblasComputeType_t API only with HIPBLAS_V2 (its default API,
+// on hipblasDatatype_t, was removed in hipBLAS 3.0, which defines HIPBLAS_V2 itself).
+#ifndef HIPBLAS_V2
+#define HIPBLAS_V2
+#endif
 #include <hipblas/hipblas.h>
+#if defined(hipblasVersionMajor) && hipblasVersionMajor < 2
+#error "NOVA needs hipBLAS 2.0 or later (ROCm 6.0 or later): hipblasGemmStridedBatchedEx with hipDataType"
+#endif
 #endif
 #else
 #include <cublas_v2.h>
@@ -49,13 +59,13 @@ using BlasHandle = cublasHandle_t;
 // The GEMM's type for V and U of a dtype (the storage type is the I/O type); M is fp32 for all.
 #if defined(__HIP__) || defined(__HIPCC__)
 #if NOVA_ENABLE_HIPBLAS
-hipblasDatatype_t blas_input_type(nova_dtype_t dtype) {
+hipDataType blas_input_type(nova_dtype_t dtype) {
   switch (dtype) {
-    case NOVA_DTYPE_FP16: return HIPBLAS_R_16F;
-    case NOVA_DTYPE_BF16: return HIPBLAS_R_16B;
+    case NOVA_DTYPE_FP16: return HIP_R_16F;
+    case NOVA_DTYPE_BF16: return HIP_R_16BF;
     case NOVA_DTYPE_FP32: break;
   }
-  return HIPBLAS_R_32F;
+  return HIP_R_32F;
 }
 #endif
 #else
@@ -85,10 +95,10 @@ nova_status_t batched_gemm(BlasHandle blas, nova_dtype_t dtype, bool nhwc, const
   const long long stride_a = nhwc ? stride_u : stride_v, stride_b = nhwc ? stride_v : stride_u;
 #if defined(__HIP__) || defined(__HIPCC__)
 #if NOVA_ENABLE_HIPBLAS
-  const hipblasDatatype_t in = blas_input_type(dtype);
+  const hipDataType in = blas_input_type(dtype);
   const hipblasStatus_t st = hipblasGemmStridedBatchedEx(
       blas, nhwc ? HIPBLAS_OP_T : HIPBLAS_OP_N, HIPBLAS_OP_N, rows, cols, C, &one, a, in, ld_a, stride_a, b, in, ld_b,
-      stride_b, &zero, M, HIPBLAS_R_32F, ld_m, stride_m, batches, HIPBLAS_R_32F, HIPBLAS_GEMM_DEFAULT);
+      stride_b, &zero, M, HIP_R_32F, ld_m, stride_m, batches, HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT);
   return st == HIPBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
 #else
   (void)blas, (void)dtype, (void)M, (void)batches, (void)one, (void)zero, (void)rows, (void)cols, (void)a, (void)b;
@@ -196,7 +206,7 @@ const GpuTransformEntry* loaded_kernels(const LoadedTransform& source, const std
       m.status[group] = NOVA_STATUS_SUCCESS;
       for (int i = 0; i < kKernelsPerTransform; ++i) {
         const KernelId id = kernel_id(i);
-        if ((kernel_group(id.kind) == KernelGroup::fused) != fused) continue;
+        if ((kernel_group(id.kind) == KernelGroup::fused) != fused || !kernel_emitted(id, source.m)) continue;
         cudaKernel_t kernel = nullptr;
         if (cudaLibraryGetKernel(&kernel, library, kernel_symbol(source.name, id).c_str()) != cudaSuccess)
           m.status[group] = NOVA_STATUS_COMPILE_FAILED;
@@ -297,7 +307,7 @@ class GpuBackend final : public Backend {
   FusedLaunch launch_of(const ConvShape& s, const TransformEntry& t) const {
     const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
     if (device_.mfma)
-      return fused_mfma_launch(t.n, C, K, tile_shape(s, t).tiles, device_.shared_limit, device_.multiprocessors);
+      return fused_mfma_launch(t.n, t.m, C, K, tile_shape(s, t).tiles, device_.shared_limit, device_.multiprocessors);
     return fused_launch(t.n, C, K, device_.shared_limit);
   }
 

@@ -30,7 +30,7 @@ void check_mfma(const Shape& s, unsigned seed) {
   const FusedCase<Transform, T, layout> c(s, seed);
   for (const Device d : {Device{kMi300xComputeUnits, kMi300xLds}, Device{1, 160 * 1024}, Device{1, 12 * 1024}})
     for (int relu = 0; relu <= 1; ++relu) {
-      const FusedLaunch launch = fused_mfma_launch(Transform::n, s.C, s.K, 1LL << 40, d.lds, d.compute_units);
+      const FusedLaunch launch = fused_mfma_launch(Transform::n, Transform::m, s.C, s.K, 1LL << 40, d.lds, d.compute_units);
       if (launch.tile_groups == 0) continue;  // never launched: one channel step does not fit
       const Comparison r = c.run_mfma(d.compute_units, d.lds, relu);
       INFO(Transform::name << (std::is_same_v<T, __half> ? " fp16" : " bf16") << (layout == Layout::nhwc ? " NHWC" : " NCHW")
@@ -65,6 +65,7 @@ TEST_CASE("MFMA fused kernel, emulated on the CPU: channel classes, layouts, fp1
   check_mfma<F43, Layout::nchw, __half>(kShapes[1], seed++);
   check_mfma<F43, Layout::nhwc, hip_bfloat16>(kShapes[3], seed++);
   check_mfma<F23, Layout::nhwc, __half>(kShapes[4], seed++);
+  check_mfma<F23, Layout::nchw, hip_bfloat16>(kShapes[1], seed++);
   check_mfma<nova::generated::f4x3_fp16_dyadic::Transform, Layout::nchw, __half>(kShapes[2], seed++);
 }
 
@@ -84,12 +85,17 @@ TEST_CASE("MFMA emulation: a wrong accumulator lane mapping fails the kernel's c
 
 TEST_CASE("MFMA layouts: unique filter slots, one owner per accumulator, conflict-free LDS reads") {
   using namespace nova::kernels;
-  // Every U element of the padded filter has its own slot.
+  // Every U element of the padded filter has its own slot, and a wave's blocks of one channel step
+  // follow each other position by position.
   const int nn = 36, K = 48, C = 80;
   std::vector<int> seen(static_cast<std::size_t>(nn) * K * C, 0);
   for (int xi = 0; xi < nn; ++xi)
     for (int k = 0; k < K; ++k)
-      for (int c = 0; c < C; ++c) ++seen[static_cast<std::size_t>(MfmaFilterOrder::index(xi, k, c, K, C))];
+      for (int c = 0; c < C; ++c) {
+        const long long at = MfmaFilterOrder::index(xi, k, c, nn, K, C);
+        ++seen[static_cast<std::size_t>(at)];
+        REQUIRE(at / 256 == (k / 16 * (C / 16) + c / 16) * nn + xi);
+      }
   CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
   // A lane's A fragment is 4 consecutive elements at lane * 4 of its block.
   for (int lane = 0; lane < 64; ++lane)
@@ -102,26 +108,31 @@ TEST_CASE("MFMA layouts: unique filter slots, one owner per accumulator, conflic
   for (unsigned lane = 0; lane < 64; ++lane)
     for (int i = 0; i < 4; ++i) owners.insert({nova::emulation::mfma_d(lane, i).row, nova::emulation::mfma_d(lane, i).column});
   CHECK(owners.size() == 256);
-  // V: every (tile, channel) of a plane has its own element inside its tile's row; and the 16 lanes
-  // of a quarter wave, which read one 4-channel group of 16 consecutive tiles (8 bytes each), meet
-  // 16 different 8-byte bank pairs of LDS's 128 bytes, for every chunk width the launch can pick.
-  for (int width = 16; width <= 512; width += 16) {
-    std::vector<int> slots(static_cast<std::size_t>(32) * width, 0);
+  // V of a chunk of 3 channel steps, 2 tile groups: every (position, tile, channel) has its own
+  // element, inside its step's and position's plane; the 16 lanes of a quarter wave, which read one
+  // 4-channel group of 16 consecutive tiles (8 bytes each), meet 16 different 8-byte bank pairs of
+  // LDS's 128 bytes; and the 4 channels a lane reads are consecutive.
+  using V = MfmaVLayout<36, 32>;
+  const int width = 48;
+  std::vector<int> slots(static_cast<std::size_t>(36) * 32 * width, 0);
+  for (int xi = 0; xi < 36; ++xi)
     for (int t = 0; t < 32; ++t)
       for (int c = 0; c < width; ++c) {
-        const int at = MfmaVLayout::offset(t, c, width);
-        REQUIRE(at / width == t);
+        const int at = V::offset(t, c, width) + xi * V::kPlane;
+        REQUIRE(at / V::kPlane == c / 16 * 36 + xi);
         ++slots[static_cast<std::size_t>(at)];
       }
-    CHECK(std::count(slots.begin(), slots.end(), 1) == static_cast<long>(slots.size()));
-    for (int t0 : {0, 16})
-      for (int c = 0; c < width; c += 4) {
-        std::set<int> bank_pairs;
-        for (int t = t0; t < t0 + 16; ++t) bank_pairs.insert(MfmaVLayout::offset(t, c, width) * 2 % 128 / 8);
-        INFO("width " << width << ", tiles from " << t0 << ", channel " << c);
-        REQUIRE(bank_pairs.size() == 16);
+  CHECK(std::count(slots.begin(), slots.end(), 1) == static_cast<long>(slots.size()));
+  for (int t0 : {0, 16})
+    for (int c = 0; c < width; c += 4) {
+      std::set<int> bank_pairs;
+      for (int t = t0; t < t0 + 16; ++t) {
+        REQUIRE(V::offset(t, c + 3, width) == V::offset(t, c, width) + 3);
+        bank_pairs.insert(V::offset(t, c, width) * 2 % 128 / 8);
       }
-  }
+      INFO("tiles from " << t0 << ", channel " << c);
+      REQUIRE(bank_pairs.size() == 16);
+    }
 }
 
 TEST_CASE("MFMA fused kernel launch: tile groups, chunks of the LDS, and shapes it refuses") {
@@ -129,17 +140,18 @@ TEST_CASE("MFMA fused kernel launch: tile groups, chunks of the LDS, and shapes 
     return l.tile_groups == tile_groups && l.chunk == chunk && l.chunked == (tile_groups > 0) && l.k_blocks == (tile_groups > 0 ? 1 : 0);
   };
   // F(4,3) on MI300X: 36 positions x 16 tiles x 16 channels x 2 bytes = 18 KB a channel step, one
-  // in half the LDS; two tile groups' step would not fit there.
-  CHECK(is(fused_mfma_launch(6, 64, 64, 100000, kMi300xLds, kMi300xComputeUnits), 1, 16));
-  CHECK(is(fused_mfma_launch(6, 64, 64, 100000, 160 * 1024, kMi300xComputeUnits), 2, 32));  // 160 KB: 2 groups, 2 steps
+  // in half the LDS; one tile group always (fused_mfma_max_tile_groups), even where LDS has room.
+  CHECK(is(fused_mfma_launch(6, 4, 64, 64, 100000, kMi300xLds, kMi300xComputeUnits), 1, 16));
+  CHECK(is(fused_mfma_launch(6, 4, 64, 64, 100000, 160 * 1024, kMi300xComputeUnits), 1, 64));  // 160 KB: all 4 steps
+  CHECK(is(fused_mfma_launch(6, 2, 64, 64, 100000, 160 * 1024, kMi300xComputeUnits), 2, 32));  // F(2,5): 2 groups, 2 steps
   // F(2,3): 8 KB a step: two tile groups where the grid has 2 blocks a compute unit; else one group,
   // three steps in half the LDS, so 64 channels go in two even chunks.
-  CHECK(is(fused_mfma_launch(4, 64, 64, 100000, kMi300xLds, kMi300xComputeUnits), 2, 16));
-  CHECK(is(fused_mfma_launch(4, 64, 64, 1000, kMi300xLds, kMi300xComputeUnits), 1, 32));
-  CHECK(is(fused_mfma_launch(4, 48, 64, 1000, kMi300xLds, kMi300xComputeUnits), 1, 48));
-  CHECK(is(fused_mfma_launch(6, 3, 5, 1000, kMi300xLds, kMi300xComputeUnits), 1, 16));  // C and K padded to 16
-  CHECK(is(fused_mfma_launch(6, 64, 64, 1000, 24 * 1024, kMi300xComputeUnits), 1, 16));  // only a whole LDS holds a step
-  CHECK(is(fused_mfma_launch(6, 64, 64, 1000, 16 * 1024, kMi300xComputeUnits), 0, 0));   // not even one step fits
-  CHECK(is(fused_mfma_launch(8, 64, 64, 1000, kMi300xLds, kMi300xComputeUnits), 0, 0));  // F(6,3): too many accumulators
-  CHECK(is(fused_mfma_launch(6, 0, 64, 1000, kMi300xLds, kMi300xComputeUnits), 0, 0));
+  CHECK(is(fused_mfma_launch(4, 2, 64, 64, 100000, kMi300xLds, kMi300xComputeUnits), 2, 16));
+  CHECK(is(fused_mfma_launch(4, 2, 64, 64, 1000, kMi300xLds, kMi300xComputeUnits), 1, 32));
+  CHECK(is(fused_mfma_launch(4, 2, 48, 64, 1000, kMi300xLds, kMi300xComputeUnits), 1, 48));
+  CHECK(is(fused_mfma_launch(6, 4, 3, 5, 1000, kMi300xLds, kMi300xComputeUnits), 1, 16));  // C and K padded to 16
+  CHECK(is(fused_mfma_launch(6, 4, 64, 64, 1000, 24 * 1024, kMi300xComputeUnits), 1, 16));  // only a whole LDS holds a step
+  CHECK(is(fused_mfma_launch(6, 4, 64, 64, 1000, 16 * 1024, kMi300xComputeUnits), 0, 0));   // not even one step fits
+  CHECK(is(fused_mfma_launch(8, 6, 64, 64, 1000, kMi300xLds, kMi300xComputeUnits), 0, 0));  // F(6,3): too many accumulators
+  CHECK(is(fused_mfma_launch(6, 4, 0, 64, 1000, kMi300xLds, kMi300xComputeUnits), 0, 0));
 }

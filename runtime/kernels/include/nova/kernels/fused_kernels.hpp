@@ -154,7 +154,9 @@ NOVA_HD constexpr long long fused_filter_index(int xi, int k, int c, int K, int 
   return block * (kFusedBlockK * kFusedChannelStep) + fragment_offset(k, c);
 }
 struct MmaFilterOrder {  // fused_filter_order's layout for these kernels (the MFMA kernel has its own)
-  NOVA_HD static constexpr long long index(int xi, int k, int c, int K, int C) { return fused_filter_index(xi, k, c, K, C); }
+  NOVA_HD static constexpr long long index(int xi, int k, int c, int /*nn*/, int K, int C) {
+    return fused_filter_index(xi, k, c, K, C);
+  }
 };
 
 // Elements of the fused filter of a K x C convolution on an n x n tile (padded counts).
@@ -769,7 +771,7 @@ __global__ void __launch_bounds__(kBlockThreads) fused_filter_order(const T* __r
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= static_cast<long long>(nn) * Kp * Cp) return;
   const int c = static_cast<int>(i % Cp), k = static_cast<int>(i / Cp % Kp), xi = static_cast<int>(i / Cp / Kp);
-  F[Order::index(xi, k, c, Kp, Cp)] =
+  F[Order::index(xi, k, c, nn, Kp, Cp)] =
       k < K && c < C ? U[(static_cast<long long>(xi) * K + k) * C + c] : storage_zero<T>();
 }
 

@@ -44,29 +44,32 @@ inline constexpr int kMfmaWaves = kMfmaThreads / kMfmaWave;
 inline constexpr int kMfmaSide = 16;      // the product's M (output channels), N (tiles) and K (channels)
 inline constexpr int kMfmaBlockK = kMfmaWaves * kMfmaSide;  // output channels of a block
 
-// U in the MFMA filter layout: 16 (k) x 16 (c) blocks (xi, k / 16, c / 16), each the 64 lanes' A
-// fragments in lane order: lane l's 4 halves are U[l % 16][4 (l / 16) + i]. K and C are padded as
-// the mma.sync kernel pads them (fused_padded_outputs, fused_padded_channels).
+// U in the MFMA filter layout: 16 (k) x 16 (c) blocks in the order (k / 16, c / 16, xi), so that a
+// wave's blocks of one channel step follow each other position by position; each block holds the 64
+// lanes' A fragments in lane order: lane l's 4 halves are U[l % 16][4 (l / 16) + i] of the block. K
+// and C are padded as the mma.sync kernel pads them (fused_padded_outputs, fused_padded_channels).
 NOVA_HD constexpr int mfma_fragment_offset(int k, int c) { return ((c % 16) / 4 * 16 + k % 16) * 4 + c % 4; }
 struct MfmaFilterOrder {
-  NOVA_HD static constexpr long long index(int xi, int k, int c, int K, int C) {
-    const long long block = (static_cast<long long>(xi) * (K / kMfmaSide) + k / kMfmaSide) * (C / kMfmaSide) + c / kMfmaSide;
+  NOVA_HD static constexpr long long index(int xi, int k, int c, int nn, int K, int C) {
+    (void)K;
+    const long long block = (static_cast<long long>(k / kMfmaSide) * (C / kMfmaSide) + c / kMfmaSide) * nn + xi;
     return block * (kMfmaSide * kMfmaSide) + mfma_fragment_offset(k, c);
   }
 };
 
-// V in LDS: position by position, tile rows of `width` channels, in groups of 4 channels (the 8 bytes
-// one lane reads) swizzled by the tile, so that the 16 lanes that read one group of 16 tiles at a
-// time (a quarter wave: 128 bytes, LDS's width) meet 16 different 8-byte bank pairs. The swizzle
-// spans w groups, the largest power of two up to 16 that divides width / 4: rows whose starts
-// fall on the same bank pair differ in t / (16 / w).
-NOVA_HD constexpr int mfma_v_swizzle(int t, int width) {
-  const int groups = width / 4, low = groups & -groups, w = low < 16 ? low : 16;
-  return t % 16 / (16 / w);
-}
+// V in LDS, channel step by channel step: in a step, position by position, the 16-channel rows of
+// the block's kCapacity tiles, so that (step s, position xi) starts at (s nn + xi) kPlane and a
+// wave's reads in one step differ by constants (immediate offsets of one address). In a tile's row
+// (32 bytes) the four groups of 4 channels, the 8 bytes one lane reads, are swizzled by the tile:
+// the 16 lanes that read one group of 16 consecutive tiles at a time (a quarter wave, 128 bytes,
+// LDS's width) then meet 16 different 8-byte bank pairs.
+NOVA_HD constexpr int mfma_v_swizzle(int t) { return t / 4 % 4; }
+template <int kPositions, int kCapacity>
 struct MfmaVLayout {
-  NOVA_HD static constexpr int offset(int t, int c, int width) {
-    return t * width + ((c / 4) ^ mfma_v_swizzle(t, width)) * 4 + c % 4;
+  static constexpr int kPlane = kCapacity * kMfmaSide;  // elements of one position in one step
+  // Element (tile t, chunk channel c); the chunk's width does not change where it is.
+  NOVA_HD static constexpr int offset(int t, int c, int /*width*/) {
+    return c / kMfmaSide * kPositions * kPlane + t * kMfmaSide + ((c % kMfmaSide / 4) ^ mfma_v_swizzle(t)) * 4 + c % 4;
   }
 };
 
@@ -77,18 +80,20 @@ constexpr long long fused_mfma_shared_bytes(int n, int width, int tile_groups) {
   return static_cast<long long>(n) * n * tiles * width * 2 + tiles * static_cast<long long>(sizeof(TileOrigin));
 }
 
-// The launch for a shape on a device with `lds_limit` bytes a block and `compute_units`: two tile
-// groups a block (each U fragment feeds two products) where one channel step of them fits half the
-// LDS and the grid still gives every compute unit two blocks, else one; channel chunks as large and
+// The launch for a shape (n x n input tiles, m x m outputs) on a device with `lds_limit` bytes a block
+// and `compute_units`: two tile groups a block (each U fragment feeds two products) where the tile
+// has kernels for them (fused_mfma_max_tile_groups), one channel step of them fits half the LDS and
+// the grid still gives every compute unit two blocks, else one; channel chunks as large and
 // as even as fit half the LDS (two blocks a compute unit, so one's input transform overlaps the
 // other's products), else all of it; none where one channel step does not fit, for tiles beyond
 // kFusedMaxTileSide, or for U of 2^31 elements or more.
-constexpr FusedLaunch fused_mfma_launch(int n, int C, int K, long long tiles, long long lds_limit, int compute_units) {
+constexpr FusedLaunch fused_mfma_launch(int n, int m, int C, int K, long long tiles, long long lds_limit,
+                                        int compute_units) {
   if (n > kFusedMaxTileSide || C < 1 || K < 1 || C > INT_MAX - kFusedChannelStep || K > INT_MAX - kMfmaSide) return {};
   const int Cp = fused_padded_channels(C), Kp = fused_padded_outputs(K);
   if (static_cast<long long>(n) * n * Kp * Cp > INT_MAX) return {};
   const long long k_slices = (Kp + kMfmaBlockK - 1) / kMfmaBlockK;
-  const bool two_groups = fused_mfma_shared_bytes(n, kMfmaSide, 2) <= lds_limit / 2 &&
+  const bool two_groups = fused_mfma_max_tile_groups(m) >= 2 && fused_mfma_shared_bytes(n, kMfmaSide, 2) <= lds_limit / 2 &&
                           (tiles + 2 * kMfmaSide - 1) / (2 * kMfmaSide) * k_slices >= 2LL * compute_units;
   const int groups = two_groups ? 2 : 1;
   const long long header = fused_mfma_shared_bytes(n, 0, groups), step_bytes = fused_mfma_shared_bytes(n, kMfmaSide, groups) - header;
@@ -164,40 +169,46 @@ __device__ inline void fused_mfma_block_sync() {
 #endif
 }
 
-// Phase 2 for one wave over the chunk in LDS: out[g] += A^T (U V) A of tile group g and the wave's
-// 16 output channels. u: the wave's U block (position 0, its K block, the chunk's first channel step;
-// the same for every lane, so that each load is a scalar base plus this lane's 8-byte offset);
-// `position`: halves from one position's blocks to the next.
+// Phase 2 for one wave over the chunk in LDS (vs): out[g] += A^T (U V) A of tile group g and the
+// wave's 16 output channels. u: the wave's U blocks of the chunk's first channel step (the same
+// address in every lane: each load is a scalar base plus this lane's 8-byte offset). While a step's
+// products run, the next step's U fragments (or the next domain row's first) are in flight.
 template <class Transform, typename T, int kTileGroups>
 __device__ __forceinline__ void fused_mfma_accumulate(float (&out)[kTileGroups][Transform::m * Transform::m][4],
-                                                      const FusedBlock<T>& blk, const T* u, int position, int steps,
-                                                      int lane) {
-  constexpr int n = Transform::n, kBlock = kMfmaSide * kMfmaSide;
-  const int tile = lane % 16, group = 4 * (lane / 16);  // this lane's B column and first k of its fragment
-  const int fragment = lane * 4;                        // this lane's A fragment in a U block
+                                                      const T* vs, const T* u, int steps, int lane) {
+  constexpr int n = Transform::n, nn = n * n, kBlock = kMfmaSide * kMfmaSide;
+  using VLayout = MfmaVLayout<nn, kMfmaSide * kTileGroups>;
+  const int fragment = lane * 4;  // this lane's A fragment in a U block
+  int at[kTileGroups];            // and its B fragment, V[tile][4 (lane / 16) ..], in a position's plane
+#pragma unroll
+  for (int g = 0; g < kTileGroups; ++g) at[g] = VLayout::offset(g * kMfmaSide + lane % 16, 4 * (lane / 16), 0);
+  MfmaFragment<T> next[n];
+#pragma unroll
+  for (int j = 0; j < n; ++j) next[j] = load_fragment(u + j * kBlock + fragment);
 #pragma unroll
   for (int i = 0; i < n; ++i) {
     float mrow[n][kTileGroups][4] = {};
-    MfmaFragment<T> next[n];
-#pragma unroll
-    for (int j = 0; j < n; ++j) next[j] = load_fragment(u + (i * n + j) * position + fragment);
 #pragma unroll 1
     for (int step = 0; step < steps; ++step) {
       MfmaFragment<T> current[n];
 #pragma unroll
-      for (int j = 0; j < n; ++j) {
-        current[j] = next[j];
-        if (step + 1 < steps) next[j] = load_fragment(u + (i * n + j) * position + (step + 1) * kBlock + fragment);
+      for (int j = 0; j < n; ++j) current[j] = next[j];
+      const bool more = step + 1 < steps;
+      if (more || i + 1 < n) {
+        const int ahead = more ? (step + 1) * nn + i * n : (i + 1) * n;  // the first block of the next loads
+#pragma unroll
+        for (int j = 0; j < n; ++j) next[j] = load_fragment(u + (ahead + j) * kBlock + fragment);
       }
-      int at[kTileGroups];  // this lane's B fragment in a position's plane
+      const T* v = vs + step * nn * VLayout::kPlane + i * n * VLayout::kPlane;
+      MfmaFragment<T> b[n][kTileGroups];
 #pragma unroll
-      for (int g = 0; g < kTileGroups; ++g) at[g] = MfmaVLayout::offset(g * kMfmaSide + tile, step * kMfmaSide + group, blk.width);
+      for (int j = 0; j < n; ++j)
 #pragma unroll
-      for (int j = 0; j < n; ++j) {
-        const T* v = blk.vs + (i * n + j) * blk.plane;
+        for (int g = 0; g < kTileGroups; ++g) b[j][g] = load_fragment(v + j * VLayout::kPlane + at[g]);
 #pragma unroll
-        for (int g = 0; g < kTileGroups; ++g) mfma_16x16x16(current[j], load_fragment(v + at[g]), mrow[j][g]);
-      }
+      for (int j = 0; j < n; ++j)
+#pragma unroll
+        for (int g = 0; g < kTileGroups; ++g) mfma_16x16x16(current[j], b[j][g], mrow[j][g]);
     }
     fused_fold_row<Transform, kTileGroups>(out, mrow, i);
   }
@@ -248,35 +259,36 @@ __device__ __forceinline__ void fused_mfma_store(const FusedConvArgs& a, const F
 // 2 for each wave; phase 3 once.
 template <class Transform, typename T, Layout layout, int kTileGroups>
 __device__ __forceinline__ void fused_mfma_conv_tiles(const FusedConvArgs& a) {
-  constexpr int m = Transform::m, n = Transform::n, nn = n * n;
+  constexpr int m = Transform::m, n = Transform::n, nn = n * n, kBlock = kMfmaSide * kMfmaSide;
   static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
+  static_assert(kTileGroups <= fused_mfma_max_tile_groups(m), "the outputs of this many tile groups do not fit");
+  using VLayout = MfmaVLayout<nn, kMfmaSide * kTileGroups>;
   const TileGrid& g = a.grid;
   const int Cp = fused_padded_channels(g.channels), Kp = fused_padded_outputs(a.K), width = a.launch.chunk;
   FusedBlock<T> blk;
   blk.vs = reinterpret_cast<T*>(fused_shared_memory());
   blk.capacity = kMfmaSide * kTileGroups;
   blk.width = width;
-  blk.plane = blk.capacity * width;
+  blk.plane = VLayout::kPlane;
   blk.u_buffers = nullptr;
-  blk.origins = reinterpret_cast<TileOrigin*>(blk.vs + static_cast<long long>(nn) * blk.plane);
+  blk.origins = reinterpret_cast<TileOrigin*>(blk.vs + static_cast<long long>(nn) * blk.capacity * width);
   fused_block_origins(blk, g, m);
 
   const int wave = static_cast<int>(threadIdx.x) / kMfmaWave, lane = static_cast<int>(threadIdx.x) % kMfmaWave;
   const int kb = static_cast<int>(blockIdx.y) * kMfmaWaves + wave_uniform(wave);  // the wave's block of 16 output channels
-  const bool active = kb < Kp / kMfmaSide;                          // the same for every lane of the wave
-  const int steps = Cp / kMfmaSide, block = kMfmaSide * kMfmaSide;
-  const T* u = static_cast<const T*>(a.U) + static_cast<long long>(kb) * steps * block;
+  const bool active = kb < Kp / kMfmaSide;                                         // the same for every lane of the wave
+  const int steps = Cp / kMfmaSide;
+  const T* u = static_cast<const T*>(a.U) + static_cast<long long>(kb) * steps * nn * kBlock;
   float out[kTileGroups][m * m][4] = {};
 #pragma unroll 1
   for (int c0 = 0; c0 < Cp; c0 += width) {
     const int chunk = width < Cp - c0 ? width : Cp - c0;
     blk.width = chunk;
-    blk.plane = blk.capacity * chunk;
     fused_mfma_block_sync();  // the block is done with the chunk before
-    fused_input_transform<Transform, T, layout, 1, true, MfmaVLayout>(a, blk, c0, chunk / 2);
+    fused_input_transform<Transform, T, layout, 1, true, VLayout>(a, blk, c0, chunk / 2);
     fused_mfma_block_sync();
     if (active)
-      fused_mfma_accumulate<Transform, T, kTileGroups>(out, blk, u + c0 / kMfmaSide * block, Kp / kMfmaSide * steps * block,
+      fused_mfma_accumulate<Transform, T, kTileGroups>(out, blk.vs, u + static_cast<long long>(c0) / kMfmaSide * nn * kBlock,
                                                        chunk / kMfmaSide, lane);
   }
   if (active) fused_mfma_store<Transform, T, layout, kTileGroups>(a, blk, out, kb * kMfmaSide + 4 * (lane / 16), lane);
@@ -304,7 +316,7 @@ template <typename T>
 hipError_t launch_fused_mfma_conv(const void* const* variants, const TileSize& t, const T* x, const T* U, T* y,
                                   const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
                                   hipStream_t stream) {
-  const FusedLaunch launch = fused_mfma_launch(t.n, g.channels, K, g.tiles, device.shared_limit, device.multiprocessors);
+  const FusedLaunch launch = fused_mfma_launch(t.n, t.m, g.channels, K, g.tiles, device.shared_limit, device.multiprocessors);
   if (launch.tile_groups == 0) return hipErrorInvalidValue;
   const dim3 grid = fused_mfma_grid(g, K, launch);
   if ((g.tiles + kMfmaSide * launch.tile_groups - 1) / (kMfmaSide * launch.tile_groups) > INT_MAX / kMfmaThreads ||

@@ -53,6 +53,11 @@ constexpr int fused_mfma_variant(int tile_groups) {
     if (kFusedMfmaTileGroups[v] == tile_groups) return v;
   return -1;
 }
+// The MFMA kernel's tile groups for an m x m output tile: a lane holds 4 m^2 outputs of each group
+// through the whole kernel, beside the input transform's patch; two groups only where their outputs
+// take at most 32 registers (F(2,r)). F(4,3) with two groups needs more than the 256 registers of
+// two waves a SIMD (the compile spilled about 400), so its two-group kernels are not emitted.
+constexpr int fused_mfma_max_tile_groups(int m) { return 2 * 4 * m * m <= 32 ? 2 : 1; }
 
 struct KernelId {
   KernelKind kind;
@@ -123,6 +128,12 @@ constexpr KernelGroup kernel_group(KernelKind kind) {
   return kind == KernelKind::fused_mma || kind == KernelKind::fused_wgmma || kind == KernelKind::fused_mfma
              ? KernelGroup::fused
              : KernelGroup::three_pass;
+}
+
+// Whether a transform with m x m output tiles has kernel `id` (given it has the kernels of id's group):
+// every kernel but the MFMA variants with more tile groups than fused_mfma_max_tile_groups(m).
+constexpr bool kernel_emitted(const KernelId& id, int m) {
+  return id.kind != KernelKind::fused_mfma || kFusedMfmaTileGroups[id.variant] <= fused_mfma_max_tile_groups(m);
 }
 
 constexpr const char* storage_suffix(Storage s) { return s == Storage::f16 ? "f16" : s == Storage::f32 ? "f32" : "bf16"; }
