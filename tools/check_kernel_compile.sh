@@ -15,7 +15,8 @@
 # NOVA_KERNEL_TABLE=FILE: a device mode also writes one line per kernel to FILE (tab-separated:
 # name vgpr_count agpr_count sgpr_count group_segment_fixed_size private_segment_fixed_size
 # uses_dynamic_stack vgpr_spill_count sgpr_spill_count wavefront_size v_mfma-count), from the code
-# object metadata in the assembly (tools/amd_kernel_resources.sh).
+# object metadata in the assembly (tools/amd_kernel_resources.sh); NOVA_KERNEL_ASM=FILE keeps the
+# assembly itself (tools/amd/predict_mi300x.sh counts its instructions).
 # Usage: tools/check_kernel_compile.sh MODE COMPILER FILE   (COMPILER empty: skip)
 set -euo pipefail
 mode=$1 compiler=$2 file=$3
@@ -90,6 +91,7 @@ case $mode in
     # A file that defines kernels must have produced their metadata.
     if grep -q "__global__" "$file"; then [ -s "$work/kernels.tsv" ]; fi
     if [ -n "${NOVA_KERNEL_TABLE:-}" ]; then cp "$work/kernels.tsv" "$NOVA_KERNEL_TABLE"; fi
+    if [ -n "${NOVA_KERNEL_ASM:-}" ]; then cp "$work/kernels.s" "$NOVA_KERNEL_ASM"; fi
     if [ "$arch" != gfx1100 ]; then
       awk -F'\t' '
         $1 ~ /_fused_mfma_/ {
