@@ -111,7 +111,7 @@ bool has_group(const Source& source, kernels::KernelGroup group) {
   return group == kernels::KernelGroup::three_pass || emits_fused(source);
 }
 bool has_kernel(const Source& source, const kernels::KernelId& id) {
-  return has_group(source, kernels::kernel_group(id.kind)) && kernels::kernel_emitted(id, source.config.transform.tile.m);
+  return has_group(source, kernels::kernel_group(id.kind)) && kernels::kernel_emitted(id, source.config.transform.tile.n());
 }
 
 // The kernels of the groups asked for, inside the transform's namespace (where `Transform` is its own).

@@ -206,7 +206,7 @@ const GpuTransformEntry* loaded_kernels(const LoadedTransform& source, const std
       m.status[group] = NOVA_STATUS_SUCCESS;
       for (int i = 0; i < kKernelsPerTransform; ++i) {
         const KernelId id = kernel_id(i);
-        if ((kernel_group(id.kind) == KernelGroup::fused) != fused || !kernel_emitted(id, source.m)) continue;
+        if ((kernel_group(id.kind) == KernelGroup::fused) != fused || !kernel_emitted(id, source.m + source.r - 1)) continue;
         cudaKernel_t kernel = nullptr;
         if (cudaLibraryGetKernel(&kernel, library, kernel_symbol(source.name, id).c_str()) != cudaSuccess)
           m.status[group] = NOVA_STATUS_COMPILE_FAILED;
@@ -307,7 +307,7 @@ class GpuBackend final : public Backend {
   FusedLaunch launch_of(const ConvShape& s, const TransformEntry& t) const {
     const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
     if (device_.mfma)
-      return fused_mfma_launch(t.n, t.m, C, K, tile_shape(s, t).tiles, device_.shared_limit, device_.multiprocessors);
+      return fused_mfma_launch(t.n, C, K, tile_shape(s, t).tiles, device_.shared_limit, device_.multiprocessors);
     return fused_launch(t.n, C, K, device_.shared_limit);
   }
 

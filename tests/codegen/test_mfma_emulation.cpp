@@ -30,7 +30,7 @@ void check_mfma(const Shape& s, unsigned seed) {
   const FusedCase<Transform, T, layout> c(s, seed);
   for (const Device d : {Device{kMi300xComputeUnits, kMi300xLds}, Device{1, 160 * 1024}, Device{1, 12 * 1024}})
     for (int relu = 0; relu <= 1; ++relu) {
-      const FusedLaunch launch = fused_mfma_launch(Transform::n, Transform::m, s.C, s.K, 1LL << 40, d.lds, d.compute_units);
+      const FusedLaunch launch = fused_mfma_launch(Transform::n, s.C, s.K, 1LL << 40, d.lds, d.compute_units);
       if (launch.tile_groups == 0) continue;  // never launched: one channel step does not fit
       const Comparison r = c.run_mfma(d.compute_units, d.lds, relu);
       INFO(Transform::name << (std::is_same_v<T, __half> ? " fp16" : " bf16") << (layout == Layout::nhwc ? " NHWC" : " NCHW")
@@ -141,17 +141,16 @@ TEST_CASE("MFMA fused kernel launch: tile groups, chunks of the LDS, and shapes 
   };
   // F(4,3) on MI300X: 36 positions x 16 tiles x 16 channels x 2 bytes = 18 KB a channel step, one
   // in half the LDS; one tile group always (fused_mfma_max_tile_groups), even where LDS has room.
-  CHECK(is(fused_mfma_launch(6, 4, 64, 64, 100000, kMi300xLds, kMi300xComputeUnits), 1, 16));
-  CHECK(is(fused_mfma_launch(6, 4, 64, 64, 100000, 160 * 1024, kMi300xComputeUnits), 1, 64));  // 160 KB: all 4 steps
-  CHECK(is(fused_mfma_launch(6, 2, 64, 64, 100000, 160 * 1024, kMi300xComputeUnits), 2, 32));  // F(2,5): 2 groups, 2 steps
-  // F(2,3): 8 KB a step: two tile groups where the grid has 2 blocks a compute unit; else one group,
+  CHECK(is(fused_mfma_launch(6, 64, 64, 100000, kMi300xLds, kMi300xComputeUnits), 1, 16));
+  CHECK(is(fused_mfma_launch(6, 64, 64, 100000, 160 * 1024, kMi300xComputeUnits), 1, 64));  // 160 KB: all 4 steps
+  // F(2,3): 8 KB a step (and 64 registers of sums a group): two tile groups where the grid has 2 blocks a compute unit; else one group,
   // three steps in half the LDS, so 64 channels go in two even chunks.
-  CHECK(is(fused_mfma_launch(4, 2, 64, 64, 100000, kMi300xLds, kMi300xComputeUnits), 2, 16));
-  CHECK(is(fused_mfma_launch(4, 2, 64, 64, 1000, kMi300xLds, kMi300xComputeUnits), 1, 32));
-  CHECK(is(fused_mfma_launch(4, 2, 48, 64, 1000, kMi300xLds, kMi300xComputeUnits), 1, 48));
-  CHECK(is(fused_mfma_launch(6, 4, 3, 5, 1000, kMi300xLds, kMi300xComputeUnits), 1, 16));  // C and K padded to 16
-  CHECK(is(fused_mfma_launch(6, 4, 64, 64, 1000, 24 * 1024, kMi300xComputeUnits), 1, 16));  // only a whole LDS holds a step
-  CHECK(is(fused_mfma_launch(6, 4, 64, 64, 1000, 16 * 1024, kMi300xComputeUnits), 0, 0));   // not even one step fits
-  CHECK(is(fused_mfma_launch(8, 6, 64, 64, 1000, kMi300xLds, kMi300xComputeUnits), 0, 0));  // F(6,3): too many accumulators
-  CHECK(is(fused_mfma_launch(6, 4, 0, 64, 1000, kMi300xLds, kMi300xComputeUnits), 0, 0));
+  CHECK(is(fused_mfma_launch(4, 64, 64, 100000, kMi300xLds, kMi300xComputeUnits), 2, 16));
+  CHECK(is(fused_mfma_launch(4, 64, 64, 1000, kMi300xLds, kMi300xComputeUnits), 1, 32));
+  CHECK(is(fused_mfma_launch(4, 48, 64, 1000, kMi300xLds, kMi300xComputeUnits), 1, 48));
+  CHECK(is(fused_mfma_launch(6, 3, 5, 1000, kMi300xLds, kMi300xComputeUnits), 1, 16));  // C and K padded to 16
+  CHECK(is(fused_mfma_launch(6, 64, 64, 1000, 24 * 1024, kMi300xComputeUnits), 1, 16));  // only a whole LDS holds a step
+  CHECK(is(fused_mfma_launch(6, 64, 64, 1000, 16 * 1024, kMi300xComputeUnits), 0, 0));   // not even one step fits
+  CHECK(is(fused_mfma_launch(8, 64, 64, 1000, kMi300xLds, kMi300xComputeUnits), 0, 0));  // F(6,3): too many accumulators
+  CHECK(is(fused_mfma_launch(6, 0, 64, 1000, kMi300xLds, kMi300xComputeUnits), 0, 0));
 }

@@ -76,14 +76,14 @@ class FusedCase {
   // The MFMA kernel (AMD CDNA) with the launch fused_mfma_launch picks for a device of `compute_units`
   // and `lds_limit` bytes of LDS a block.
   Comparison run_mfma(int compute_units, long long lds_limit, int relu) const {
-    const FusedLaunch launch = nova::kernels::fused_mfma_launch(n, m, s_.C, s_.K, grid_.tiles, lds_limit, compute_units);
+    const FusedLaunch launch = nova::kernels::fused_mfma_launch(n, s_.C, s_.K, grid_.tiles, lds_limit, compute_units);
     REQUIRE(launch.tile_groups > 0);
     std::vector<T> y = fresh_output();
     const FusedConvArgs args{x_.data(), mfma_u_.data(), y.data(), bias_.data(), relu, s_.K, launch, 0, grid_};
     nova::emulation::dynamic_shared.assign(
         static_cast<std::size_t>(nova::kernels::fused_mfma_shared_bytes(n, launch.chunk, launch.tile_groups)), '\0');
     nova::emulation::launch(nova::kernels::fused_mfma_grid(grid_, s_.K, launch), static_cast<unsigned>(nova::kernels::kMfmaThreads), [&] {
-      if constexpr (nova::kernels::fused_mfma_max_tile_groups(m) >= 2)
+      if constexpr (nova::kernels::fused_mfma_max_tile_groups(n) >= 2)
         if (launch.tile_groups == 2) return nova::kernels::fused_mfma_conv_tiles<Transform, T, layout, 2>(args);
       nova::kernels::fused_mfma_conv_tiles<Transform, T, layout, 1>(args);
     });

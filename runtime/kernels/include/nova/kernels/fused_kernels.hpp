@@ -95,9 +95,6 @@ NOVA_HD constexpr int fused_v_swizzle(int t, int width) {
 NOVA_HD constexpr int fused_v_offset(int t, int c, int width) {
   return t * width + ((c / 8) ^ fused_v_swizzle(t, width)) * 8 + c % 8;
 }
-struct MmaVLayout {  // phase 1's stores for these kernels (the MFMA kernel has its own)
-  NOVA_HD static constexpr int offset(int t, int c, int width) { return fused_v_offset(t, c, width); }
-};
 
 inline constexpr int kFusedUSlots = 3;  // U steps a warp holds: the one it multiplies and two in flight
 
@@ -407,7 +404,7 @@ struct FusedBlock {
 // from NCHW images consecutive tiles of a pair (see the top). Channels at or beyond C are zero.
 // With two K blocks a warp the kernel has registers to spare here: a thread loads the patches of
 // kItemsAhead items before it transforms the first, so that their loads' latencies overlap.
-template <class Transform, typename T, Layout layout, int kKBlocks, bool kChunked, class VLayout = MmaVLayout>
+template <class Transform, typename T, Layout layout, int kKBlocks, bool kChunked>
 __device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, const FusedBlock<T>& blk, int c0,
                                                       int pairs) {
   constexpr int n = Transform::n, nn = n * n;
@@ -445,7 +442,7 @@ __device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, co
       for (int e = 0; e < nn; ++e) unpack_pair(raw[ahead][e], d0[e], d1[e]);
       Transform::input_2d(d0, v0);
       Transform::input_2d(d1, v1);
-      T* at = blk.vs + VLayout::offset(t, 2 * pair, blk.width);
+      T* at = blk.vs + fused_v_offset(t, 2 * pair, blk.width);
 #pragma unroll
       for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * blk.plane, v0[xi], second ? v1[xi] : 0.0f);
     }
@@ -605,30 +602,6 @@ __device__ __forceinline__ void fused_store_planes(const FusedConvArgs& a, const
   fused_warp_sync();  // the next tile group's U copies overwrite the buffer
 }
 
-// Folds domain row i of M into the outputs: mrow[j][b][e] is position (i, j) of accumulator e of
-// block b, out[b][pixel][e] the outputs of the same accumulator. The row goes through A^T along it,
-// then, scaled by column i of A^T, into every output row.
-template <class Transform, int kBlocks>
-__device__ __forceinline__ void fused_fold_row(float (&out)[kBlocks][Transform::m * Transform::m][4],
-                                               const float (&mrow)[Transform::n][kBlocks][4], int i) {
-  constexpr int m = Transform::m, n = Transform::n;
-  float column[m], unit[n];
-#pragma unroll
-  for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
-  Transform::output_1d(unit, 1, column, 1);
-#pragma unroll
-  for (int b = 0; b < kBlocks; ++b)
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      float z[m];
-      Transform::output_1d(&mrow[0][b][e], kBlocks * 4, z, 1);
-#pragma unroll
-      for (int r = 0; r < m; ++r)
-#pragma unroll
-        for (int s = 0; s < m; ++s) out[b][r * m + s][e] += column[r] * z[s];
-    }
-}
-
 // Phase 2 for one tile group of one warp over the chunk in shared memory: y += A^T (V U) A of tiles
 // t0 .. t0 + 15 and the warp's K blocks (out[b][pixel][e]: the mma's C fragment layout), position
 // by position. Each domain row i of M is accumulated over the chunk's channels, then folded into
@@ -637,7 +610,7 @@ template <class Transform, typename T, int kKBlocks>
 __device__ __forceinline__ void fused_accumulate(float (&out)[kKBlocks][Transform::m * Transform::m][4],
                                                  const FusedBlock<T>& blk, const UStream<T, Transform::n, kKBlocks>& u,
                                                  int t0, int lane) {
-  constexpr int n = Transform::n;
+  constexpr int m = Transform::m, n = Transform::n;
   const int steps = u.steps;
   const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, blk.width);  // this lane's ldmatrix row
   int slot = 0;  // of the step being multiplied; the next two are in flight
@@ -662,7 +635,22 @@ __device__ __forceinline__ void fused_accumulate(float (&out)[kKBlocks][Transfor
       }
       slot = slot == kFusedUSlots - 1 ? 0 : slot + 1;
     }
-    fused_fold_row<Transform, kKBlocks>(out, mrow, i);
+    // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
+    float column[m], unit[n];
+#pragma unroll
+    for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
+    Transform::output_1d(unit, 1, column, 1);
+#pragma unroll
+    for (int b = 0; b < kKBlocks; ++b)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        float z[m];
+        Transform::output_1d(&mrow[0][b][e], kKBlocks * 4, z, 1);
+#pragma unroll
+        for (int r = 0; r < m; ++r)
+#pragma unroll
+          for (int s = 0; s < m; ++s) out[b][r * m + s][e] += column[r] * z[s];
+      }
   }
 }
 

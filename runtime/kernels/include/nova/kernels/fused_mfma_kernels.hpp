@@ -1,21 +1,20 @@
 // The fused Winograd convolution on AMD's matrix cores (MFMA: CDNA2 gfx90a, CDNA3 gfx94x), wave64:
 // the mathematics of fused_kernels.hpp (V = B^T d B into LDS, M_xi = U_xi V_xi over the channels,
-// y = A^T M A folded a domain row at a time, bias, ReLU) with the products on
-// v_mfma_f32_16x16x16{f16,bf16}.
+// y = A^T M A, bias, ReLU) with the products on v_mfma_f32_16x16x16{f16,bf16}.
 //
 // A block of 4 waves takes kTileGroups groups of 16 tiles and 64 output channels (a block of 16 a
 // wave); the grid's y dimension splits K. For each chunk of the channels (as many as fit half the
 // LDS, so that two blocks share a compute unit and one's input transform overlaps the other's
 // products):
-//   1. fused_input_transform writes V of every (channel pair, tile) of the chunk into LDS in the
+//   1. fused_mfma_input_transform writes V of every (channel, tile) of the chunk into LDS in the
 //      layout below;
-//   2. each wave multiplies, for every position xi and channel step of 16, its 16 x 16 block of U_xi
-//      (the MFMA's A, read straight from the filter: 8 bytes a lane, one 512-byte run a wave, the
-//      next step's in flight) by the 16 x 16 block of V_xi^T of each tile group (the MFMA's B, 8
-//      bytes a lane from LDS), so each U fragment feeds kTileGroups products; a domain row of M is
-//      folded into the outputs once its channels are done (fused_fold_row).
-// The epilogue adds the bias, applies ReLU and stores from the accumulators: a lane holds 4
-// consecutive output channels of one tile, which NHWC stores as one 8-byte run per pixel.
+//   2. each wave multiplies, for every channel step of 16 and position xi, its 16 x 16 block of U_xi
+//      (the MFMA's A, read straight from the filter: 8 bytes a lane, one 512-byte run a wave) by the
+//      16 x 16 block of V_xi^T of each tile group (the MFMA's B, 8 bytes a lane from LDS) into M_xi,
+//      so each U fragment feeds kTileGroups products.
+// M (4 n^2 sums a lane and tile group) stays in registers through every chunk, so the output
+// transform runs once: fused_mfma_fold, then bias, ReLU and the stores from the registers: a lane
+// holds 4 consecutive output channels of one tile, which NHWC stores as one 8-byte run a pixel.
 //
 // Lane layouts (AMD CDNA3 ISA, "Matrix fused multiply-add"; the same for 16x16x16 f16 and bf16_1k):
 // lane l of the wave holds A[row l % 16][k 4 (l / 16) + i], B[k 4 (l / 16) + i][column l % 16] and
@@ -80,20 +79,19 @@ constexpr long long fused_mfma_shared_bytes(int n, int width, int tile_groups) {
   return static_cast<long long>(n) * n * tiles * width * 2 + tiles * static_cast<long long>(sizeof(TileOrigin));
 }
 
-// The launch for a shape (n x n input tiles, m x m outputs) on a device with `lds_limit` bytes a block
-// and `compute_units`: two tile groups a block (each U fragment feeds two products) where the tile
-// has kernels for them (fused_mfma_max_tile_groups), one channel step of them fits half the LDS and
-// the grid still gives every compute unit two blocks, else one; channel chunks as large and
+// The launch for a shape (n x n input tiles) on a device with `lds_limit` bytes a block and
+// `compute_units`: two tile groups a block (each U fragment feeds two products) where the tile has
+// kernels for them (fused_mfma_max_tile_groups), one channel step of them fits half the LDS and the
+// grid still gives every compute unit two blocks, else one; channel chunks as large and
 // as even as fit half the LDS (two blocks a compute unit, so one's input transform overlaps the
 // other's products), else all of it; none where one channel step does not fit, for tiles beyond
 // kFusedMaxTileSide, or for U of 2^31 elements or more.
-constexpr FusedLaunch fused_mfma_launch(int n, int m, int C, int K, long long tiles, long long lds_limit,
-                                        int compute_units) {
+constexpr FusedLaunch fused_mfma_launch(int n, int C, int K, long long tiles, long long lds_limit, int compute_units) {
   if (n > kFusedMaxTileSide || C < 1 || K < 1 || C > INT_MAX - kFusedChannelStep || K > INT_MAX - kMfmaSide) return {};
   const int Cp = fused_padded_channels(C), Kp = fused_padded_outputs(K);
   if (static_cast<long long>(n) * n * Kp * Cp > INT_MAX) return {};
   const long long k_slices = (Kp + kMfmaBlockK - 1) / kMfmaBlockK;
-  const bool two_groups = fused_mfma_max_tile_groups(m) >= 2 && fused_mfma_shared_bytes(n, kMfmaSide, 2) <= lds_limit / 2 &&
+  const bool two_groups = fused_mfma_max_tile_groups(n) >= 2 && fused_mfma_shared_bytes(n, kMfmaSide, 2) <= lds_limit / 2 &&
                           (tiles + 2 * kMfmaSide - 1) / (2 * kMfmaSide) * k_slices >= 2LL * compute_units;
   const int groups = two_groups ? 2 : 1;
   const long long header = fused_mfma_shared_bytes(n, 0, groups), step_bytes = fused_mfma_shared_bytes(n, kMfmaSide, groups) - header;
@@ -169,49 +167,79 @@ __device__ inline void fused_mfma_block_sync() {
 #endif
 }
 
-// Phase 2 for one wave over the chunk in LDS (vs): out[g] += A^T (U V) A of tile group g and the
-// wave's 16 output channels. u: the wave's U blocks of the chunk's first channel step (the same
-// address in every lane: each load is a scalar base plus this lane's 8-byte offset). While a step's
-// products run, the next step's U fragments (or the next domain row's first) are in flight.
+// Phase 1: V = B^T d B of every (channel, tile) of the chunk starting at channel c0 into LDS, one
+// channel an item (a pair, as the NVIDIA kernels take them, would hold two patches and their
+// transforms in registers beside M): from NHWC images consecutive threads take consecutive channels
+// of a tile, from NCHW images consecutive tiles of a channel. Channels at or beyond C are zero.
+template <class Transform, typename T, Layout layout, class VLayout>
+__device__ __forceinline__ void fused_mfma_input_transform(const FusedConvArgs& a, const FusedBlock<T>& blk, int c0,
+                                                           int channels) {
+  constexpr int n = Transform::n, nn = n * n;
+  const T* x = static_cast<const T*>(a.x);
+  const int items = channels * blk.capacity;
+#pragma unroll 1
+  for (int item = static_cast<int>(threadIdx.x); item < items; item += static_cast<int>(blockDim.x)) {
+    const int t = layout == Layout::nhwc ? item / channels : item % blk.capacity;
+    const int c = layout == Layout::nhwc ? item % channels : item / blk.capacity;
+    float d[nn], v[nn];
+    load_patch<n, layout>(x, a.grid, blk.origins[t < blk.tiles ? t : 0], c0 + c, t < blk.tiles && c0 + c < a.grid.channels, d);
+    Transform::input_2d(d, v);
+    T* to = blk.vs + VLayout::offset(t, c, blk.width);
+#pragma unroll
+    for (int xi = 0; xi < nn; ++xi) store(to + xi * blk.plane, v[xi]);
+  }
+}
+
+// Phase 2 for one wave over the chunk in LDS (vs): M[xi][g] += U_xi V_xi of tile group g and the
+// wave's 16 output channels, over the chunk's channel steps. u: the wave's U blocks of the chunk's
+// first channel step (the same address in every lane: each load is a scalar base plus this lane's
+// 8-byte offset). M stays in registers through every chunk (CDNA's accumulation registers hold it
+// beside the input transform's), so the outputs are folded once, after the last chunk.
 template <class Transform, typename T, int kTileGroups>
-__device__ __forceinline__ void fused_mfma_accumulate(float (&out)[kTileGroups][Transform::m * Transform::m][4],
+__device__ __forceinline__ void fused_mfma_accumulate(float (&M)[Transform::n * Transform::n][kTileGroups][4],
                                                       const T* vs, const T* u, int steps, int lane) {
   constexpr int n = Transform::n, nn = n * n, kBlock = kMfmaSide * kMfmaSide;
   using VLayout = MfmaVLayout<nn, kMfmaSide * kTileGroups>;
-  const int fragment = lane * 4;  // this lane's A fragment in a U block
-  int at[kTileGroups];            // and its B fragment, V[tile][4 (lane / 16) ..], in a position's plane
+  int at[kTileGroups];  // this lane's B fragment, V[tile][4 (lane / 16) ..], in a position's plane
 #pragma unroll
   for (int g = 0; g < kTileGroups; ++g) at[g] = VLayout::offset(g * kMfmaSide + lane % 16, 4 * (lane / 16), 0);
-  MfmaFragment<T> next[n];
-#pragma unroll
-  for (int j = 0; j < n; ++j) next[j] = load_fragment(u + j * kBlock + fragment);
-#pragma unroll
-  for (int i = 0; i < n; ++i) {
-    float mrow[n][kTileGroups][4] = {};
 #pragma unroll 1
-    for (int step = 0; step < steps; ++step) {
-      MfmaFragment<T> current[n];
+  for (int step = 0; step < steps; ++step) {
+    const T* us = u + step * nn * kBlock + lane * 4;  // this lane's A fragment of the step's first block
+    const T* v = vs + step * nn * VLayout::kPlane;
 #pragma unroll
-      for (int j = 0; j < n; ++j) current[j] = next[j];
-      const bool more = step + 1 < steps;
-      if (more || i + 1 < n) {
-        const int ahead = more ? (step + 1) * nn + i * n : (i + 1) * n;  // the first block of the next loads
+    for (int i = 0; i < n; ++i) {  // a domain row at a time: its fragments, then its products
+      MfmaFragment<T> a[n], b[n][kTileGroups];
 #pragma unroll
-        for (int j = 0; j < n; ++j) next[j] = load_fragment(u + (ahead + j) * kBlock + fragment);
+      for (int j = 0; j < n; ++j) {
+        a[j] = load_fragment(us + (i * n + j) * kBlock);
+#pragma unroll
+        for (int g = 0; g < kTileGroups; ++g) b[j][g] = load_fragment(v + (i * n + j) * VLayout::kPlane + at[g]);
       }
-      const T* v = vs + step * nn * VLayout::kPlane + i * n * VLayout::kPlane;
-      MfmaFragment<T> b[n][kTileGroups];
 #pragma unroll
       for (int j = 0; j < n; ++j)
 #pragma unroll
-        for (int g = 0; g < kTileGroups; ++g) b[j][g] = load_fragment(v + j * VLayout::kPlane + at[g]);
-#pragma unroll
-      for (int j = 0; j < n; ++j)
-#pragma unroll
-        for (int g = 0; g < kTileGroups; ++g) mfma_16x16x16(current[j], b[j][g], mrow[j][g]);
+        for (int g = 0; g < kTileGroups; ++g) mfma_16x16x16(a[j], b[j][g], M[i * n + j][g]);
     }
-    fused_fold_row<Transform, kTileGroups>(out, mrow, i);
   }
+}
+
+// The outputs of M: out[g][pixel][e] = (A^T M A)[pixel] of accumulator e of tile group g, the rows
+// through A^T first, then the columns.
+template <class Transform, int kTileGroups>
+__device__ __forceinline__ void fused_mfma_fold(float (&out)[kTileGroups][Transform::m * Transform::m][4],
+                                                const float (&M)[Transform::n * Transform::n][kTileGroups][4]) {
+  constexpr int m = Transform::m, n = Transform::n;
+#pragma unroll
+  for (int g = 0; g < kTileGroups; ++g)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float rows[n][m];
+#pragma unroll
+      for (int i = 0; i < n; ++i) Transform::output_1d(&M[i * n][g][e], kTileGroups * 4, rows[i], 1);
+#pragma unroll
+      for (int s = 0; s < m; ++s) Transform::output_1d(&rows[0][s], m, &out[g][s][e], m * 4);
+    }
 }
 
 // Phase 3: bias, ReLU and the stores of this lane's 4 output channels (from k0) of its tile of each
@@ -261,7 +289,7 @@ template <class Transform, typename T, Layout layout, int kTileGroups>
 __device__ __forceinline__ void fused_mfma_conv_tiles(const FusedConvArgs& a) {
   constexpr int m = Transform::m, n = Transform::n, nn = n * n, kBlock = kMfmaSide * kMfmaSide;
   static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
-  static_assert(kTileGroups <= fused_mfma_max_tile_groups(m), "the outputs of this many tile groups do not fit");
+  static_assert(kTileGroups <= fused_mfma_max_tile_groups(n), "the sums of this many tile groups do not fit");
   using VLayout = MfmaVLayout<nn, kMfmaSide * kTileGroups>;
   const TileGrid& g = a.grid;
   const int Cp = fused_padded_channels(g.channels), Kp = fused_padded_outputs(a.K), width = a.launch.chunk;
@@ -279,19 +307,22 @@ __device__ __forceinline__ void fused_mfma_conv_tiles(const FusedConvArgs& a) {
   const bool active = kb < Kp / kMfmaSide;                                         // the same for every lane of the wave
   const int steps = Cp / kMfmaSide;
   const T* u = static_cast<const T*>(a.U) + static_cast<long long>(kb) * steps * nn * kBlock;
-  float out[kTileGroups][m * m][4] = {};
+  float M[nn][kTileGroups][4] = {};
 #pragma unroll 1
   for (int c0 = 0; c0 < Cp; c0 += width) {
     const int chunk = width < Cp - c0 ? width : Cp - c0;
     blk.width = chunk;
     fused_mfma_block_sync();  // the block is done with the chunk before
-    fused_input_transform<Transform, T, layout, 1, true, VLayout>(a, blk, c0, chunk / 2);
+    fused_mfma_input_transform<Transform, T, layout, VLayout>(a, blk, c0, chunk);
     fused_mfma_block_sync();
     if (active)
-      fused_mfma_accumulate<Transform, T, kTileGroups>(out, blk.vs, u + static_cast<long long>(c0) / kMfmaSide * nn * kBlock,
+      fused_mfma_accumulate<Transform, T, kTileGroups>(M, blk.vs, u + static_cast<long long>(c0) / kMfmaSide * nn * kBlock,
                                                        chunk / kMfmaSide, lane);
   }
-  if (active) fused_mfma_store<Transform, T, layout, kTileGroups>(a, blk, out, kb * kMfmaSide + 4 * (lane / 16), lane);
+  if (!active) return;
+  float out[kTileGroups][m * m][4];
+  fused_mfma_fold<Transform, kTileGroups>(out, M);
+  fused_mfma_store<Transform, T, layout, kTileGroups>(a, blk, out, kb * kMfmaSide + 4 * (lane / 16), lane);
 }
 
 #endif  // NOVA_FUSED_MFMA || NOVA_KERNEL_EMULATION
@@ -316,7 +347,7 @@ template <typename T>
 hipError_t launch_fused_mfma_conv(const void* const* variants, const TileSize& t, const T* x, const T* U, T* y,
                                   const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
                                   hipStream_t stream) {
-  const FusedLaunch launch = fused_mfma_launch(t.n, t.m, g.channels, K, g.tiles, device.shared_limit, device.multiprocessors);
+  const FusedLaunch launch = fused_mfma_launch(t.n, g.channels, K, g.tiles, device.shared_limit, device.multiprocessors);
   if (launch.tile_groups == 0) return hipErrorInvalidValue;
   const dim3 grid = fused_mfma_grid(g, K, launch);
   if ((g.tiles + kMfmaSide * launch.tile_groups - 1) / (kMfmaSide * launch.tile_groups) > INT_MAX / kMfmaThreads ||

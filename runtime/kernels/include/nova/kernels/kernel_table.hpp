@@ -53,11 +53,11 @@ constexpr int fused_mfma_variant(int tile_groups) {
     if (kFusedMfmaTileGroups[v] == tile_groups) return v;
   return -1;
 }
-// The MFMA kernel's tile groups for an m x m output tile: a lane holds 4 m^2 outputs of each group
-// through the whole kernel, beside the input transform's patch; two groups only where their outputs
-// take at most 32 registers (F(2,r)). F(4,3) with two groups needs more than the 256 registers of
-// two waves a SIMD (the compile spilled about 400), so its two-group kernels are not emitted.
-constexpr int fused_mfma_max_tile_groups(int m) { return 2 * 4 * m * m <= 32 ? 2 : 1; }
+// The MFMA kernel's tile groups for n x n input tiles: a lane holds 4 n^2 sums of each group (M)
+// through every chunk of channels, beside the input transform's patch; two groups only where they
+// take at most 128 registers (n <= 4: F(2,3)). F(4,3) with two groups would need 288 of the 256
+// registers two waves a SIMD have, so its two-group kernels are not emitted.
+constexpr int fused_mfma_max_tile_groups(int n) { return 2 * 4 * n * n <= 128 ? 2 : 1; }
 
 struct KernelId {
   KernelKind kind;
@@ -130,10 +130,10 @@ constexpr KernelGroup kernel_group(KernelKind kind) {
              : KernelGroup::three_pass;
 }
 
-// Whether a transform with m x m output tiles has kernel `id` (given it has the kernels of id's group):
-// every kernel but the MFMA variants with more tile groups than fused_mfma_max_tile_groups(m).
-constexpr bool kernel_emitted(const KernelId& id, int m) {
-  return id.kind != KernelKind::fused_mfma || kFusedMfmaTileGroups[id.variant] <= fused_mfma_max_tile_groups(m);
+// Whether a transform with n x n input tiles has kernel `id` (given it has the kernels of id's group):
+// every kernel but the MFMA variants with more tile groups than fused_mfma_max_tile_groups(n).
+constexpr bool kernel_emitted(const KernelId& id, int n) {
+  return id.kind != KernelKind::fused_mfma || kFusedMfmaTileGroups[id.variant] <= fused_mfma_max_tile_groups(n);
 }
 
 constexpr const char* storage_suffix(Storage s) { return s == Storage::f16 ? "f16" : s == Storage::f32 ? "f32" : "bf16"; }

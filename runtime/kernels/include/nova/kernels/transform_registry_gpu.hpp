@@ -60,7 +60,7 @@ hipError_t launch_fused(const void* const* mma, const void* const* wg, const voi
   TileGrid g{};
   if (const hipError_t e = fused_tile_grid(t, N, C, H, W, K, pad, g); e != hipSuccess) return e;
   const bool wgmma = !device.mfma && fused_uses_wgmma(device, t.n, t.m, C, K);
-  const bool fits = device.mfma ? fused_mfma_launch(t.n, t.m, C, K, g.tiles, device.shared_limit, device.multiprocessors).tile_groups > 0
+  const bool fits = device.mfma ? fused_mfma_launch(t.n, C, K, g.tiles, device.shared_limit, device.multiprocessors).tile_groups > 0
                     : wgmma     ? true
                                 : fused_launch(t.n, C, K, device.shared_limit).tile_groups > 0;
   if (!fits) return hipErrorInvalidValue;
