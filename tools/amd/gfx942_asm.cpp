@@ -17,6 +17,7 @@ Counts& Counts::operator+=(const Counts& o) {
   lds_reads += o.lds_reads, lds_writes += o.lds_writes, lds_read_bytes += o.lds_read_bytes, lds_write_bytes += o.lds_write_bytes;
   global_loads += o.global_loads, global_stores += o.global_stores;
   global_load_bytes += o.global_load_bytes, global_store_bytes += o.global_store_bytes;
+  fp32_arith += o.fp32_arith;
   return *this;
 }
 Counts Counts::times(long long k) const {
@@ -25,6 +26,7 @@ Counts Counts::times(long long k) const {
   c.lds_reads = lds_reads * k, c.lds_writes = lds_writes * k, c.lds_read_bytes = lds_read_bytes * k;
   c.lds_write_bytes = lds_write_bytes * k, c.global_loads = global_loads * k, c.global_stores = global_stores * k;
   c.global_load_bytes = global_load_bytes * k, c.global_store_bytes = global_store_bytes * k;
+  c.fp32_arith = fp32_arith * k;
   return c;
 }
 Counts operator+(Counts a, const Counts& b) { return a += b; }
@@ -32,7 +34,8 @@ bool operator==(const Counts& a, const Counts& b) {
   return a.mfma == b.mfma && a.valu == b.valu && a.salu == b.salu && a.smem == b.smem && a.control == b.control &&
          a.lds_reads == b.lds_reads && a.lds_writes == b.lds_writes && a.lds_read_bytes == b.lds_read_bytes &&
          a.lds_write_bytes == b.lds_write_bytes && a.global_loads == b.global_loads && a.global_stores == b.global_stores &&
-         a.global_load_bytes == b.global_load_bytes && a.global_store_bytes == b.global_store_bytes;
+         a.global_load_bytes == b.global_load_bytes && a.global_store_bytes == b.global_store_bytes &&
+         a.fp32_arith == b.fp32_arith;
 }
 
 namespace {
@@ -76,11 +79,17 @@ int bytes_per_lane(const std::string& mnemonic) {
   return 0;
 }
 
+bool fp32_arith(const std::string& mn) {
+  static const std::regex pattern(R"(^v_(add|sub|subrev|fma|fmac|fmamk|fmaak|mac|mad|pk_add|pk_fma)_f32(_.*)?$)");
+  return std::regex_match(mn, pattern);
+}
+
 void count_instruction(const std::string& mn, Counts& c) {
   if (starts_with(mn, "v_mfma")) {
     ++c.mfma;
   } else if (starts_with(mn, "v_")) {
     ++c.valu;
+    if (fp32_arith(mn)) ++c.fp32_arith;
   } else if (starts_with(mn, "ds_")) {
     const int bytes = bytes_per_lane(mn);
     if (bytes == 0) fail("LDS instruction the model does not count: " + mn);
@@ -430,8 +439,7 @@ KernelSummary summarize(Kernel& k) {
   if (k.scratch_bytes != 0) fail(k.name + ": uses scratch");
   if (k.occupancy <= 0) fail(k.name + ": no \"; Occupancy:\" in the kernel info");
   // Roles from contents.
-  int chunk = -1, transform = -1;
-  std::vector<int> steps;
+  int chunk = -1, transform = -1, step = -1;
   for (int l = 0; l < static_cast<int>(k.loops.size()); ++l) {
     Loop& loop = k.loops[l];
     const Counts& c = loop.counts;
@@ -452,12 +460,15 @@ KernelSummary summarize(Kernel& k) {
     } else if (loop.depth == 2 && loop.parent == chunk && chunk >= 0) {
       if (!loop.children.empty()) fail(where + ": a loop nested in it");
       if (c.mfma > 0 && c.lds_writes == 0 && c.global_stores == 0) {
-        loop.role = Role::step, steps.push_back(l);
+        if (step >= 0)
+          fail(where + ": a second step loop in the chunk loop (v1 had n, one a domain row; v2 has one, all n^2 positions " +
+               "an iteration)");
+        step = l, loop.role = Role::step;
       } else if (c.mfma == 0 && c.lds_writes > 0 && c.global_loads > 0 && c.global_stores == 0) {
         if (transform >= 0) fail(where + ": a second input-transform loop");
         transform = l, loop.role = Role::transform;
       } else {
-        fail(where + ": a loop in the chunk loop that is neither the input transform nor a step loop");
+        fail(where + ": a loop in the chunk loop that is neither the input transform nor the step loop");
       }
     } else {
       fail(where + ": depth " + std::to_string(loop.depth) + " outside the expected nesting");
@@ -465,36 +476,39 @@ KernelSummary summarize(Kernel& k) {
   }
   if (chunk < 0) fail(k.name + ": no chunk loop (a depth-1 loop with v_mfma)");
   if (transform < 0) fail(k.name + ": no input-transform loop in the chunk loop");
-  if (static_cast<int>(steps.size()) != n)
-    fail(k.name + ": " + std::to_string(steps.size()) + " step loops, the transform's n is " + std::to_string(n));
-  for (int l : steps) s.static_mfma += static_cast<int>(k.loops[l].counts.mfma);
-  if (s.static_mfma != k.counts().mfma) fail(k.name + ": v_mfma outside the step loops");
+  if (step < 0) fail(k.name + ": no step loop in the chunk loop");
+  s.static_mfma = static_cast<int>(k.loops[step].counts.mfma);
+  if (s.static_mfma != k.counts().mfma) fail(k.name + ": v_mfma outside the step loop");
+  // M stays in the v_mfma accumulators through every chunk: the chunk loop's own blocks and the step
+  // loop do no fp32 arithmetic (v1's fold of each domain row after each chunk did it there).
+  for (const Block& b : k.blocks)
+    if ((b.loop == chunk || b.loop == step) && b.counts.fp32_arith > 0)
+      fail(k.name + ": block " + b.label + " of the " + (b.loop == step ? "step" : "chunk") + " loop does " +
+           std::to_string(b.counts.fp32_arith) + " fp32 adds or FMAs: an output fold inside the chunk loop (v1), where " +
+           "the model expects M in registers through every chunk and one fold after the loop (v2)");
 
   const std::vector<Counts> none(k.loops.size());
   const PathQuery costliest;
-  for (int l : steps) {
-    const Counts repeat = path_counts(k, l, PathEnd::repeat, none, costliest), leave = path_counts(k, l, PathEnd::leave, none, costliest);
-    for (const Counts* c : {&repeat, &leave}) {
-      if (c->mfma % n != 0 || c->mfma == 0 || (s.tile_groups != 0 && c->mfma != n * s.tile_groups))
-        fail(k.name + ": step loop " + k.blocks[k.loops[l].header].label + " runs " + std::to_string(c->mfma) +
-             " v_mfma an iteration, not n x tile groups like the others");
-      s.tile_groups = static_cast<int>(c->mfma / n);
-    }
-    s.steps_repeat += repeat, s.steps_leave += leave;
-  }
-  if (s.tile_groups * n * n != s.static_mfma) fail(k.name + ": the step loops hold other than n^2 x tile groups v_mfma");
+  s.steps_repeat = path_counts(k, step, PathEnd::repeat, none, costliest);
+  s.steps_leave = path_counts(k, step, PathEnd::leave, none, costliest);
+  for (const Counts* c : {&s.steps_repeat, &s.steps_leave})
+    if (c->mfma == 0 || c->mfma % (n * n) != 0 || c->mfma != s.static_mfma)
+      fail(k.name + ": step loop " + k.blocks[k.loops[step].header].label + " runs " + std::to_string(c->mfma) +
+           " v_mfma on a path through an iteration, not all its " + std::to_string(s.static_mfma) + ", n^2 x tile groups (n = " +
+           std::to_string(n) + ")");
+  s.tile_groups = static_cast<int>(s.steps_repeat.mfma / (n * n));
   s.chunk_repeat = path_counts(k, chunk, PathEnd::repeat, none, costliest);
   s.chunk_leave = path_counts(k, chunk, PathEnd::leave, none, costliest);
-  // The input transform of a tile inside the image: two channels of each of the n^2 patch elements,
+  // The input transform of a tile inside the image: one channel of each of the n^2 patch elements,
   // 2 bytes each, loaded once.
-  const PathQuery interior{PathQuery::Pick::cheapest_loading, 4LL * n * n};
+  const PathQuery interior{PathQuery::Pick::cheapest_loading, 2LL * n * n};
   s.transform_interior_repeat = path_counts(k, transform, PathEnd::repeat, none, interior);
   s.transform_interior_leave = path_counts(k, transform, PathEnd::leave, none, interior);
   // A wave with interior and border tiles runs both of walk_patch's paths, each element at most twice.
-  const PathQuery border{PathQuery::Pick::costliest_loading_at_most, 8LL * n * n};
+  const PathQuery border{PathQuery::Pick::costliest_loading_at_most, 4LL * n * n};
   s.transform_border_repeat = path_counts(k, transform, PathEnd::repeat, none, border);
   s.transform_border_leave = path_counts(k, transform, PathEnd::leave, none, border);
-  // Outside every loop: the tile-origin loop runs once (a block's tiles are fewer than its
+  // Outside every loop: the tile-origin loops run once (a block's tiles are fewer than its
   // threads), each store loop 4 times (the lane's 4 output channels), the chunk loop is counted
   // apart; the epilogue stores 4 channels (2 bytes each) of m^2 pixels of each tile group.
   std::vector<Counts> cost(k.loops.size());
@@ -504,17 +518,22 @@ KernelSummary summarize(Kernel& k) {
       cost[l] = path_counts(k, l, PathEnd::repeat, none, costliest).times(3) + path_counts(k, l, PathEnd::leave, none, costliest);
   }
   s.outside = path_counts(k, -1, PathEnd::leave, cost, {PathQuery::Pick::cheapest_storing, 8LL * s.tile_groups * m * m});
+  // The one output fold is on that path: more fp32 arithmetic than the bias adds (4 channels of m^2
+  // pixels of each tile group).
+  if (s.outside.fp32_arith <= 4LL * s.tile_groups * m * m)
+    fail(k.name + ": " + std::to_string(s.outside.fp32_arith) + " fp32 adds or FMAs after the chunk loop, no more than the " +
+         std::to_string(4LL * s.tile_groups * m * m) + " bias adds: no output fold there");
   return s;
 }
 
 void print_counts_header(std::ostream& out) {
   out << "mfma\tvalu\tsalu\tsmem\tcontrol\tlds_reads\tlds_read_bytes\tlds_writes\tlds_write_bytes\tglobal_loads\t"
-         "global_load_bytes\tglobal_stores\tglobal_store_bytes";
+         "global_load_bytes\tglobal_stores\tglobal_store_bytes\tfp32_arith";
 }
 void print_counts(std::ostream& out, const Counts& c) {
   out << c.mfma << '\t' << c.valu << '\t' << c.salu << '\t' << c.smem << '\t' << c.control << '\t' << c.lds_reads << '\t'
       << c.lds_read_bytes << '\t' << c.lds_writes << '\t' << c.lds_write_bytes << '\t' << c.global_loads << '\t'
-      << c.global_load_bytes << '\t' << c.global_stores << '\t' << c.global_store_bytes;
+      << c.global_load_bytes << '\t' << c.global_stores << '\t' << c.global_store_bytes << '\t' << c.fp32_arith;
 }
 
 void print_kernel(std::ostream& out, Kernel& k, bool summary) {

@@ -9,20 +9,22 @@
 // headed by the block LLVM's comments call the loop's header ("; =>This Inner Loop Header:
 // Depth=2"), so a loop that block placement gave a second entry is still one loop (LLVM's comments
 // are computed before that placement and may leave such a block in the outer loop: the table shows
-// both). Loops are then named by what they contain (Role), and the structure the fused kernel must
-// have is checked: one chunk loop at depth 1 holding one input-transform loop (LDS stores and
-// global loads) and n step loops (n x tile groups v_mfma each an iteration), the v_mfma nowhere
-// else; beside them only the tile-origin loop (LDS stores) and the per-channel store loops of the
-// epilogue. Anything else throws.
+// both). Loops are then named by what they contain (Role), and the structure of the v2 kernel
+// (commit 5d336fb: M in registers through every chunk, one output fold after the chunk loop) is
+// checked: one chunk loop at depth 1 holding one input-transform loop (LDS stores and global loads)
+// and one step loop (a channel step: n^2 x tile groups v_mfma an iteration), the v_mfma nowhere
+// else; no fp32 arithmetic in the chunk loop's own blocks or the step loop (v1 folded M into the
+// outputs there after every chunk); after the chunk loop, on the path the model counts, more fp32
+// arithmetic than the bias adds (the one output fold); beside the chunk loop only the tile-origin
+// loops (LDS stores) and the per-channel store loops of the epilogue. Anything else throws.
 //
 // Dynamic counts need the path a wave takes through each loop body: PathQuery picks the costliest
 // path (every exec-masked region entered, as a wave with lanes on both sides of each branch runs
 // it), the costliest that loads at most a given number of bytes a lane (a wave with tiles on both
 // sides of the input transform's interior/border branch: each patch element at most twice, so that
-// the alternatives a uniform condition selects, such as NHWC's one 4-byte load of a channel pair or
-// two 2-byte ones, are not both counted), or the cheapest one that moves exactly a given number of
-// bytes a lane (the input transform of interior tiles: every patch element loaded once; the
-// epilogue: every output stored once).
+// alternatives a uniform condition selects are not both counted), or the cheapest one that moves
+// exactly a given number of bytes a lane (the input transform of interior tiles: every patch
+// element loaded once, 2 bytes of one channel; the epilogue: every output stored once).
 #pragma once
 
 #include <iosfwd>
@@ -44,6 +46,9 @@ struct Counts {
   long long lds_read_bytes = 0, lds_write_bytes = 0;
   long long global_loads = 0, global_stores = 0;  // global_/buffer_/flat_ loads and stores
   long long global_load_bytes = 0, global_store_bytes = 0;
+  // Of the VALU: fp32 adds, subtracts and FMAs (fp32_arith()), what an output fold is made of (and
+  // the input transform, the bias); not an instruction class of its own, so not in instructions().
+  long long fp32_arith = 0;
 
   Counts& operator+=(const Counts& o);
   Counts times(long long k) const;
@@ -58,6 +63,11 @@ bool operator==(const Counts& a, const Counts& b);
 void count_instruction(const std::string& mnemonic, Counts& c);
 // Bytes a lane moves with an LDS or global memory instruction (0 for any other).
 int bytes_per_lane(const std::string& mnemonic);
+// Whether a VALU instruction is an fp32 add, subtract or FMA (v_add_f32, v_sub_f32, v_subrev_f32,
+// v_fma_f32, v_fmac_f32, v_fmamk_f32, v_fmaak_f32, v_mac_f32, v_mad_f32, v_pk_add_f32, v_pk_fma_f32,
+// any encoding). Not v_mul_f32: LLVM's 32-bit integer division (v_rcp_iflag_f32, v_mul_f32 by
+// 0x4f7ffffe) has one, in the chunk loop too.
+bool fp32_arith(const std::string& mnemonic);
 
 enum class Role { none, chunk, transform, step, origins, store };
 const char* role_name(Role r);
@@ -124,14 +134,15 @@ Counts path_counts(const Kernel& k, int loop, PathEnd end, const std::vector<Cou
 // wave takes, per execution of each part.
 struct KernelSummary {
   KernelName name;
-  int tile_groups = 0;  // v_mfma an iteration of a step loop / n
+  int tile_groups = 0;  // v_mfma an iteration of the step loop / n^2
   int total_vgprs = 0, occupancy = 0;
-  Counts outside;                        // prologue and epilogue, with the tile-origin loop once and
-                                         // the store loops 4 times, the path storing every output
+  Counts outside;                        // prologue and epilogue (the output fold once), with the
+                                         // tile-origin loops once and the store loops 4 times, the
+                                         // path storing every output
   Counts chunk_repeat, chunk_leave;      // the chunk loop's own blocks, costliest path
   Counts transform_interior_repeat, transform_interior_leave;  // every patch element loaded
   Counts transform_border_repeat, transform_border_leave;      // costliest path loading each element at most twice
-  Counts steps_repeat, steps_leave;      // the n step loops' iterations, summed over the n loops
+  Counts steps_repeat, steps_leave;      // an iteration of the step loop (one channel step)
   int static_mfma = 0;
 };
 // Checks the structure above and computes the paths; throws, naming the kernel, where it differs.

@@ -6,8 +6,10 @@
 // through the CPU emulation the tests use) and calls fused_mfma_launch, fused_mfma_grid,
 // fused_mfma_shared_bytes, make_tile_grid, tile_origin and walk_patch, so the chunks, tile groups,
 // grid and LDS are what a launch on MI300X would use. The counts of each part of the kernel (the
-// code outside the loops, the chunk loop's own blocks, an input-transform iteration of an interior
-// or a border tile, the step loops) come from the assembly; the trip counts from that launch.
+// code outside the loops, with the one output fold; the chunk loop's own blocks; an
+// input-transform iteration of an interior or a border tile; an iteration of the step loop, one
+// channel step) come from the assembly; the trip counts from that launch. The kernel is v2
+// (commit 5d336fb): the counter (gfx942_asm.cpp, summarize) stops on any other structure.
 //
 // MI300X, as published (sources: AMD Instinct MI300X data sheet; AMD CDNA 3 architecture white
 // paper; ROCm Compute Profiler's gfx942 "speed of light" configuration,
@@ -86,10 +88,13 @@ struct Times {
   double predicted = 0;
 };
 
-// The tile of input-transform item `item` (fused_input_transform in fused_kernels.hpp: NHWC items are
-// consecutive channel pairs of a tile, NCHW items consecutive tiles of a pair). The only index
-// mapping this file repeats from the kernel: keep the two together.
-int item_tile(Layout layout, int item, int pairs, int capacity) { return layout == Layout::nhwc ? item / pairs : item % capacity; }
+// The tile of input-transform item `item` (fused_mfma_input_transform in fused_mfma_kernels.hpp: one
+// channel an item, chunk channels x capacity tiles of them; NHWC items are consecutive channels of a
+// tile, NCHW items consecutive tiles of a channel). The only index mapping this file repeats from
+// the kernel: keep the two together.
+int item_tile(Layout layout, int item, int channels, int capacity) {
+  return layout == Layout::nhwc ? item / channels : item % capacity;
+}
 
 // Whether the tile at `o` takes walk_patch's checked path (a patch that leaves the image).
 template <int n, Layout layout>
@@ -130,7 +135,7 @@ Prediction predict(const LayerShape& layer, const KernelSummary& k, const Mi300x
   p.net = layer.net, p.transform = k.name.transform, p.layout = k.name.layout, p.channels = C, p.size = layer.size;
   TileGrid g{};
   if (!nova::kernels::make_tile_grid(m, kR, kBatch, C, layer.size, layer.size, kPad, g)) throw std::runtime_error("no tile grid");
-  p.launch = nova::kernels::fused_mfma_launch(n, m, C, K, g.tiles, d.lds_bytes, d.compute_units);
+  p.launch = nova::kernels::fused_mfma_launch(n, C, K, g.tiles, d.lds_bytes, d.compute_units);
   if (p.launch.tile_groups != k.tile_groups)
     throw std::runtime_error(p.transform + " " + p.layout + ": the launch takes " + std::to_string(p.launch.tile_groups) +
                              " tile groups, the kernel counted has " + std::to_string(k.tile_groups));
@@ -163,19 +168,21 @@ Prediction predict(const LayerShape& layer, const KernelSummary& k, const Mi300x
     std::vector<Counts> wave_total(waves, k.outside);
     for (std::size_t c = 0; c < chunks.size(); ++c) {
       const bool last_chunk = c + 1 == chunks.size();
-      const int pairs = chunks[c] / 2, items = pairs * capacity, steps = chunks[c] / nova::kernels::kMfmaSide;
+      const int channels = chunks[c], items = channels * capacity, steps = channels / nova::kernels::kMfmaSide;
       double phase1 = 0, phase2 = 0;
       for (int w = 0; w < waves; ++w) {
         Counts transform;
         for (int start = w * lanes; start < items; start += threads) {
           bool any_border = false;
           for (int item = start; item < std::min(start + lanes, items); ++item)
-            any_border = any_border || border[item_tile(layout, item, pairs, capacity)];
+            any_border = any_border || border[item_tile(layout, item, channels, capacity)];
           const bool last = start + threads >= items;
           transform += any_border ? (last ? k.transform_border_leave : k.transform_border_repeat)
                                   : (last ? k.transform_interior_leave : k.transform_interior_repeat);
           ++iterations, border_iterations += any_border;
         }
+        // The chunk loop's own blocks and the step loop, one iteration a channel step; M stays in
+        // registers, so nothing is folded here (the fold is in k.outside, once a block).
         const Counts products = (last_chunk ? k.chunk_leave : k.chunk_repeat) + k.steps_repeat.times(steps - 1) + k.steps_leave;
         wave_total[w] += transform + products;
         phase1 = std::max(phase1, issue_clocks(transform, d));
@@ -219,8 +226,9 @@ Prediction predict(const LayerShape& layer, const KernelSummary& k, const Mi300x
   return p;
 }
 
-// The measured H200 numbers (docs/results/speed.csv: graph replay, batch 32): NOVA's fastest path
-// of a layer and layout (AUTO, -3 three-pass, -f fused) and cuDNN's fastest time in those rows.
+// The measured H200 numbers (predict_mi300x.sh passes docs/results/fused_v5/full_b1_b8_b32/speed.csv,
+// the final full run: graph replay, batch 32): NOVA's fastest path of a layer and layout (AUTO, -3
+// three-pass, -f fused) and cuDNN's fastest time in those rows.
 struct Measured {
   double nova_us = 0, cudnn_us = 0;
   std::string nova_path;
@@ -328,7 +336,7 @@ int run(int argc, char** argv) {
         if (name.r != kR || !nova::kernels::make_tile_grid(name.m, name.r, kBatch, layer.channels, layer.size, layer.size, kPad, g))
           continue;
         const FusedLaunch launch =
-            nova::kernels::fused_mfma_launch(name.n, name.m, layer.channels, layer.channels, g.tiles, d.lds_bytes, d.compute_units);
+            nova::kernels::fused_mfma_launch(name.n, layer.channels, layer.channels, g.tiles, d.lds_bytes, d.compute_units);
         if (launch.tile_groups == 0) continue;
         const auto k = kernels.find(transform + "/" + layout + "/" + std::to_string(nova::kernels::fused_mfma_variant(launch.tile_groups)));
         if (k == kernels.end()) throw std::runtime_error("no counted kernel for " + transform + " " + layout);
@@ -378,11 +386,11 @@ int run(int argc, char** argv) {
                                std::to_string(s.tile_groups) + " tile group" + (s.tile_groups > 1 ? "s" : "") + ", " +
                                std::to_string(s.total_vgprs) + " VGPRs, " + std::to_string(s.occupancy) + " waves a SIMD)";
       const std::pair<const char*, const Counts*> parts[] = {
-          {"outside the loops (once)", &s.outside},
+          {"outside the loops, the output fold with it (once)", &s.outside},
           {"chunk loop's own blocks (a chunk)", &s.chunk_repeat},
           {"input transform, interior tiles (an iteration)", &s.transform_interior_repeat},
           {"input transform, border tiles (an iteration)", &s.transform_border_repeat},
-          {"the n step loops (a channel step)", &s.steps_repeat}};
+          {"the step loop (a channel step)", &s.steps_repeat}};
       for (const auto& [part, c] : parts)
         out << "| " << name << " | " << part << " | " << c->mfma << " | " << c->valu << " | " << c->salu + c->smem << " | "
             << c->lds_read_bytes << " + " << c->lds_write_bytes << " | " << c->global_load_bytes << " + " << c->global_store_bytes

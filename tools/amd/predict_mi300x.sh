@@ -5,7 +5,8 @@
 # that assembly (nova-gfx942-count's parser, tools/amd/gfx942_asm.hpp), multiplies them by the trip
 # counts of the kernel's own launch for each ResNet-50 / VGG-16 3x3 layer (nova-mi300x-model, which
 # includes the kernel header) and MI300X's published peaks, and writes, beside the H200 measurements
-# of docs/results/speed.csv:
+# of docs/results/fused_v5/full_b1_b8_b32/speed.csv (the final full bench run, the one
+# docs/runtime.md's tables use):
 #   docs/results/mi300x_prediction.md   the table, the model, the peaks and their sources
 #   docs/results/mi300x_prediction.csv  every unit's time, per layer, layout and transform
 #   docs/results/mi300x_prediction.png  predicted MI300X beside measured H200 NOVA and cuDNN
@@ -15,18 +16,18 @@
 #   --build DIR    where to build the two programs (default build-pred; configured here if empty)
 #   --asm-dir DIR  read f4x3_standard.s and f2x3_standard.s from DIR instead of compiling (about a
 #                  minute each); with the compile, the assembly is kept there too
-#   --speed CSV    the H200 measurements (default docs/results/speed.csv)
+#   --speed CSV    the H200 measurements (default docs/results/fused_v5/full_b1_b8_b32/speed.csv)
 #   --out DIR      where the three files go (default docs/results)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=$root/build-pred asm_dir="" speed=$root/docs/results/speed.csv out=$root/docs/results
+build=$root/build-pred asm_dir="" speed=$root/docs/results/fused_v5/full_b1_b8_b32/speed.csv out=$root/docs/results
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
     --asm-dir) asm_dir=$2; shift 2 ;;
     --speed) speed=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "predict_mi300x: unknown argument '$1' (--help lists them)" >&2; exit 2 ;;
   esac
 done
@@ -97,6 +98,7 @@ gnuplot "$work/plot.gp"
 
 # 5. The document.
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+kernel_commit=$(git -C "$root" log -1 --format=%h -- runtime/kernels/include/nova/kernels/fused_mfma_kernels.hpp 2>/dev/null || echo unknown)
 speed_name=${speed#"$root/"}
 {
   cat <<EOF
@@ -110,6 +112,9 @@ AMD's published peaks; none was measured. The H200 columns are measurements (\`$
 replay, batch 32): NOVA's fastest path of the layer and layout among AUTO, 3-pass and fused, and
 cuDNN's fastest time in those rows. Only the fused MFMA kernel is predicted: on MI300X NOVA would also
 have its 3-pass path (hipBLAS) and the layout conversions, which this does not model.
+
+This describes MFMA kernel v2 (M in registers through every chunk, one output fold after the chunk
+loop; the kernel header as of commit $kernel_commit), the only structure the counter accepts.
 
 Written by \`tools/amd/predict_mi300x.sh\` at commit $commit, from the assembly of $compiler_version
 (\`tools/check_kernel_compile.sh hip-gfx942\`). Files: \`mi300x_prediction.csv\` (every unit's time,
@@ -138,30 +143,34 @@ EOF
 
 ## The model
 
-1. **Counts from the assembly** (`tools/amd/gfx942_asm.cpp`, `nova-gfx942-count FILE.s` prints them
-   per basic block and loop). Each fp16 fused MFMA kernel is cut into basic blocks; its loops are the
+1. **Counts from the assembly** (`tools/amd/gfx942_asm.cpp`, `nova-gfx942-count FILE.s` prints them per
+   basic block and loop). Each fp16 fused MFMA kernel is cut into basic blocks; its loops are the
    cycles of the branch graph, headed where LLVM's loop comments say. The structure is checked and the
    run stops on anything else: one chunk loop at depth 1 holding one input-transform loop (LDS stores
-   and global loads, no v_mfma) and n step loops (n x tile groups v_mfma an iteration, the only
-   v_mfma of the kernel); beside it only the tile-origin loop and the epilogue's per-channel store
-   loops. Instructions are counted by class: v_mfma; other VALU (v_*); SALU (s_*, with s_load);
-   LDS reads and writes with bytes a lane from the mnemonic (b32 4, b64 8, b128 16, read2/write2 and
-   their st64 forms twice the element); global loads and stores with bytes; s_waitcnt, s_nop,
-   s_barrier and branches are counted apart: no unit's time, but an issue slot each. Each part of the kernel is a path
-   through its blocks: the step loops' and the chunk loop's own blocks the costliest path (a wave
-   runs both sides of every exec-masked branch whose lanes differ); an input-transform iteration of
-   interior tiles the cheapest path that loads each of the n^2 patch elements once (two channels, 4
-   bytes a lane), of border tiles the costliest that loads each at most twice (a wave with lanes on
-   both of walk_patch's paths runs both); the code outside the loops the cheapest path that stores
-   every output once (4 channels of each of the tile groups' m^2 pixels), with the tile-origin loop
-   run once and each store loop 4 times.
+   and global loads, no v_mfma) and one step loop (a channel step: n^2 x tile groups v_mfma an
+   iteration, the only v_mfma of the kernel); no fp32 adds or FMAs in the chunk loop's own blocks or
+   the step loop (M stays in the accumulators through every chunk), and more of them after the chunk
+   loop than the bias adds (the one output fold); beside it only the tile-origin loops and the
+   epilogue's per-channel store loops. Instructions are counted by class: v_mfma; other VALU (v_*);
+   SALU (s_*, with s_load); LDS reads and writes with bytes a lane from the mnemonic (b32 4, b64 8,
+   b128 16, read2/write2 and their st64 forms twice the element); global loads and stores with bytes;
+   s_waitcnt, s_nop, s_barrier and branches are counted apart: no unit's time, but an issue slot each.
+   Each part of the kernel is a path through its blocks: the step loop's and the chunk loop's own
+   blocks the costliest path (a wave runs both sides of every exec-masked branch whose lanes differ);
+   an input-transform iteration of interior tiles the cheapest path that loads each of the n^2 patch
+   elements once (one channel, 2 bytes a lane), of border tiles the costliest that loads each at most
+   twice (a wave with lanes on both of walk_patch's paths runs both); the code outside the loops, the
+   output fold with it, the cheapest path that stores every output once (4 channels of each of the tile
+   groups' m^2 pixels), with the tile-origin loops run once and each store loop 4 times.
 2. **Trip counts from the kernel's own launch** (`tools/amd/mi300x_model.cpp` includes the kernel
    header for the host through `tests/support/kernel_emulation.hpp` and calls `make_tile_grid`,
-   `fused_mfma_launch`, `fused_mfma_grid` and `fused_mfma_shared_bytes` with MI300X's 64 KB LDS and
-   304 compute units): tile groups, channel chunk, grid. For every block and chunk, each of the 4
-   waves runs the input-transform loop once per 256 items it has a lane in (an iteration counted as
-   border where any of its lanes' tiles leaves the image, found with the kernel's `walk_patch`), the
-   chunk loop's blocks once, and each step loop once per channel step of the chunk.
+   `fused_mfma_launch`, `fused_mfma_grid` and `fused_mfma_shared_bytes` with MI300X's 64 KB LDS and 304
+   compute units): tile groups, channel chunk, grid. For every block and chunk, each of the 4 waves
+   runs the input-transform loop once per 256 items it has a lane in (an item is one channel of one
+   tile, chunk channels x the block's 16 or 32 tiles of them; an iteration counted as border where any
+   of its lanes' tiles leaves the image, found with the kernel's `walk_patch`), the chunk loop's blocks
+   once, and the step loop once per channel step of the chunk; once a block, after the last chunk, the
+   code outside the loops (the output fold, bias, ReLU, stores).
 3. **Units.** Resident blocks a compute unit: the fewer of the kernel's occupancy (LLVM's
    "; Occupancy", waves a SIMD; a block is one wave on each SIMD) and the LDS (64 KB / the launch's
    bytes). Blocks spread evenly; the busiest compute unit runs ceil(blocks / 304) of them. Its time
@@ -212,23 +221,24 @@ EOF
 
 - **Nothing is calibrated.** Every rate is a peak; no MI300X run checks any of it. A real kernel
   reaches a fraction of each peak, so read every prediction as "no faster than".
-- **The issue bound dominates, and it is the most approximate**: 4 clocks an instruction a wave and
-  16 a v_mfma, with no memory latency (a block alone on a compute unit waits for every global load
-  of its transform and for the U fragments a row ahead: the small-image layers, whose grids leave
-  most of the 304 compute units with one block or none, are likely slower than predicted), no
-  s_nop or s_waitcnt stall, and no credit for one wave's VALU work overlapping its own v_mfma.
+- **The issue bound decides most rows, and it is the most approximate**: 4 clocks an instruction a
+  wave and 16 a v_mfma, with no memory latency (a block alone on a compute unit waits for every
+  global load of its transform and for the U fragments each channel step reads from global memory:
+  the small-image layers, whose grids leave most of the 304 compute units with one block or none,
+  are likely slower than predicted), no s_nop or s_waitcnt stall, and no credit for one wave's
+  VALU work overlapping its own v_mfma.
 - **Paths are chosen, not traced**: interior iterations take the cheapest path that loads every
   patch element once, border ones the costliest that loads each at most twice; the code outside the
-  loops the cheapest that stores every output (it skips the tile-origin loop that only wave 0 runs).
-  Iterations whose items end mid-wave, and waves with no items in the last chunk, are counted as
-  whole.
+  loops the cheapest that stores every output (it skips the tile-origin loops that only wave 0
+  runs).
 - **Every VALU instruction is 4 clocks**: 64-bit integer ops (`v_mad_u64_u32`, `v_lshl_add_u64`),
   conversions and transcendental ones run slower on CDNA 3; the vector column is low by their
   excess.
-- **Even spread over SIMDs and compute units**: the 4 waves of a block do not do equal work (with 16
-  channels a chunk, F(4,3)'s 128 transform items a chunk occupy 2 of the 4 waves), and blocks are
-  assumed to be dealt out evenly with an average block each; XCD partitioning (8 dies of 38 compute
-  units, each with its own L2) is ignored.
+- **Even spread over compute units**: blocks are assumed to be dealt out evenly with an average
+  block each; XCD partitioning (8 dies of 38 compute units, each with its own L2) is ignored. (The
+  4 waves of a block do share its work evenly: a chunk's transform items, 16-channel steps x
+  16-tile groups, are a whole number of its 256 threads, and each wave multiplies its own 16 output
+  channels.)
 - **Bytes are requested bytes**: lanes x bytes a lane, no coalescing loss (NCHW's 2-byte loads of
   tiles m pixels apart touch more cache lines than they use) and no LDS bank conflicts.
 - **The matrix peak**: the ROCm Compute Profiler's gfx942 configuration takes 4096 fp16 matrix flop
