@@ -21,7 +21,10 @@
 set -euo pipefail
 mode=$1 compiler=$2 file=$3
 if [ -z "$compiler" ] || ! command -v "$compiler" >/dev/null; then
-  echo "SKIP: no compiler for $mode"
+  case $mode in
+    nvcc-*) echo "SKIP: no compiler for $mode (nvcc, the CUDA toolkit)" ;;
+    *) echo "SKIP: no compiler for $mode (clang-19: apt-get install clang-19 rocm-device-libs libamdhip64-dev)" ;;
+  esac
   exit 77
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
