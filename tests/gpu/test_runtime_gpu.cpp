@@ -3,9 +3,10 @@
 // 1.5x the precision model and with no non-finite or unwritten output; the statuses of misaligned
 // tensors and of a workspace too small; and work that stays on the handle's own stream. Without a
 // GPU every test prints SKIP (ctest reports it skipped). tools/device/run_gpu_tests.sh runs them on
-// NVIDIA, tools/amd/mi300x.sh on AMD (the same source: GPU calls through gpu_runtime_api.hpp).
+// NVIDIA, tools/amd/mi300x.sh on AMD (the same source: GPU calls under HIP's names through
+// nova/kernels/hip_compat.h).
 #include "float16.hpp"
-#include "gpu_runtime_api.hpp"
+#include "nova/kernels/hip_compat.h"
 #include "nova/jit.hpp"
 #include "nova/runtime.hpp"
 #include "support/dtype_cases.hpp"

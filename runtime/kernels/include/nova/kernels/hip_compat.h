@@ -1,12 +1,14 @@
-// The HIP subset NOVA's GPU sources use, for nvcc. Under a HIP compiler (hip-clang, hipcc) this
+// The HIP subset NOVA's GPU sources use, for nvcc. Under a HIP compiler (hip-clang, hipcc), or a
+// host compiler building against ROCm's HIP runtime (hip::host defines __HIP_PLATFORM_AMD__), this
 // header only includes HIP itself; under nvcc, or a host compiler building against the CUDA
-// runtime, it maps each HIP name onto its CUDA twin. Add names here only as sources need them.
+// runtime, it maps each HIP name onto its CUDA twin. Add names here only as sources (the GPU tests
+// among them) need them.
 //
 // Wave size: never assume one. NVIDIA warps have 32 lanes, CDNA wavefronts 64, RDNA 32 (wave32)
 // or 64; device code reads `warpSize` (docs/design.md §8).
 #pragma once
 
-#if defined(__HIP__) || defined(__HIPCC__)
+#if defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)
 
 #include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
@@ -28,6 +30,8 @@ using hipStream_t = cudaStream_t;
 using hipEvent_t = cudaEvent_t;
 using hipDeviceProp_t = cudaDeviceProp;
 using hipMemcpyKind = cudaMemcpyKind;
+using hipGraph_t = cudaGraph_t;
+using hipGraphExec_t = cudaGraphExec_t;
 #define hipSuccess cudaSuccess
 #define hipErrorInvalidValue cudaErrorInvalidValue
 #define hipErrorOutOfMemory cudaErrorMemoryAllocation
@@ -35,6 +39,8 @@ using hipMemcpyKind = cudaMemcpyKind;
 #define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
 #define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define hipStreamNonBlocking cudaStreamNonBlocking
+#define hipStreamCaptureModeGlobal cudaStreamCaptureModeGlobal
 
 // Runtime API.
 #define hipGetErrorString cudaGetErrorString
@@ -60,6 +66,7 @@ using hipMemcpyKind = cudaMemcpyKind;
 #define hipMemset cudaMemset
 #define hipMemsetAsync cudaMemsetAsync
 #define hipStreamCreate cudaStreamCreate
+#define hipStreamCreateWithFlags cudaStreamCreateWithFlags
 #define hipStreamDestroy cudaStreamDestroy
 #define hipStreamSynchronize cudaStreamSynchronize
 #define hipEventCreate cudaEventCreate
@@ -67,6 +74,13 @@ using hipMemcpyKind = cudaMemcpyKind;
 #define hipEventRecord cudaEventRecord
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime
+#define hipStreamBeginCapture cudaStreamBeginCapture
+#define hipStreamEndCapture cudaStreamEndCapture
+#define hipGraphGetNodes cudaGraphGetNodes
+#define hipGraphInstantiateWithFlags cudaGraphInstantiateWithFlags  // HIP's hipGraphInstantiate takes 5 arguments
+#define hipGraphLaunch cudaGraphLaunch
+#define hipGraphExecDestroy cudaGraphExecDestroy
+#define hipGraphDestroy cudaGraphDestroy
 
 #define hipLaunchKernel cudaLaunchKernel
 
