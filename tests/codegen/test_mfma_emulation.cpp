@@ -33,16 +33,7 @@ void check_mfma(const Shape& s, unsigned seed) {
       const FusedLaunch launch = fused_mfma_launch(Transform::n, s.C, s.K, 1LL << 40, d.lds, d.compute_units);
       if (launch.tile_groups == 0) continue;  // never launched: one channel step does not fit
       const Comparison r = c.run_mfma(d.compute_units, d.lds, relu);
-      INFO(Transform::name << (std::is_same_v<T, __half> ? " fp16" : " bf16") << (layout == Layout::nhwc ? " NHWC" : " NCHW")
-                           << " N" << s.N << " C" << s.C << " K" << s.K << " " << s.H << "x" << s.W << " pad " << s.pad
-                           << " relu " << relu << ", " << d.compute_units << " CU, LDS " << d.lds << ": pixels "
-                           << r.pixels << ", err/bound " << r.bound_use << ", non-finite " << r.non_finite
-                           << ", guard writes " << r.guard_writes);
-      CHECK(r.pixels == static_cast<long long>(s.N) * s.K * (s.H + 2 * s.pad - Transform::r + 1) *
-                            (s.W + 2 * s.pad - Transform::r + 1));
-      CHECK(r.non_finite == 0);
-      CHECK(r.guard_writes == 0);
-      CHECK(r.bound_use <= 1.0);
+      c.check(r, relu, std::to_string(d.compute_units) + " compute units, LDS " + std::to_string(d.lds));
     }
 }
 

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace nova::test {
@@ -101,6 +102,19 @@ class FusedCase {
       nova::kernels::fused_wg_conv_tiles<Transform, T, layout, kTiles>(args);
     });
     return compare(y, relu);
+  }
+
+  // The checks every emulated run must pass: every output pixel written and finite, nothing written
+  // past y's end, each pixel within its rounding bound. `launch` says how the run was launched.
+  void check(const Comparison& got, int relu, const std::string& launch) const {
+    INFO(Transform::name << (std::is_same_v<T, __half> ? " fp16" : " bf16") << (layout == Layout::nhwc ? " NHWC" : " NCHW")
+                         << " N" << s_.N << " C" << s_.C << " K" << s_.K << " " << s_.H << "x" << s_.W << " pad " << s_.pad
+                         << " relu " << relu << " (" << launch << "): pixels " << got.pixels << ", err/bound "
+                         << got.bound_use << ", non-finite " << got.non_finite << ", guard writes " << got.guard_writes);
+    CHECK(got.pixels == static_cast<long long>(s_.N) * s_.K * (s_.H + 2 * s_.pad - r + 1) * (s_.W + 2 * s_.pad - r + 1));
+    CHECK(got.non_finite == 0);
+    CHECK(got.guard_writes == 0);
+    CHECK(got.bound_use <= 1.0);
   }
 
  private:
