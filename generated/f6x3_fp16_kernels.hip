@@ -6,13 +6,13 @@
 // Source: configs/f6x3_fp16.json
 //   SHA-256 0e8d58045020322c7bc0b1688ba29c78072f406552ca92c0b410fd51f62d4e20
 //
-// HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The loops live
-// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp,
-// fused_mfma_kernels.hpp); this file binds them to this transform, names each kernel as
-// nova/kernels/kernel_table.hpp does, and fills the transform's GpuTransformEntry with them
-// (launchers and layouts:
-// nova/kernels/transform_registry_gpu.hpp). A transform loaded at run time is compiled from
-// the same definitions (nova::codegen::runtime_source).
+// HIP source: nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h, clang as
+// HIP for AMD. The loops live once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp,
+// fused_wgmma_kernels.hpp, fused_mfma_kernels.hpp); this file binds them to this transform,
+// names each kernel as nova/kernels/kernel_table.hpp does, and fills the transform's
+// GpuTransformEntry with them (launchers and layouts: nova/kernels/transform_registry_gpu.hpp).
+// A transform loaded at run time is compiled from the same definitions
+// (nova::codegen::runtime_source).
 
 #include "nova/kernels/transform_registry_gpu.hpp"
 

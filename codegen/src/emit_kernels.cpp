@@ -96,7 +96,8 @@ std::string kernel_definition(const std::string& transform, const kernels::Kerne
       const std::string groups = std::to_string(kernels::kFusedMfmaTileGroups[id.variant]);
       comment = "Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), " + upper + " " + type + ": " +
                 groups + " group(s) of 16 tiles a block.";
-      bounds = "nova::kernels::kMfmaThreads, 2";  // two blocks a compute unit: fused_mfma_launch's LDS budget
+      // HIP's second bound is waves a SIMD: 2, two 4-wave blocks a compute unit (fused_mfma_launch's LDS)
+      bounds = "nova::kernels::kMfmaThreads, 2";
       params = "nova::kernels::FusedConvArgs args";
       body = "fused_mfma_conv_body<Transform, " + type + ", " + layout + ", " + groups + ">(args)";
       break;
@@ -141,13 +142,13 @@ std::string emit_kernels(const Source& source) {
   std::ostringstream out;
   out << banner(name + ": GPU filter, input and output transform kernels and the fused convolution.", {source},
                 "//\n"
-                "// HIP source. nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h. The loops live\n"
-                "// once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp, fused_wgmma_kernels.hpp,\n"
-                "// fused_mfma_kernels.hpp); this file binds them to this transform, names each kernel as\n"
-                "// nova/kernels/kernel_table.hpp does, and fills the transform's GpuTransformEntry with them\n"
-                "// (launchers and layouts:\n"
-                "// nova/kernels/transform_registry_gpu.hpp). A transform loaded at run time is compiled from\n"
-                "// the same definitions (nova::codegen::runtime_source).\n")
+                "// HIP source: nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h, clang as\n"
+                "// HIP for AMD. The loops live once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp,\n"
+                "// fused_wgmma_kernels.hpp, fused_mfma_kernels.hpp); this file binds them to this transform,\n"
+                "// names each kernel as nova/kernels/kernel_table.hpp does, and fills the transform's\n"
+                "// GpuTransformEntry with them (launchers and layouts: nova/kernels/transform_registry_gpu.hpp).\n"
+                "// A transform loaded at run time is compiled from the same definitions\n"
+                "// (nova::codegen::runtime_source).\n")
       << "#include \"nova/kernels/transform_registry_gpu.hpp\"\n\n"
       << "#include \"" << transforms_file_name(name) << "\"\n\n"
       << kernel_definitions(source, {KernelGroup::three_pass, KernelGroup::fused})
@@ -179,8 +180,9 @@ RuntimeSource runtime_source(const Source& source, kernels::KernelGroup group) {
   out.kernels = std::string("// ") + name + ": the " +
                 (group == kernels::KernelGroup::fused ? "fused convolution" : "3-pass transform") +
                 " kernels, for a compiler at run time.\n\n" +
-                (group == kernels::KernelGroup::fused ? "#include \"nova/kernels/fused_mfma_kernels.hpp\"\n#include \"nova/kernels/fused_wgmma_kernels.hpp\"\n"
-                                                       : "#include \"nova/kernels/transform_kernels.hpp\"\n") +
+                (group == kernels::KernelGroup::fused
+                     ? "#include \"nova/kernels/fused_mfma_kernels.hpp\"\n#include \"nova/kernels/fused_wgmma_kernels.hpp\"\n"
+                     : "#include \"nova/kernels/transform_kernels.hpp\"\n") +
                 "#include \"" + out.header_name + "\"\n\n" + detail::kernel_definitions(source, {group}) +
                 "}  // namespace nova::generated::" + name + "\n";
   return out;

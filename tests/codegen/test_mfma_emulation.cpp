@@ -109,7 +109,7 @@ TEST_CASE("MFMA layouts: unique filter slots, one owner per accumulator, conflic
   for (int xi = 0; xi < 36; ++xi)
     for (int t = 0; t < 32; ++t)
       for (int c = 0; c < width; ++c) {
-        const int at = V::offset(t, c, width) + xi * V::kPlane;
+        const int at = V::offset(t, c) + xi * V::kPlane;
         REQUIRE(at / V::kPlane == c / 16 * 36 + xi);
         ++slots[static_cast<std::size_t>(at)];
       }
@@ -118,8 +118,8 @@ TEST_CASE("MFMA layouts: unique filter slots, one owner per accumulator, conflic
     for (int c = 0; c < width; c += 4) {
       std::set<int> bank_pairs;
       for (int t = t0; t < t0 + 16; ++t) {
-        REQUIRE(V::offset(t, c + 3, width) == V::offset(t, c, width) + 3);
-        bank_pairs.insert(V::offset(t, c, width) * 2 % 128 / 8);
+        REQUIRE(V::offset(t, c + 3) == V::offset(t, c) + 3);
+        bank_pairs.insert(V::offset(t, c) * 2 % 128 / 8);
       }
       INFO("tiles from " << t0 << ", channel " << c);
       REQUIRE(bank_pairs.size() == 16);

@@ -88,14 +88,6 @@ struct Times {
   double predicted = 0;
 };
 
-// The tile of input-transform item `item` (fused_mfma_input_transform in fused_mfma_kernels.hpp: one
-// channel an item, chunk channels x capacity tiles of them; NHWC items are consecutive channels of a
-// tile, NCHW items consecutive tiles of a channel). The only index mapping this file repeats from
-// the kernel: keep the two together.
-int item_tile(Layout layout, int item, int channels, int capacity) {
-  return layout == Layout::nhwc ? item / channels : item % capacity;
-}
-
 // Whether the tile at `o` takes walk_patch's checked path (a patch that leaves the image).
 template <int n, Layout layout>
 bool border_tile(const TileGrid& g, const nova::kernels::TileOrigin& o) {
@@ -175,7 +167,7 @@ Prediction predict(const LayerShape& layer, const KernelSummary& k, const Mi300x
         for (int start = w * lanes; start < items; start += threads) {
           bool any_border = false;
           for (int item = start; item < std::min(start + lanes, items); ++item)
-            any_border = any_border || border[item_tile(layout, item, channels, capacity)];
+            any_border = any_border || border[nova::kernels::mfma_item(layout, item, channels, capacity).tile];
           const bool last = start + threads >= items;
           transform += any_border ? (last ? k.transform_border_leave : k.transform_border_repeat)
                                   : (last ? k.transform_interior_leave : k.transform_interior_repeat);

@@ -65,9 +65,9 @@ inline constexpr int kFusedMaxTileSide = 6;   // n of the largest tile whose reg
 // The kernels' launch bounds: two blocks an SM with one K block a warp (128 registers a thread), one
 // with two K blocks (255) or with chunked channels (whose outputs stay live through phase 1).
 NOVA_HD constexpr int fused_blocks_per_sm(int k_blocks, bool chunked) { return k_blocks == 1 && !chunked ? 2 : 1; }
-// The blocks an SM the kernels' launch bounds ask for. On AMD this kernel is the portable fallback
-// (no mma.sync), whose products need more registers than two blocks a compute unit leave; the
-// compiler would fail the occupancy target, so it asks for none there.
+// The second launch bound: blocks an SM on NVIDIA. On AMD, where HIP reads it as waves a SIMD, this
+// kernel is the portable fallback (no mma.sync), whose products need more registers than a higher
+// target leaves; it asks for 1 there, which every kernel meets.
 NOVA_HD constexpr int fused_launch_min_blocks(int k_blocks, bool chunked) {
 #ifdef __HIP_DEVICE_COMPILE__
   (void)k_blocks, (void)chunked;

@@ -57,8 +57,9 @@ struct MfmaFilterOrder {
 };
 
 // V in LDS, channel step by channel step: in a step, position by position, the 16-channel rows of
-// the block's kCapacity tiles, so that (step s, position xi) starts at (s nn + xi) kPlane and a
-// wave's reads in one step differ by constants (immediate offsets of one address). In a tile's row
+// the block's kCapacity tiles, so that (step s, position xi) starts at (s nn + xi) kPlane whatever
+// the chunk's width, and a wave's reads in one step differ by constants (immediate offsets of one
+// address). In a tile's row
 // (32 bytes) the four groups of 4 channels, the 8 bytes one lane reads, are swizzled by the tile:
 // the 16 lanes that read one group of 16 consecutive tiles at a time (a quarter wave, 128 bytes,
 // LDS's width) then meet 16 different 8-byte bank pairs.
@@ -66,11 +67,21 @@ NOVA_HD constexpr int mfma_v_swizzle(int t) { return t / 4 % 4; }
 template <int kPositions, int kCapacity>
 struct MfmaVLayout {
   static constexpr int kPlane = kCapacity * kMfmaSide;  // elements of one position in one step
-  // Element (tile t, chunk channel c); the chunk's width does not change where it is.
-  NOVA_HD static constexpr int offset(int t, int c, int /*width*/) {
+  // Element (tile t, chunk channel c) of position 0.
+  NOVA_HD static constexpr int offset(int t, int c) {
     return c / kMfmaSide * kPositions * kPlane + t * kMfmaSide + ((c % kMfmaSide / 4) ^ mfma_v_swizzle(t)) * 4 + c % 4;
   }
 };
+
+// Phase 1's items: one (tile, channel) of the chunk each, `capacity` tiles x `channels` channels; from
+// NHWC images consecutive items are consecutive channels of a tile, from NCHW consecutive tiles of a
+// channel.
+struct MfmaItem {
+  int tile, channel;  // channel: in the chunk
+};
+NOVA_HD constexpr MfmaItem mfma_item(Layout layout, int item, int channels, int capacity) {
+  return layout == Layout::nhwc ? MfmaItem{item / channels, item % channels} : MfmaItem{item % capacity, item / capacity};
+}
 
 // LDS of one block: V of every position for the tiles of the block and `width` channels, then the
 // tiles' origins.
@@ -168,9 +179,8 @@ __device__ inline void fused_mfma_block_sync() {
 }
 
 // Phase 1: V = B^T d B of every (channel, tile) of the chunk starting at channel c0 into LDS, one
-// channel an item (a pair, as the NVIDIA kernels take them, would hold two patches and their
-// transforms in registers beside M): from NHWC images consecutive threads take consecutive channels
-// of a tile, from NCHW images consecutive tiles of a channel. Channels at or beyond C are zero.
+// channel an item (mfma_item; a pair, as the NVIDIA kernels take them, would hold two patches and
+// their transforms in registers beside M). Channels at or beyond C are zero.
 template <class Transform, typename T, Layout layout, class VLayout>
 __device__ __forceinline__ void fused_mfma_input_transform(const FusedConvArgs& a, const FusedBlock<T>& blk, int c0,
                                                            int channels) {
@@ -179,22 +189,21 @@ __device__ __forceinline__ void fused_mfma_input_transform(const FusedConvArgs& 
   const int items = channels * blk.capacity;
 #pragma unroll 1
   for (int item = static_cast<int>(threadIdx.x); item < items; item += static_cast<int>(blockDim.x)) {
-    const int t = layout == Layout::nhwc ? item / channels : item % blk.capacity;
-    const int c = layout == Layout::nhwc ? item % channels : item / blk.capacity;
+    const auto [t, c] = mfma_item(layout, item, channels, blk.capacity);
     float d[nn], v[nn];
     load_patch<n, layout>(x, a.grid, blk.origins[t < blk.tiles ? t : 0], c0 + c, t < blk.tiles && c0 + c < a.grid.channels, d);
     Transform::input_2d(d, v);
-    T* to = blk.vs + VLayout::offset(t, c, blk.width);
+    T* to = blk.vs + VLayout::offset(t, c);
 #pragma unroll
-    for (int xi = 0; xi < nn; ++xi) store(to + xi * blk.plane, v[xi]);
+    for (int xi = 0; xi < nn; ++xi) store(to + xi * VLayout::kPlane, v[xi]);
   }
 }
 
 // Phase 2 for one wave over the chunk in LDS (vs): M[xi][g] += U_xi V_xi of tile group g and the
 // wave's 16 output channels, over the chunk's channel steps. u: the wave's U blocks of the chunk's
 // first channel step (the same address in every lane: each load is a scalar base plus this lane's
-// 8-byte offset). M stays in registers through every chunk (CDNA's accumulation registers hold it
-// beside the input transform's), so the outputs are folded once, after the last chunk.
+// 8-byte offset). M stays in registers through every chunk, so the outputs are folded once, after
+// the last chunk.
 template <class Transform, typename T, int kTileGroups>
 __device__ __forceinline__ void fused_mfma_accumulate(float (&M)[Transform::n * Transform::n][kTileGroups][4],
                                                       const T* vs, const T* u, int steps, int lane) {
@@ -202,7 +211,7 @@ __device__ __forceinline__ void fused_mfma_accumulate(float (&M)[Transform::n * 
   using VLayout = MfmaVLayout<nn, kMfmaSide * kTileGroups>;
   int at[kTileGroups];  // this lane's B fragment, V[tile][4 (lane / 16) ..], in a position's plane
 #pragma unroll
-  for (int g = 0; g < kTileGroups; ++g) at[g] = VLayout::offset(g * kMfmaSide + lane % 16, 4 * (lane / 16), 0);
+  for (int g = 0; g < kTileGroups; ++g) at[g] = VLayout::offset(g * kMfmaSide + lane % 16, 4 * (lane / 16));
 #pragma unroll 1
   for (int step = 0; step < steps; ++step) {
     const T* us = u + step * nn * kBlock + lane * 4;  // this lane's A fragment of the step's first block
@@ -288,17 +297,14 @@ __device__ __forceinline__ void fused_mfma_store(const FusedConvArgs& a, const F
 template <class Transform, typename T, Layout layout, int kTileGroups>
 __device__ __forceinline__ void fused_mfma_conv_tiles(const FusedConvArgs& a) {
   constexpr int m = Transform::m, n = Transform::n, nn = n * n, kBlock = kMfmaSide * kMfmaSide;
-  static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
-  static_assert(kTileGroups <= fused_mfma_max_tile_groups(n), "the sums of this many tile groups do not fit");
+  static_assert(n <= kFusedMaxTileSide, "M of a larger tile does not fit in registers");
+  static_assert(kTileGroups <= fused_mfma_max_tile_groups(n), "M of this many tile groups does not fit in registers");
   using VLayout = MfmaVLayout<nn, kMfmaSide * kTileGroups>;
   const TileGrid& g = a.grid;
   const int Cp = fused_padded_channels(g.channels), Kp = fused_padded_outputs(a.K), width = a.launch.chunk;
-  FusedBlock<T> blk;
+  FusedBlock<T> blk{};  // V's layout is VLayout's: width, plane and U buffers stay unused
   blk.vs = reinterpret_cast<T*>(fused_shared_memory());
   blk.capacity = kMfmaSide * kTileGroups;
-  blk.width = width;
-  blk.plane = VLayout::kPlane;
-  blk.u_buffers = nullptr;
   blk.origins = reinterpret_cast<TileOrigin*>(blk.vs + static_cast<long long>(nn) * blk.capacity * width);
   fused_block_origins(blk, g, m);
 
@@ -311,7 +317,6 @@ __device__ __forceinline__ void fused_mfma_conv_tiles(const FusedConvArgs& a) {
 #pragma unroll 1
   for (int c0 = 0; c0 < Cp; c0 += width) {
     const int chunk = width < Cp - c0 ? width : Cp - c0;
-    blk.width = chunk;
     fused_mfma_block_sync();  // the block is done with the chunk before
     fused_mfma_input_transform<Transform, T, layout, VLayout>(a, blk, c0, chunk);
     fused_mfma_block_sync();
