@@ -245,6 +245,16 @@ FusedKernelChoice fused_kernel_choice() {
   return FusedKernelChoice::measured;
 }
 
+// The mma.sync kernel's row split (fused_split_launch): NOVA_FUSED_ROW_SPLIT=1, 2, 4 or 8 forces it
+// wherever it fits (1: fused_launch's launch on every grid) for the bench's comparisons; anything
+// else (0) leaves it to the cost model.
+int fused_row_split_choice() {
+  const char* split = std::getenv("NOVA_FUSED_ROW_SPLIT");
+  if (!split) return 0;
+  const std::string_view s(split);
+  return s == "1" ? 1 : s == "2" ? 2 : s == "4" ? 4 : s == "8" ? 8 : 0;
+}
+
 class GpuBackend final : public Backend {
  public:
   GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device, std::string arch)
@@ -302,13 +312,15 @@ class GpuBackend final : public Backend {
     return fused < three_pass;
   }
 
-  // The mma.sync kernel's launch, or on AMD CDNA the MFMA kernel's (which the cost model, fitted on
-  // an H200, prices as the former's: uncalibrated there).
+  // The mma.sync kernel's launch: of its row splits, the one the cost model predicts fastest
+  // (fastest_fused_launch), or the one NOVA_FUSED_ROW_SPLIT forces; or on AMD CDNA the MFMA kernel's launch (which the cost model, fitted on an H200,
+  // prices as the former's: uncalibrated there).
   FusedLaunch launch_of(const ConvShape& s, const TransformEntry& t) const {
     const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
     if (device_.mfma)
       return fused_mfma_launch(t.n, C, K, tile_shape(s, t).tiles, device_.shared_limit, device_.multiprocessors);
-    return fused_launch(t.n, C, K, device_.shared_limit);
+    if (row_split_ > 0) return fused_split_launch(t.n, t.m, C, K, row_split_, device_.shared_limit);
+    return fastest_fused_launch(s, t, device_.shared_limit, device_.multiprocessors);
   }
 
   // The predicted time on the path fuses() takes (fp32: the bytes the 3-pass pipeline moves). The
@@ -384,8 +396,9 @@ class GpuBackend final : public Backend {
       const Launchers<T> launch({t.m, t.r, t.n}, *g);
       if (fused) {  // the GEMM stage is the fused kernel; the input and output stages are empty
         timer.mark(1);
-        FusedDevice kernel = device_;  // the launcher runs the wgmma kernel where this says so
+        FusedDevice kernel = device_;  // the launcher runs the wgmma kernel, and splits rows, where this says so
         kernel.wgmma = wgmma(s, t);
+        if (!kernel.wgmma && !kernel.mfma) kernel.row_split = launch_of(s, t).row_split;
         if (const hipError_t e = launch.fused(layout, static_cast<const T*>(x), static_cast<const T*>(filter),
                                               static_cast<T*>(y), bias, relu, N, C, H, W, K, s.pad, kernel, stream_);
             e != hipSuccess)
@@ -454,6 +467,7 @@ class GpuBackend final : public Backend {
   FusedDevice device_;  // shared memory a block, SMs, and which fused kernel runs here (wgmma_device, mfma_device)
   std::string arch_;    // device_arch: what loaded transforms are compiled for
   FusedKernelChoice fused_kernel_ = fused_kernel_choice();
+  int row_split_ = fused_row_split_choice();  // 0: the cost model's
   std::mutex opt_in_mutex_;
   std::set<const GpuTransformEntry*> opted_in_;
 };

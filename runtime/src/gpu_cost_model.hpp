@@ -70,9 +70,9 @@ inline double predicted_fused_us(const ConvShape& s, const TransformEntry& t, co
   const int64_t cp = kernels::fused_padded_channels(static_cast<int>(s.c)),
                 kp = kernels::fused_padded_outputs(static_cast<int>(s.k));
   const int64_t block_tiles = kernels::fused_block_tiles(launch.tile_groups);
-  const int64_t k_slice = launch.chunked ? std::min<int64_t>(kernels::kFusedWarps * kernels::kFusedBlockK, kp) : kp;
+  const int64_t k_slice = std::min<int64_t>(int64_t{kernels::fused_k_slice(static_cast<int>(s.k), launch)} * kernels::kFusedBlockK, kp);
   const int64_t per_sm = kernels::fused_blocks_per_sm(launch.k_blocks, launch.chunked);
-  const int64_t blocks = (tiling.tiles + block_tiles - 1) / block_tiles * ((kp + k_slice - 1) / k_slice);
+  const int64_t blocks = kernels::fused_blocks(tiling.tiles, static_cast<int>(s.k), launch);
   const double scale = static_cast<double>((blocks + multiprocessors * per_sm - 1) / (multiprocessors * per_sm) * per_sm);
   const double tiles = scale * static_cast<double>(block_tiles), c = static_cast<double>(cp),
                k = static_cast<double>(k_slice);
@@ -90,6 +90,23 @@ inline double predicted_fused_us(const ConvShape& s, const TransformEntry& t, co
                                     t.m == 4 ? 1.0 : 0.0,
                                     nchw};
   return weighted_sum(f, kFusedCoefficients);
+}
+
+// The mma.sync kernel's launch for `s` with `t`: of its row splits (fused_split_launch: 1, 2, 4, 8,
+// at most about one warp a domain row), the one predicted fastest. Splits pay where the grid leaves
+// SMs idle (small batches): measured on the H200 in docs/performance.md, "Fused v4.2".
+inline kernels::FusedLaunch fastest_fused_launch(const ConvShape& s, const TransformEntry& t, int shared_limit,
+                                                 int multiprocessors) {
+  const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
+  kernels::FusedLaunch best = kernels::fused_split_launch(t.n, t.m, C, K, 1, shared_limit);
+  if (best.tile_groups == 0) return best;
+  double best_us = predicted_fused_us(s, t, best, multiprocessors);
+  for (int split = 2; split <= kernels::kFusedWarps && split / 2 < t.n; split *= 2) {
+    const kernels::FusedLaunch l = kernels::fused_split_launch(t.n, t.m, C, K, split, shared_limit);
+    if (l.row_split != split) break;  // the partial outputs do not fit
+    if (const double us = predicted_fused_us(s, t, l, multiprocessors); us < best_us) best = l, best_us = us;
+  }
+  return best;
 }
 
 // Where the runtime runs the wgmma fused kernel rather than the mma.sync one, on a device that has

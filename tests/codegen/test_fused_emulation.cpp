@@ -18,7 +18,9 @@ using namespace nova::test;
 // Every launch variant a shape may take: the launch fused_launch picks with a whole SM's shared
 // memory, chunks of one and of two channel steps, and for even C and K (the unchunked kernels'
 // contract) tile groups 1, 2 and 4 and two K blocks a warp (also with two tile groups, which the
-// kernel allows though fused_launch never picks it).
+// kernel allows though fused_launch never picks it); and the chunked kernel, in chunks of one step
+// and with every channel in one chunk, with its domain rows split over 2, 4 and 8 warps
+// (fused_grid_launch's small grids).
 template <class Transform, Layout layout, typename T = __half>
 void check_launches(const Shape& s, unsigned seed) {
   const FusedCase<Transform, T, layout> c(s, seed);
@@ -28,12 +30,14 @@ void check_launches(const Shape& s, unsigned seed) {
   if (s.C % 2 == 0 && s.K % 2 == 0)
     launches.insert(launches.end(),
                     {{1, 1, Cp, false}, {2, 1, Cp, false}, {4, 1, Cp, false}, {1, 2, Cp, false}, {2, 2, Cp, false}});
+  for (const int split : {2, 4, 8}) launches.insert(launches.end(), {{1, 1, 16, true, split}, {1, 1, Cp, true, split}});
   for (int relu = 0; relu <= 1; ++relu)
     for (const FusedLaunch& launch : launches) {
       REQUIRE(launch.tile_groups > 0);
       const Comparison r = c.run(launch, relu);
       c.check(r, relu, "tile groups " + std::to_string(launch.tile_groups) + ", K blocks " + std::to_string(launch.k_blocks) +
-                           ", chunk " + std::to_string(launch.chunk) + (launch.chunked ? " chunked" : ""));
+                           ", chunk " + std::to_string(launch.chunk) + (launch.chunked ? " chunked" : "") + ", rows split " +
+                           std::to_string(launch.row_split));
     }
 }
 
@@ -108,6 +112,34 @@ TEST_CASE("fused kernel launch: tile side, padded channels and shared memory") {
   CHECK(is(fused_launch(8, 64, 64, 227 * 1024), 0, 0, 0, false));      // F(6,3): too many accumulators
   CHECK(is(fused_launch(6, 64, 64, 36 * 1024), 0, 0, 0, false));       // not even one channel step fits
   CHECK(is(fused_launch(6, 0, 64, 227 * 1024), 0, 0, 0, false));
+}
+
+TEST_CASE("fused kernel launch with split rows: the chunked kernel, one tile group, K in slices") {
+  using nova::kernels::fused_split_launch;
+  const long long shared = 227 * 1024;
+  const auto is = [](FusedLaunch l, int tile_groups, int k_blocks, int chunk, bool chunked, int split) {
+    return l.tile_groups == tile_groups && l.k_blocks == k_blocks && l.chunk == chunk && l.chunked == chunked &&
+           l.row_split == split;
+  };
+  // No split: fused_launch's launch (here two tile groups a block, two blocks an SM).
+  CHECK(is(fused_split_launch(4, 2, 64, 64, 1, shared), 2, 1, 64, false, 1));
+  // Split: one tile group, the chunked kernel with every channel in one chunk where it fits.
+  CHECK(is(fused_split_launch(4, 2, 64, 64, 4, shared), 1, 1, 64, true, 4));
+  CHECK(is(fused_split_launch(6, 4, 128, 128, 2, shared), 1, 1, 128, true, 2));
+  CHECK(is(fused_split_launch(6, 4, 256, 256, 8, shared), 1, 1, 128, true, 8));  // chunks of 128
+  CHECK(is(fused_split_launch(8, 6, 64, 64, 2, shared), 0, 0, 0, false, 1));      // F(6,3) runs no fused kernel
+  // K in slices of kFusedWarps / split K blocks: 8 K blocks (K = 64) in 1, 2, 4, 8 slices.
+  for (const int split : {1, 2, 4, 8}) {
+    const FusedLaunch l = fused_split_launch(6, 4, 64, 64, split, shared);
+    CHECK(nova::kernels::fused_blocks(196, 64, l) == 13LL * split);
+  }
+  // The partial outputs go where V was: at C = 16, V (18 KB) is smaller than 7 warps' outputs.
+  const FusedLaunch small = fused_split_launch(6, 4, 16, 16, 8, shared);
+  CHECK(nova::kernels::fused_launch_shared_bytes(6, 4, small) ==
+        nova::kernels::fused_shared_bytes(6, 16, 1, 1) - 36 * 16 * 16 * 2 + nova::kernels::fused_partial_bytes(6, 4, 8));
+  // Where the partial outputs do not fit (64 KB: one channel step fits, chunked), no split.
+  const FusedLaunch lds = fused_split_launch(6, 4, 16, 16, 8, 64 * 1024);
+  CHECK(is(lds, 1, 1, 16, true, 1));
 }
 
 TEST_CASE("fused filter layout: every U element of the padded filter has its own slot") {

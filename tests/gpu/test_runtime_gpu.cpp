@@ -334,6 +334,37 @@ TEST_CASE("fp16 and bf16 inputs up to 8 in magnitude stay finite and within the 
     }
 }
 
+// The mma.sync fused kernel with its domain rows split over 1, 2, 4 and 8 warps (fused_split_launch;
+// the runtime's cost model picks one per forward, NOVA_FUSED_ROW_SPLIT forces it, NOVA_FUSED_KERNEL=mma
+// keeps NCHW off the wgmma kernel): every split sums its warps' partial outputs right, on a shape
+// whose K fills whole slices and one whose K (20) and C (24) do not, both layouts, fp16 and bf16.
+TEST_CASE("the fused kernel with its rows split over every warp count matches FP64", "[gpu]") {
+  NOVA_REQUIRE_GPU();
+  REQUIRE(setenv("NOVA_FUSED_KERNEL", "mma", 1) == 0);
+  for (const char* split : {"1", "2", "4", "8"}) {
+    REQUIRE(setenv("NOVA_FUSED_ROW_SPLIT", split, 1) == 0);
+    nova::Handle gpu(NOVA_BACKEND_GPU);  // reads both when it is made
+    for (const Shape& s : {Shape{1, 64, 64, 24, 1}, Shape{2, 24, 20, 17, 0}}) {
+      const Problem p(s, 1.0f, 11u);
+      for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_BF16})
+        for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})
+          for (const char* transform : {"f4x3_standard", "f2x3_standard"}) {
+            nova::ConvDesc d = p.desc(dtype, layout, transform);
+            d.algorithm = NOVA_ALGO_FUSED;
+            const Run r = run(gpu.get(), p, d, true);
+            INFO("split " << split << ", C " << s.c << " K " << s.k << " " << dtype_case(dtype).name
+                          << (layout == NOVA_LAYOUT_NHWC ? " NHWC " : " NCHW ") << transform << ": rel L2 " << r.error.rel_l2);
+            REQUIRE(r.status == NOVA_STATUS_SUCCESS);
+            CHECK(r.fused);
+            CHECK(r.error.non_finite == 0);
+            CHECK(r.error.rel_l2 <= 1.5 * predicted_error(amp2d_of(transform), dtype, s.c));
+          }
+    }
+  }
+  REQUIRE(unsetenv("NOVA_FUSED_ROW_SPLIT") == 0);
+  REQUIRE(unsetenv("NOVA_FUSED_KERNEL") == 0);
+}
+
 // On an sm_90 GPU the two layouts of this shape run different fused kernels (wgmma for NCHW, mma.sync
 // for NHWC) whose filters have different element orders: the handle's filter cache must keep them
 // apart although the weights, transform and sizes are the same.

@@ -120,3 +120,25 @@ TEST_CASE("the cost model ranks the fused kernel and the 3-pass pipeline where m
   CHECK(fused(vgg, *f2) < fused(twice, *f2));
   CHECK(nova::runtime::predicted_three_pass_us(vgg, *f2) < nova::runtime::predicted_three_pass_us(twice, *f2));
 }
+
+// Row splits (fused_split_launch) where the H200 measured them faster, fused_launch's launch where it
+// measured that faster (tools/device/bench_row_split.sh; docs/performance.md, "Fused v4.2"), NHWC,
+// graph replay.
+TEST_CASE("the cost model splits the fused kernel's rows on small grids and not on full ones") {
+  const auto split = [](int64_t n, int64_t c, int64_t hw, const char* transform) {
+    nova_conv_desc_t d;
+    nova_conv_desc_init(&d);
+    d.n = n, d.c = c, d.k = c, d.h = hw, d.w = hw, d.pad = 1, d.layout = NOVA_LAYOUT_NHWC, d.dtype = NOVA_DTYPE_FP16;
+    ConvShape s;
+    REQUIRE(nova::runtime::validate_descriptor(&d, s) == NOVA_STATUS_SUCCESS);
+    const nova::kernels::TransformEntry* t = nova::kernels::find_transform(transform);
+    REQUIRE(t);
+    return nova::runtime::fastest_fused_launch(s, *t, 232448, 132).row_split;
+  };
+  CHECK(split(1, 64, 56, "f2x3_standard") == 2);    // 8.8 us against 13.8 unsplit
+  CHECK(split(1, 256, 56, "f4x3_standard") == 2);   // 31.5 against 39.5
+  CHECK(split(32, 512, 7, "f4x3_standard") == 2);   // 55.8 against 76.5
+  CHECK(split(32, 128, 28, "f4x3_standard") == 1);  // 29.1 against 47.8 split in two
+  CHECK(split(32, 64, 224, "f4x3_standard") == 1);  // 470.5 against 965.7
+  CHECK(split(8, 64, 224, "f4x3_standard") == 1);   // 125.7 against 246.3
+}

@@ -133,7 +133,7 @@ class FusedCase {
     const dim3 grid = nova::kernels::fused_grid(grid_, s_.K, launch, k_slice);
     const FusedConvArgs args{x_.data(), fused_u_.data(), y.data(), bias_.data(), relu, s_.K, launch, k_slice, grid_};
     nova::emulation::dynamic_shared.assign(
-        static_cast<std::size_t>(nova::kernels::fused_shared_bytes(n, launch.chunk, launch.tile_groups, launch.k_blocks)),
+        static_cast<std::size_t>(nova::kernels::fused_launch_shared_bytes(n, m, launch)),
         '\0');
     nova::emulation::launch(grid, static_cast<unsigned>(nova::kernels::kFusedThreads), [&] {
       nova::kernels::fused_conv_tiles<Transform, T, layout, kKBlocks, kChunked>(args);

@@ -10,7 +10,7 @@ fitted per path (3-pass, the mma.sync fused kernel, the wgmma fused kernel where
 it) by least squares on the relative error. This script computes the same features
 as gpu_cost_model.hpp (keep the two in step) and prints the coefficients as C++ initialisers.
 
-  fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...]
+  fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...] [--unsplit]
 
 --check: how often the fitted model's choice is within 10 % of the fastest measured configuration
 on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline).
@@ -31,6 +31,10 @@ SHARED_LIMIT = 232448  # its shared memory per block (227 KB)
 # The benchmark layers (frontier.csv rows) weigh as much as this many random shapes each: the
 # layers of real networks matter more than a random shape, and are few among them.
 BENCHMARK_WEIGHT = 10.0
+# --unsplit: the data was measured before the runtime split the mma.sync kernel's rows on small grids
+# (fastest_fused_launch), so every launch was fused_launch's.
+UNSPLIT = False
+RUNTIME_FUSED_COEFFICIENTS = None  # set in main
 
 
 def transform_ops():
@@ -58,6 +62,38 @@ def fused_launch(n, c, k):  # fused_kernels.hpp: (tile groups, K blocks, chunk, 
     steps = cp // 16
     chunks = (steps + fit - 1) // fit
     return 1, 1, (steps + chunks - 1) // chunks * 16, True
+
+
+def fused_k_slice(k, launch):  # fused_kernels.hpp: K blocks of 8 a block takes
+    groups, k_blocks, chunk, chunked, split = launch
+    if split > 1:
+        return 8 // split
+    return 8 if chunked else (k + 15) // 16 * 2
+
+
+def fused_blocks(tiles, k, launch):  # fused_kernels.hpp
+    blocks_k, k_slice = (k + 15) // 16 * 2, fused_k_slice(k, launch)
+    return math.ceil(tiles / (16 * launch[0])) * math.ceil(blocks_k / k_slice)
+
+
+def split_launches(n, m, c, k):  # fused_kernels.hpp fused_split_launch: every row split that fits
+    launch = fused_launch(n, c, k) + (1,)
+    yield launch
+    s = 2
+    while s <= 8 and s // 2 < n:
+        partial = (8 // s) * (min(s, n) - 1) * 32 * m * m * 16
+        if fused_shared_bytes(n, launch[2], 1, 1) + max(0, partial - n * n * 16 * launch[2] * 2) > SHARED_LIMIT:
+            return
+        yield (1, 1, launch[2], True, s)
+        s *= 2
+
+
+def runtime_fused_coefficients():
+    """The mma.sync kernel's coefficients in gpu_cost_model.hpp, with which the runtime that measured the
+    data chose each forward's row split (gpu_cost_model.hpp fastest_fused_launch)."""
+    text = (ROOT / "runtime" / "src" / "gpu_cost_model.hpp").read_text()
+    values = re.search(r"kFusedCoefficients = \{([^}]*)\}", text)[1]
+    return [float(v) for v in values.split(",")]
 
 
 def fused_wg_tiles(n, m, c, k):  # fused_wgmma_kernels.hpp: tiles a group, 0 where the kernel cannot run
@@ -106,12 +142,29 @@ def features(row, ops):
         # No transform operations: within a tile size they do not order the 3-pass kernels' times.
         return [1.0, (x + V) / 1e6, (U + V + M) / 1e6, (M + y) / 1e6, gemm / 1e9, (x + V) / 1e6 * nchw,
                 (M + y) / 1e6 * nchw, float(m == 4), float(m == 6), float(m == 8), nchw]
-    groups, k_blocks, chunk, chunked = fused_launch(n, C, K)
+    if UNSPLIT:
+        return mma_features(row, ops, fused_launch(n, C, K) + (1,))
+    return min((mma_features(row, ops, launch) for launch in split_launches(n, m, C, K)),
+               key=lambda f: float(np.dot(f, RUNTIME_FUSED_COEFFICIENTS)))
+
+
+def mma_features(row, ops, launch):
+    """The mma.sync kernel's features with `launch` (tile groups, K blocks, chunk, chunked, row split)."""
+    name = row["transform"]
+    m = int(name[1])
+    n = m + 2
+    nn = n * n
+    N, C, K, H, W = (int(row[key]) for key in "nckhw")
+    P = N * math.ceil(H / m) * math.ceil(W / m)
+    input_ops, output_ops, _ = ops[name]
+    x, y = N * C * H * W * 2, N * K * H * W * 2
+    nchw = 1.0 if row["layout"] == "NCHW" else 0.0
+    groups, k_blocks, chunk, chunked, _ = launch
     cp, kp = (C + 15) // 16 * 16, (K + 15) // 16 * 16
     block_tiles = 16 * groups
-    k_slice = min(64, kp) if chunked else kp
+    k_slice = min(8 * fused_k_slice(K, launch), kp)
     per_sm = 2 if k_blocks == 1 and not chunked else 1
-    blocks = math.ceil(P / block_tiles) * math.ceil(kp / k_slice)
+    blocks = fused_blocks(P, K, launch)
     scale = math.ceil(blocks / (MULTIPROCESSORS * per_sm)) * per_sm  # blocks one SM runs, in waves
     patches = scale * block_tiles * nn * cp * 2 / 1e6
     return [1.0, scale * block_tiles * cp * input_ops / 1e6, scale * 2 * nn * block_tiles * cp * k_slice / 1e9,
@@ -183,7 +236,12 @@ def main():
     parser.add_argument("--mma-only", nargs="+", default=[],
                         help="more training files, measured before the wgmma kernel (every fused row ran mma.sync)")
     parser.add_argument("--check", nargs="+", default=[], help="random.csv files of held-out shapes")
+    parser.add_argument("--unsplit", action="store_true",
+                        help="every file was measured before the runtime split the fused kernel's rows on small grids")
     args = parser.parse_args()
+    global UNSPLIT, RUNTIME_FUSED_COEFFICIENTS
+    UNSPLIT = args.unsplit
+    RUNTIME_FUSED_COEFFICIENTS = runtime_fused_coefficients()
     ops = transform_ops()
     train = load(args.train, args.mma_only)
     coefficients = fit(train, ops)

@@ -115,6 +115,7 @@ struct FusedLaunch {
   int tile_groups = 0, k_blocks = 0;  // 0: the shape cannot run fused
   int chunk = 0;                      // channels of V in shared memory at a time (multiple of 16)
   bool chunked = false;               // chunk < padded C: one tile group and K block a warp
+  int row_split = 1;                  // warps sharing one tile group and K block (fused_split_launch)
 };
 
 // The launch for a shape: the most tile groups (4, 2, 1) with which two blocks share an SM's
@@ -137,6 +138,42 @@ constexpr FusedLaunch fused_launch(int n, int C, int K, long long shared_limit) 
   if (fit < 1) return {};
   const int steps = Cp / kFusedChannelStep, chunks = static_cast<int>((steps + fit - 1) / fit);
   return {1, 1, (steps + chunks - 1) / chunks * kFusedChannelStep, true};
+}
+
+// Warps of a split launch that hold domain rows (no more than there are rows).
+NOVA_HD constexpr int fused_row_parts(int n, int row_split) { return row_split < n ? row_split : n; }
+
+// Bytes of the partial outputs the warps of a split launch hand to the first warp of their unit
+// through shared memory (where V was): 32 lanes' m * m x 4 fp32 outputs of every row-holding warp
+// but the first of each unit.
+NOVA_HD constexpr long long fused_partial_bytes(int n, int m, int row_split) {
+  return static_cast<long long>(kFusedWarps / row_split) * (fused_row_parts(n, row_split) - 1) * 32 * m * m * 4 * 4;
+}
+
+// Elements (16-bit) from the start of V to the U buffers: V of the chunk, or the partial outputs of
+// a split launch where they are larger.
+NOVA_HD constexpr long long fused_v_region_halves(int n, int m, const FusedLaunch& l) {
+  const long long v = static_cast<long long>(n) * n * fused_block_tiles(l.tile_groups) * l.chunk;
+  const long long partial = l.row_split > 1 ? fused_partial_bytes(n, m, l.row_split) / 2 : 0;
+  return v > partial ? v : partial;
+}
+
+// Shared memory of a launch: fused_shared_bytes, with room for a split launch's partial outputs.
+constexpr long long fused_launch_shared_bytes(int n, int m, const FusedLaunch& l) {
+  return fused_shared_bytes(n, l.chunk, l.tile_groups, l.k_blocks) +
+         (fused_v_region_halves(n, m, l) - static_cast<long long>(n) * n * fused_block_tiles(l.tile_groups) * l.chunk) * 2;
+}
+
+// K blocks of 8 one block of a launch takes (the grid's y dimension splits K into such slices):
+// unchunked every one; chunked one a warp; split one a unit of row_split warps.
+NOVA_HD constexpr int fused_k_slice(int K, const FusedLaunch& l) {
+  if (l.row_split > 1) return kFusedWarps / l.row_split;
+  return l.chunked ? kFusedWarps : fused_padded_outputs(K) / kFusedBlockK;
+}
+NOVA_HD constexpr long long fused_blocks(long long tiles, int K, const FusedLaunch& l) {
+  const int blocks_k = fused_padded_outputs(K) / kFusedBlockK, k_slice = fused_k_slice(K, l);
+  return (tiles + fused_block_tiles(l.tile_groups) - 1) / fused_block_tiles(l.tile_groups) *
+         ((blocks_k + k_slice - 1) / k_slice);
 }
 
 // Where U_xi[k][c] lies in the fused filter layout: 8 (k) x 16 (c) blocks (xi, k / 8, c / 16), each
@@ -170,7 +207,26 @@ struct FusedDevice {
   int multiprocessors = 0;
   bool wgmma = false;
   bool mfma = false;
+  int row_split = 1;  // the mma.sync kernel's launch (fused_split_launch): the runtime sets it per forward
 };
+
+// The launch of a shape with its domain rows split over `row_split` warps (1, 2, 4 or 8; the
+// runtime's cost model picks it per forward, GpuBackend::launch_of): for a split, the warps of a
+// block split the domain rows of one K block among row_split of them (their partial outputs summed
+// through shared memory) and the grid's y dimension takes K in slices of kFusedWarps / row_split K
+// blocks: row_split times the blocks of a chunked launch, each warp's chain of products a
+// row_split-th as long, the input transform done once a slice. Small grids (small batches, few
+// tiles) gain; a full grid pays the repeated input transform. Split launches run the chunked
+// kernels (whose warps already own one K block and tile group each, with the registers of a block
+// alone), in one chunk where every channel fits. fused_launch's where row_split <= 1 or the partial
+// outputs do not fit.
+constexpr FusedLaunch fused_split_launch(int n, int m, int C, int K, int row_split, long long shared_limit) {
+  const FusedLaunch l = fused_launch(n, C, K, shared_limit);
+  if (l.tile_groups == 0 || row_split <= 1) return l;
+  const FusedLaunch split{1, 1, l.chunk, true, row_split};
+  return fused_launch_shared_bytes(n, m, split) <= shared_limit ? split : l;
+}
+
 
 struct FusedConvArgs {
   const void* x;       // N x C x H x W (layout as the kernel's), the kernel's storage type
@@ -342,12 +398,12 @@ struct UStream {
   T* buffer;       // this warp's fused_u_buffer_halves(n, kKBlocks): kFusedUSlots steps
   int lane;
 
-  // Step `step` of domain row i (a step past the row's last continues on the next rows) starts on
-  // its way into `slot`. Lane l copies chunks l + 32 q: bytes (l % 16) * 16 of block l / 16 + 2 q,
-  // block b * n + j being position j of K block b.
-  __device__ void fetch(int i, int step, int slot) const {
+  // Step `step` of domain row i (a step past the row's last continues on the warp's next rows, every
+  // `stride`-th row) starts on its way into `slot`. Lane l copies chunks l + 32 q: bytes
+  // (l % 16) * 16 of block l / 16 + 2 q, block b * n + j being position j of K block b.
+  __device__ void fetch(int i, int step, int slot, int stride) const {
 #ifdef NOVA_FUSED_MMA
-    for (; step >= steps; step -= steps) ++i;
+    for (; step >= steps; step -= steps) i += stride;
     const T* from = first + i * n * position + step * kHalves + lane % 16 * 8;
     const auto to = static_cast<unsigned>(__cvta_generic_to_shared(buffer + slot * kBlocks * kHalves + lane * 8));
 #pragma unroll
@@ -359,7 +415,7 @@ struct UStream {
     }
     asm volatile("cp.async.commit_group;\n" ::);
 #else
-    (void)i, (void)step, (void)slot;
+    (void)i, (void)step, (void)slot, (void)stride;
 #endif
   }
 
@@ -605,25 +661,30 @@ __device__ __forceinline__ void fused_store_planes(const FusedConvArgs& a, const
 // Phase 2 for one tile group of one warp over the chunk in shared memory: y += A^T (V U) A of tiles
 // t0 .. t0 + 15 and the warp's K blocks (out[b][pixel][e]: the mma's C fragment layout), position
 // by position. Each domain row i of M is accumulated over the chunk's channels, then folded into
-// the outputs at once, so only the m x m outputs and one row of M stay in registers.
-template <class Transform, typename T, int kKBlocks>
+// the outputs at once, so only the m x m outputs and one row of M stay in registers. kRowSplit: the
+// warp takes only the rows i with i % split == part (a split launch), else every row (and the
+// code is what it was before split launches: the one-K-block F(4,3) kernels have no register to
+// spare).
+template <class Transform, typename T, int kKBlocks, bool kRowSplit = false>
 __device__ __forceinline__ void fused_accumulate(float (&out)[kKBlocks][Transform::m * Transform::m][4],
                                                  const FusedBlock<T>& blk, const UStream<T, Transform::n, kKBlocks>& u,
-                                                 int t0, int lane) {
+                                                 int t0, int lane, int part = 0, int split = 1) {
   constexpr int m = Transform::m, n = Transform::n;
-  const int steps = u.steps;
+  const int steps = u.steps, total = (kRowSplit ? (n - part + split - 1) / split : n) * steps;  // of the warp's rows
+  if (kRowSplit && total == 0) return;
   const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, blk.width);  // this lane's ldmatrix row
   int slot = 0;  // of the step being multiplied; the next two are in flight
-  u.fetch(0, 0, 0);
-  u.fetch(0, 1, 1);
+  u.fetch(part, 0, 0, split);
+  if (!kRowSplit || total > 1) u.fetch(part, 1, 1, split);
 #pragma unroll
   for (int i = 0; i < n; ++i) {
+    if (kRowSplit && i % split != part) continue;
     float mrow[n][kKBlocks][4] = {};
 #pragma unroll 1
     for (int step = 0; step < steps; ++step) {
-      const int f = i * steps + step, total = n * steps;
+      const int f = (kRowSplit ? (i - part) / split : i) * steps + step;  // steps multiplied so far
       u.wait(f + 1 < total);
-      if (f + 2 < total) u.fetch(i, step + 2, slot == 0 ? 2 : slot - 1);
+      if (f + 2 < total) u.fetch(i, step + 2, slot == 0 ? 2 : slot - 1, split);
       const int lane_at = lane_tile * blk.width + ((2 * step + lane / 16) ^ lane_swizzle) * 8;
 #pragma unroll
       for (int j = 0; j < n; ++j) {
@@ -691,11 +752,33 @@ __device__ __forceinline__ void fused_block_origins(FusedBlock<T>& blk, const Ti
     blk.origins[t] = tile_origin(g, first_tile + t, m);
 }
 
+// A split launch's partial outputs: after the block's last product, each row-holding warp but the
+// first of its unit of row_split warps writes its outputs where V was (lane-fastest: no bank
+// conflicts), and the first adds them to its own.
+template <class Transform, typename T>
+__device__ __forceinline__ void fused_sum_rows(float (&out)[1][Transform::m * Transform::m][4], const FusedBlock<T>& blk,
+                                               int split, int warp, int lane) {
+  constexpr int n = Transform::n, kOutputs = Transform::m * Transform::m * 4;
+  const int parts = fused_row_parts(n, split), part = warp % split;
+  // The slots of this warp's unit: one for each of its warps 1 .. parts - 1.
+  float* unit = reinterpret_cast<float*>(blk.vs) + warp / split * (parts - 1) * kOutputs * 32 + lane;
+  __syncthreads();  // every warp is done with V
+  if (part > 0 && part < parts)
+#pragma unroll
+    for (int o = 0; o < kOutputs; ++o) unit[((part - 1) * kOutputs + o) * 32] = out[0][o / 4][o % 4];
+  __syncthreads();
+  if (part == 0)
+    for (int q = 1; q < parts; ++q)
+#pragma unroll
+      for (int o = 0; o < kOutputs; ++o) out[0][o / 4][o % 4] += unit[((q - 1) * kOutputs + o) * 32];
+}
+
 // The kernel body: lay out shared memory, then phase 1 for the block and phases 2 and 3 for each of
-// a warp's K blocks and each tile group; or, chunked, phases 1 and 2 for each chunk and phase 3 once.
+// a warp's K blocks and each tile group; or, chunked or split, phases 1 and 2 for each chunk and
+// phase 3 once.
 template <class Transform, typename T, Layout layout, int kKBlocks, bool kChunked>
 __device__ void fused_conv_tiles(const FusedConvArgs& a) {
-  constexpr int m = Transform::m, n = Transform::n, nn = n * n;
+  constexpr int m = Transform::m, n = Transform::n;
   static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
   static_assert(!kChunked || kKBlocks == 1, "a chunked warp keeps one K block's outputs through phase 1");
   const int threads = static_cast<int>(blockDim.x), warps = threads / 32;
@@ -709,7 +792,8 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   blk.capacity = fused_block_tiles(a.launch.tile_groups);
   blk.width = width;
   blk.plane = blk.capacity * width;
-  blk.u_buffers = blk.vs + static_cast<long long>(nn) * blk.plane;
+  // Split launches (chunked kernels only) may need more room than V for their partial outputs.
+  blk.u_buffers = blk.vs + (kChunked ? fused_v_region_halves(n, m, a.launch) : static_cast<long long>(n) * n * blk.plane);
   blk.origins = reinterpret_cast<TileOrigin*>(blk.u_buffers + warps * fused_u_buffer_halves(n, kKBlocks));
   fused_block_origins(blk, g, m);
 
@@ -733,8 +817,10 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
 #pragma unroll 1
       for (int t0 = 0; t0 < blk.tiles; t0 += kFusedGroupTiles) fused_tile_group<Transform, T, layout, kKBlocks>(a, blk, u, t0, kb, lane);
     }
-  } else {  // one tile group, and K block blockIdx.y * k_slice + warp for this warp
-    const int kb = static_cast<int>(blockIdx.y) * a.k_slice + warp;
+  } else {
+    // One tile group; K block blockIdx.y * k_slice + warp / split for this warp, which takes the
+    // domain rows i % split == warp % split (split launches, fused_split_launch; else every row).
+    const int split = a.launch.row_split, kb = static_cast<int>(blockIdx.y) * a.k_slice + warp / split, part = warp % split;
     float out[kKBlocks][m * m][4] = {};
 #pragma unroll 1
     for (int c0 = 0; c0 < Cp; c0 += width) {
@@ -744,9 +830,12 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
       __syncthreads();  // the block is done with the chunk before
       fused_input_transform<Transform, T, layout, kKBlocks, kChunked>(a, blk, c0, chunk / 2);
       __syncthreads();
-      if (kb < kb_end) fused_accumulate<Transform, T, kKBlocks>(out, blk, stream(kb, c0 / kFusedChannelStep, chunk / kFusedChannelStep), 0, lane);
+      if (kb < kb_end)
+        fused_accumulate<Transform, T, kKBlocks, true>(out, blk, stream(kb, c0 / kFusedChannelStep, chunk / kFusedChannelStep), 0,
+                                                       lane, part, split);
     }
-    if (kb < kb_end) fused_store<Transform, T, layout, kKBlocks, true>(a, blk, out, u_buffer, 0, kb, lane);
+    if (split > 1) fused_sum_rows<Transform, T>(out, blk, split, warp, lane);
+    if (kb < kb_end && part == 0) fused_store<Transform, T, layout, kKBlocks, true>(a, blk, out, u_buffer, 0, kb, lane);
   }
 }
 
@@ -763,11 +852,10 @@ __global__ void __launch_bounds__(kBlockThreads) fused_filter_order(const T* __r
       k < K && c < C ? U[(static_cast<long long>(xi) * K + k) * C + c] : storage_zero<T>();
 }
 
-// The grid of a fused launch: x over blocks of tiles, y over slices of K (chunked: 8 K blocks, one
-// a warp; else all of K).
+// The grid of a fused launch: x over blocks of tiles, y over slices of K (fused_k_slice).
 inline dim3 fused_grid(const TileGrid& g, int K, const FusedLaunch& launch, int& k_slice) {
   const int blocks_k = fused_padded_outputs(K) / kFusedBlockK;
-  k_slice = launch.chunked ? kFusedWarps : blocks_k;
+  k_slice = fused_k_slice(K, launch);
   const long long tiles = fused_block_tiles(launch.tile_groups);
   return dim3(static_cast<unsigned>((g.tiles + tiles - 1) / tiles), static_cast<unsigned>((blocks_k + k_slice - 1) / k_slice));
 }
@@ -803,13 +891,13 @@ inline hipError_t fused_tile_grid(const TileSize& t, int N, int C, int H, int W,
 // transform's kernels of this storage type and layout (one K block a warp, two, chunked).
 template <typename T>
 hipError_t launch_fused_conv(const void* const* variants, const TileSize& t, const T* x, const T* U, T* y,
-                             const float* bias, int relu, const TileGrid& g, int K, int shared_limit,
+                             const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
                              hipStream_t stream) {
   const int C = g.channels;
-  const FusedLaunch launch = fused_launch(t.n, C, K, shared_limit);
+  const FusedLaunch launch = fused_split_launch(t.n, t.m, C, K, device.row_split, device.shared_limit);
   if (launch.tile_groups == 0) return hipErrorInvalidValue;
   const int variant = fused_mma_variant(launch.k_blocks, launch.chunked);
-  const auto shared = static_cast<int>(fused_shared_bytes(t.n, launch.chunk, launch.tile_groups, launch.k_blocks));
+  const auto shared = static_cast<int>(fused_launch_shared_bytes(t.n, t.m, launch));
   int k_slice = 0;
   const dim3 grid = fused_grid(g, K, launch, k_slice);
   if ((g.tiles + fused_block_tiles(launch.tile_groups) - 1) / fused_block_tiles(launch.tile_groups) > INT_MAX ||

@@ -69,7 +69,7 @@ hipError_t launch_fused(const void* const* mma, const void* const* wg, const voi
   if (!x || !U || !y || !family[0]) return hipErrorInvalidValue;
   if (device.mfma) return launch_fused_mfma_conv(mfma, t, x, U, y, bias, relu, g, K, device, stream);
   return wgmma ? launch_fused_wg_conv(wg, t, x, U, y, bias, relu, g, K, device, stream)
-               : launch_fused_conv(mma, t, x, U, y, bias, relu, g, K, device.shared_limit, stream);
+               : launch_fused_conv(mma, t, x, U, y, bias, relu, g, K, device, stream);
 }
 
 // The launchers of one transform for storage type T (__half, hip_bfloat16 or float): the 3-pass
