@@ -10,7 +10,8 @@ fitted per path (3-pass, the mma.sync fused kernel, the wgmma fused kernel where
 it) by least squares on the relative error. This script computes the same features
 as gpu_cost_model.hpp (keep the two in step) and prints the coefficients as C++ initialisers.
 
-  fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...] [--unsplit]
+  fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...]
+                    [--unsplit | --chosen-with COEFFICIENTS_FILE]
 
 --check: how often the fitted model's choice is within 10 % of the fastest measured configuration
 on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline).
@@ -32,9 +33,11 @@ SHARED_LIMIT = 232448  # its shared memory per block (227 KB)
 # layers of real networks matter more than a random shape, and are few among them.
 BENCHMARK_WEIGHT = 10.0
 # --unsplit: the data was measured before the runtime split the mma.sync kernel's rows on small grids
-# (fastest_fused_launch), so every launch was fused_launch's.
+# (gpu_cost_model.hpp fastest_fused_launch), so every launch was fused_launch's. Otherwise the
+# runtime picked each fused forward's row split as the fastest by its mma.sync coefficients: those
+# of the build that measured the data (--chosen-with) for the fit, the fitted ones for --check (the
+# choice the runtime will make with them).
 UNSPLIT = False
-RUNTIME_FUSED_COEFFICIENTS = None  # set in main
 
 
 def transform_ops():
@@ -88,11 +91,10 @@ def split_launches(n, m, c, k):  # fused_kernels.hpp fused_split_launch: every r
         s *= 2
 
 
-def runtime_fused_coefficients():
-    """The mma.sync kernel's coefficients in gpu_cost_model.hpp, with which the runtime that measured the
-    data chose each forward's row split (gpu_cost_model.hpp fastest_fused_launch)."""
-    text = (ROOT / "runtime" / "src" / "gpu_cost_model.hpp").read_text()
-    values = re.search(r"kFusedCoefficients = \{([^}]*)\}", text)[1]
+def fused_coefficients(path):
+    """The mma.sync kernel's coefficients (kFusedCoefficients = {...}) in a file: gpu_cost_model.hpp,
+    or what this script printed for the build that measured the data."""
+    values = re.search(r"kFusedCoefficients = \{([^}]*)\}", Path(path).read_text())[1]
     return [float(v) for v in values.split(",")]
 
 
@@ -119,8 +121,9 @@ def kernel(row):
     return "wgmma" if wgmma else "mma"
 
 
-def features(row, ops):
-    """The model's features of one measured configuration (pad 1, 16-bit storage)."""
+def features(row, ops, split_coefficients):
+    """The model's features of one measured configuration (pad 1, 16-bit storage); the mma.sync
+    kernel's row split is the one `split_coefficients` predict fastest."""
     name, path = row["transform"], kernel(row)
     m = int(name[1])
     n = m + 2
@@ -145,7 +148,7 @@ def features(row, ops):
     if UNSPLIT:
         return mma_features(row, ops, fused_launch(n, C, K) + (1,))
     return min((mma_features(row, ops, launch) for launch in split_launches(n, m, C, K)),
-               key=lambda f: float(np.dot(f, RUNTIME_FUSED_COEFFICIENTS)))
+               key=lambda f: float(np.dot(f, split_coefficients)))
 
 
 def mma_features(row, ops, launch):
@@ -192,11 +195,11 @@ def load(paths, mma_only=()):
 PATHS = {"3-pass": "kThreePass", "mma": "kFused", "wgmma": "kWgmmaFused"}
 
 
-def fit(rows, ops):
+def fit(rows, ops, chosen_with):
     coefficients = {}
     for path in PATHS:
         chosen = [r for r in rows if r["config"] == "named" and kernel(r) == path]
-        X = np.array([features(r, ops) for r in chosen])
+        X = np.array([features(r, ops, chosen_with) for r in chosen])
         t = np.array([float(r["us"]) for r in chosen])
         weight = np.array([BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0 for r in chosen])
         coefficients[path], *_ = np.linalg.lstsq(X * (weight / t)[:, None], weight, rcond=None)
@@ -209,7 +212,7 @@ def choice_key(row, ops, coefficients):
     then transform operations (the fused path only), then amp2D, then name."""
     fused = row["path"] == "fused"
     input_ops, output_ops, amp2d = ops[row["transform"]]
-    return (float(np.dot(features(row, ops), coefficients[kernel(row)])), input_ops + output_ops if fused else 0,
+    return (float(np.dot(features(row, ops, coefficients["mma"]), coefficients[kernel(row)])), input_ops + output_ops if fused else 0,
             amp2d, row["transform"])
 
 
@@ -238,13 +241,15 @@ def main():
     parser.add_argument("--check", nargs="+", default=[], help="random.csv files of held-out shapes")
     parser.add_argument("--unsplit", action="store_true",
                         help="every file was measured before the runtime split the fused kernel's rows on small grids")
+    parser.add_argument("--chosen-with", default=ROOT / "runtime" / "src" / "gpu_cost_model.hpp",
+                        help="a file with the kFusedCoefficients of the build that measured the data "
+                             "(default: gpu_cost_model.hpp's)")
     args = parser.parse_args()
-    global UNSPLIT, RUNTIME_FUSED_COEFFICIENTS
+    global UNSPLIT
     UNSPLIT = args.unsplit
-    RUNTIME_FUSED_COEFFICIENTS = runtime_fused_coefficients()
     ops = transform_ops()
     train = load(args.train, args.mma_only)
-    coefficients = fit(train, ops)
+    coefficients = fit(train, ops, fused_coefficients(args.chosen_with))
     for path, name in PATHS.items():
         values = ", ".join(f"{c:.6g}" for c in coefficients[path])
         print(f"{name}Coefficients = {{{values}}};")
