@@ -31,6 +31,8 @@
 // block takes the channels in chunks (kChunked): a warp then owns one tile group and one K block
 // for the whole kernel, its outputs stay in registers from chunk to chunk (the output transform
 // is linear, so folding each chunk's partial M is exact), and the grid's y dimension splits K.
+// On small grids the chunked kernel also runs split launches (fused_split_launch): 2, 4 or 8 warps
+// share a K block, each folding every row_split-th domain row, and sum their outputs at the end.
 // Each step is force-inlined into the kernel, so that its arrays stay in registers.
 // Warps never wait for each other after phase 1 (unchunked). Where two blocks fit in an SM's
 // shared memory (small C), one block's loads overlap the other's matrix products and a warp takes
