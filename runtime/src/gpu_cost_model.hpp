@@ -2,10 +2,11 @@
 // transform on the 3-pass pipeline or in the fused kernel, from which AUTO picks both the path and
 // the transform. A linear combination of features of the shape, the transform and the path
 // (bytes each stage moves, tensor-core work rounded up to the GEMM's tiles or to the fused
-// kernel's waves, transform operations, fixed costs per tile size and layout), with coefficients
-// fitted per path (3-pass, mma.sync fused, wgmma fused) to graph-replay times of every
-// configuration on 1,000 random shapes and the 18 benchmark layer/layout pairs (weighted 10 each)
-// on an H200 (tools/device/fit_cost_model.py,
+// kernel's waves, transform operations, fixed costs per tile size and layout), times a shape
+// correction per path, tile size and layout (exp of a linear function of the logs of the sizes:
+// how efficiently the kernels run a shape), with coefficients fitted per path (3-pass, mma.sync
+// fused, wgmma fused) to graph-replay times of every configuration on 1,000 random shapes and the
+// 18 benchmark layer/layout pairs (weighted 10 each) on an H200 (tools/device/fit_cost_model.py,
 // which computes the same features: keep the two in step; data and check in
 // docs/results/cost_model/). On another GPU the waves follow its multiprocessor count and
 // shared memory; the rest keeps the H200's rates.
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 
 namespace nova::runtime {
@@ -31,6 +33,30 @@ inline constexpr std::array<double, 11> kFusedCoefficients = {
 inline constexpr std::array<double, 7> kWgmmaFusedCoefficients = {5.92415, 1.95812, 30.224, 176.285,
                                                                   1.54908, 99.377,  0.316804};
 
+enum class CostPath { three_pass = 0, mma = 1, wgmma = 2 };
+
+// The shape correction of one (path, output tile side m, layout): the prediction is multiplied by
+// exp(beta . shape_terms), at most kMaxShapeCorrection either way.
+struct ShapeCorrection {
+  int path, m, nchw;
+  std::array<double, 7> beta;
+};
+inline constexpr double kMaxShapeCorrection = 4.0;
+inline constexpr ShapeCorrection kShapeCorrections[] = {
+    {0, 2, 0, {-0.187136, -0.0370782, 0.0355278, 0.0173092, 0.0115425, 0.0224024, 0.0308198}},
+    {0, 2, 1, {-0.171924, -0.0197169, 0.0429485, 0.0103926, 0.00370418, 0.0118413, 0.0106995}},
+    {0, 4, 0, {-0.330105, -0.0508411, 0.0424358, 0.0421476, -0.00192214, 0.00639592, 0.0468219}},
+    {0, 4, 1, {-0.443911, -0.00437599, 0.0539592, 0.0426398, 0.0258855, 0.00853097, 0.0151005}},
+    {0, 6, 0, {-0.536153, -0.0203653, 0.0449406, 0.0599525, 0.0142536, 0.0214995, 0.0342729}},
+    {0, 6, 1, {-0.718508, 0.0327466, 0.0365347, 0.0770568, 0.0689121, 0.028178, 0.00600811}},
+    {1, 2, 0, {-0.0780291, -0.00229052, -0.00991525, -0.000689782, 0.00446511, 0.0238219, 0.0227527}},
+    {1, 2, 1, {0.267201, -0.00514609, -0.0154127, -0.0641213, 0.0254383, 0.0146983, 0.020018}},
+    {1, 4, 0, {-0.139081, -0.0102197, -0.0421071, 0.0214924, 0.0191521, 0.0349742, 0.0389804}},
+    {1, 4, 1, {-0.100913, 0.0175212, -0.0337871, -0.0128762, 0.0766165, 0.0514493, -0.00555604}},
+    {2, 2, 1, {-0.0992047, 0.00249552, -0.000615425, 0.00351763, 0.00431991, 6.30231e-05, 0.00999023}},
+    {2, 4, 1, {-0.0915306, 0.0157116, 0.00617793, 0.000611058, 0.0171876, 0.0141306, -0.00726771}},
+};
+
 template <std::size_t size>
 double weighted_sum(const std::array<double, size>& features, const std::array<double, size>& coefficients) {
   double sum = 0;
@@ -39,6 +65,28 @@ double weighted_sum(const std::array<double, size>& features, const std::array<d
 }
 
 inline int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
+// The correction's terms: 1 and the logs of N, C, K, H, W and the tile count, each size clamped to
+// the range of the fitted random shapes (N 1-64, C and K 3-1536, H and W 2-256), so that no shape
+// beyond them extrapolates further.
+inline std::array<double, 7> shape_terms(const ConvShape& s, const TransformEntry& t) {
+  const auto clamp = [](int64_t v, int64_t lo, int64_t hi) { return static_cast<double>(std::clamp(v, lo, hi)); };
+  const double N = clamp(s.n, 1, 64), C = clamp(s.c, 3, 1536), K = clamp(s.k, 3, 1536), H = clamp(s.h, 2, 256),
+               W = clamp(s.w, 2, 256);
+  const double P = N * std::ceil(H / t.m) * std::ceil(W / t.m);
+  return {1.0, std::log(N), std::log(C), std::log(K), std::log(H), std::log(W), std::log(P)};
+}
+
+// `linear` times the shape correction of `path` for `s` with `t` (none where no data fitted one).
+inline double corrected(double linear, CostPath path, const ConvShape& s, const TransformEntry& t) {
+  const int nchw = s.layout == NOVA_LAYOUT_NCHW ? 1 : 0;
+  for (const ShapeCorrection& c : kShapeCorrections)
+    if (c.path == static_cast<int>(path) && c.m == t.m && c.nchw == nchw) {
+      const double limit = std::log(kMaxShapeCorrection);
+      return linear * std::exp(std::clamp(weighted_sum(shape_terms(s, t), c.beta), -limit, limit));
+    }
+  return linear;
+}
 
 // Microseconds of a 3-pass forward of `s` with `t` (the same for every transform of a tile size).
 inline double predicted_three_pass_us(const ConvShape& s, const TransformEntry& t) {
@@ -60,7 +108,7 @@ inline double predicted_three_pass_us(const ConvShape& s, const TransformEntry& 
                                     t.m == 6 ? 1.0 : 0.0,
                                     t.m == 8 ? 1.0 : 0.0,
                                     nchw};
-  return weighted_sum(f, kThreePassCoefficients);
+  return corrected(weighted_sum(f, kThreePassCoefficients), CostPath::three_pass, s, t);
 }
 
 // Microseconds of the fused kernel's forward of `s` with `t` launched as `launch` on a GPU with
@@ -91,7 +139,7 @@ inline double predicted_fused_us(const ConvShape& s, const TransformEntry& t, co
                                     io / 1e6,
                                     t.m == 4 ? 1.0 : 0.0,
                                     nchw};
-  return weighted_sum(f, kFusedCoefficients);
+  return corrected(weighted_sum(f, kFusedCoefficients), CostPath::mma, s, t);
 }
 
 // The mma.sync kernel's launch for `s` with `t`: of its row splits (fused_split_launch: 1, 2, 4, 8,
@@ -138,7 +186,7 @@ inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t,
                                    groups * blocks_k * 64 * 16 * t.output_ops / 1e6,
                                    groups * blocks_k * 64 * 16 * m2 * 2 / 1e6,
                                    io / 1e6};
-  return weighted_sum(f, kWgmmaFusedCoefficients);
+  return corrected(weighted_sum(f, kWgmmaFusedCoefficients), CostPath::wgmma, s, t);
 }
 
 }  // namespace nova::runtime

@@ -7,8 +7,11 @@ the fp16 budget on both paths, graph-replay microseconds, random shapes) and fro
 forward pass's time as a linear combination of features of the shape, the transform and the path
 (bytes, tensor-core work, transform operations, the fused kernels' waves); the coefficients are
 fitted per path (3-pass, the mma.sync fused kernel, the wgmma fused kernel where the runtime runs
-it) by least squares on the relative error. This script computes the same features
-as gpu_cost_model.hpp (keep the two in step) and prints the coefficients as C++ initialisers.
+it) by least squares on the relative error. That prediction is then multiplied by a shape
+correction per (path, output tile side, layout), exp of a ridge fit of the log residual on the logs
+of N, C, K, H, W and the tile count (clamped to the random shapes' ranges; a factor of at most 4).
+This script computes the same features as gpu_cost_model.hpp (keep the two in step) and prints the
+coefficients as C++ initialisers.
 
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...]
                     [--unsplit | --chosen-with COEFFICIENTS_FILE]
@@ -121,18 +124,21 @@ def kernel(row):
     return "wgmma" if wgmma else "mma"
 
 
+def sizes(row, ops):
+    """What the features are made of: m, n, n * n, N, C, K, H, W, the tiles, the transform's input and
+    output operations, the bytes of x and y, and 1.0 for NCHW."""
+    m = int(row["transform"][1])
+    N, C, K, H, W = (int(row[key]) for key in "nckhw")
+    input_ops, output_ops, _ = ops[row["transform"]]
+    return (m, m + 2, (m + 2) ** 2, N, C, K, H, W, N * math.ceil(H / m) * math.ceil(W / m), input_ops, output_ops,
+            N * C * H * W * 2, N * K * H * W * 2, 1.0 if row["layout"] == "NCHW" else 0.0)
+
+
 def features(row, ops, split_coefficients):
     """The model's features of one measured configuration (pad 1, 16-bit storage); the mma.sync
     kernel's row split is the one `split_coefficients` predict fastest."""
-    name, path = row["transform"], kernel(row)
-    m = int(name[1])
-    n = m + 2
-    nn = n * n
-    N, C, K, H, W = (int(row[key]) for key in "nckhw")
-    P = N * math.ceil(H / m) * math.ceil(W / m)
-    input_ops, output_ops, _ = ops[name]
-    x, y = N * C * H * W * 2, N * K * H * W * 2
-    nchw = 1.0 if row["layout"] == "NCHW" else 0.0
+    path = kernel(row)
+    m, n, nn, N, C, K, H, W, P, input_ops, output_ops, x, y, nchw = sizes(row, ops)
     if path == "wgmma":  # per SM of the persistent grid: its tile groups of 16
         cp, blocks_k = (C + 15) // 16 * 16, (K + 63) // 64
         groups = math.ceil(math.ceil(P / 16) / MULTIPROCESSORS)
@@ -153,15 +159,7 @@ def features(row, ops, split_coefficients):
 
 def mma_features(row, ops, launch):
     """The mma.sync kernel's features with `launch` (tile groups, K blocks, chunk, chunked, row split)."""
-    name = row["transform"]
-    m = int(name[1])
-    n = m + 2
-    nn = n * n
-    N, C, K, H, W = (int(row[key]) for key in "nckhw")
-    P = N * math.ceil(H / m) * math.ceil(W / m)
-    input_ops, output_ops, _ = ops[name]
-    x, y = N * C * H * W * 2, N * K * H * W * 2
-    nchw = 1.0 if row["layout"] == "NCHW" else 0.0
+    m, n, nn, N, C, K, H, W, P, input_ops, output_ops, x, y, nchw = sizes(row, ops)
     groups, k_blocks, chunk, chunked, _ = launch
     cp, kp = (C + 15) // 16 * 16, (K + 15) // 16 * 16
     block_tiles = 16 * groups
@@ -193,18 +191,67 @@ def load(paths, mma_only=()):
 
 
 PATHS = {"3-pass": "kThreePass", "mma": "kFused", "wgmma": "kWgmmaFused"}
+PATH_IDS = {"3-pass": 0, "mma": 1, "wgmma": 2}  # gpu_cost_model.hpp CostPath
+# The shape correction's domain: the random shapes' ranges (bench_conv.cu), outside which the
+# log-features are clamped; and the largest factor it may apply either way.
+DOMAIN = {"n": (1, 64), "c": (3, 1536), "k": (3, 1536), "h": (2, 256), "w": (2, 256)}
+MAX_CORRECTION = 4.0
+RIDGE = 0.1  # per fitted configuration, on every term but the constant
+
+
+def shape_terms(row):
+    """The shape correction's terms: 1 and the logs of N, C, K, H, W and the tile count, each size
+    clamped to DOMAIN (gpu_cost_model.hpp shape_terms)."""
+    N, C, K, H, W = (min(max(int(row[key]), DOMAIN[key][0]), DOMAIN[key][1]) for key in "nckhw")
+    m = int(row["transform"][1])
+    P = N * math.ceil(H / m) * math.ceil(W / m)
+    return np.array([1.0, math.log(N), math.log(C), math.log(K), math.log(H), math.log(W), math.log(P)])
+
+
+def correction_group(row):
+    """Each (path, output tile side, layout) has its own shape correction."""
+    return PATH_IDS[kernel(row)], int(row["transform"][1]), int(row["layout"] == "NCHW")
 
 
 def fit(rows, ops, chosen_with):
+    """Per path, the linear model's coefficients (relative least squares); then, per
+    correction_group, a shape correction: a ridge fit of log(measured / linear prediction) on
+    shape_terms, which the prediction's factor exp(...) undoes (how efficiently each kernel runs
+    a shape, which bytes and operations alone do not say)."""
     coefficients = {}
+    named = [r for r in rows if r["config"] == "named"]
     for path in PATHS:
-        chosen = [r for r in rows if r["config"] == "named" and kernel(r) == path]
+        chosen = [r for r in named if kernel(r) == path]
         X = np.array([features(r, ops, chosen_with) for r in chosen])
         t = np.array([float(r["us"]) for r in chosen])
         weight = np.array([BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0 for r in chosen])
         coefficients[path], *_ = np.linalg.lstsq(X * (weight / t)[:, None], weight, rcond=None)
         print(f"# {path}: {len(chosen)} measured configurations")
+    groups = collections.defaultdict(list)
+    for r in named:
+        linear = float(np.dot(features(r, ops, chosen_with), coefficients[kernel(r)]))
+        if linear > 0:
+            weight = BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0
+            groups[correction_group(r)].append((shape_terms(r), math.log(float(r["us"]) / linear), weight))
+    coefficients["correction"] = {}
+    for group, items in sorted(groups.items()):
+        A = np.array([i[0] for i in items])
+        b = np.array([i[1] for i in items])
+        w = np.array([i[2] for i in items])
+        ridge = RIDGE * len(items) * np.eye(A.shape[1])
+        ridge[0, 0] = 0
+        coefficients["correction"][group] = np.linalg.solve(A.T @ (A * w[:, None]) + ridge, A.T @ (b * w))
     return coefficients
+
+
+def predicted_us(row, ops, coefficients):
+    """The runtime's prediction: the path's linear model times its shape correction (gpu_cost_model.hpp)."""
+    linear = float(np.dot(features(row, ops, coefficients["mma"]), coefficients[kernel(row)]))
+    beta = coefficients["correction"].get(correction_group(row))
+    if beta is None:
+        return linear
+    exponent = min(max(float(np.dot(shape_terms(row), beta)), -math.log(MAX_CORRECTION)), math.log(MAX_CORRECTION))
+    return linear * math.exp(exponent)
 
 
 def choice_key(row, ops, coefficients):
@@ -212,8 +259,7 @@ def choice_key(row, ops, coefficients):
     then transform operations (the fused path only), then amp2D, then name."""
     fused = row["path"] == "fused"
     input_ops, output_ops, amp2d = ops[row["transform"]]
-    return (float(np.dot(features(row, ops, coefficients["mma"]), coefficients[kernel(row)])), input_ops + output_ops if fused else 0,
-            amp2d, row["transform"])
+    return (predicted_us(row, ops, coefficients), input_ops + output_ops if fused else 0, amp2d, row["transform"])
 
 
 def check(rows, ops, coefficients):
@@ -253,6 +299,11 @@ def main():
     for path, name in PATHS.items():
         values = ", ".join(f"{c:.6g}" for c in coefficients[path])
         print(f"{name}Coefficients = {{{values}}};")
+    print("kShapeCorrections = {{")
+    for (path, m, nchw), beta in coefficients["correction"].items():
+        values = ", ".join(f"{c:.6g}" for c in beta)
+        print(f"    {{{path}, {m}, {nchw}, {{{values}}}}},")
+    print("}};")
     print("training shapes: ", end="")
     check(train, ops, coefficients)
     if args.check:
