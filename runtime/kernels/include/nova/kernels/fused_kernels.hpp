@@ -229,7 +229,6 @@ constexpr FusedLaunch fused_split_launch(int n, int m, int C, int K, int row_spl
   return fused_launch_shared_bytes(n, m, split) <= shared_limit ? split : l;
 }
 
-
 struct FusedConvArgs {
   const void* x;       // N x C x H x W (layout as the kernel's), the kernel's storage type
   const void* U;       // transformed filter in fused_filter_index order (padded K and C)
