@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Registers, spills, stack and shared memory of every generated kernel for sm_90a (the build's
-# target: the wgmma kernels have code only there), as ptxas
+# target: the wgmma kernels have code only there; the MFMA kernels are empty on NVIDIA), as ptxas
 # reports them (nvcc --resource-usage), as a Markdown table. Needs nvcc, no GPU.
 # Usage: tools/kernel_resources.sh [KERNEL_FILE.hip ...]   (default: generated/*_kernels.hip)
 set -euo pipefail
@@ -26,7 +26,7 @@ for file in "${files[@]}"; do
       }' |
     while read -r symbol registers stores loads stack smem; do
       # nova_<config>_<kernel> (nova::kernels::kernel_symbol), e.g. nova_f6x3_nova_input_nhwc_f16
-      config=$(echo "$symbol" | sed -E 's/^nova_(.*)_(filter|input|output|fused_mma|fused_wgmma)_.*$/\1/')
+      config=$(echo "$symbol" | sed -E 's/^nova_(.*)_(filter|input|output|fused_mma|fused_wgmma|fused_mfma)_.*$/\1/')
       kernel=${symbol#nova_"$config"_}
       echo "| $config | $kernel | $registers | $stores | $loads | $stack | $smem |"
     done | LC_ALL=C sort
