@@ -313,8 +313,9 @@ class GpuBackend final : public Backend {
   }
 
   // The mma.sync kernel's launch: of its row splits, the one the cost model predicts fastest
-  // (fastest_fused_launch), or the one NOVA_FUSED_ROW_SPLIT forces; or on AMD CDNA the MFMA kernel's launch (which the cost model, fitted on an H200,
-  // prices as the former's: uncalibrated there).
+  // (fastest_fused_launch), or the one NOVA_FUSED_ROW_SPLIT forces; or on AMD CDNA the MFMA
+  // kernel's launch (which the cost model, fitted on an H200, prices as the former's: uncalibrated
+  // there).
   FusedLaunch launch_of(const ConvShape& s, const TransformEntry& t) const {
     const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
     if (device_.mfma)

@@ -38,7 +38,7 @@ enum class CostPath { three_pass = 0, mma = 1, wgmma = 2 };
 // The shape correction of one (path, output tile side m, layout): the prediction is multiplied by
 // exp(beta . shape_terms), at most kMaxShapeCorrection either way.
 struct ShapeCorrection {
-  int path, m, nchw;
+  int path, m, nchw;  // path: a CostPath; nchw: 1 for NCHW, 0 for NHWC
   std::array<double, 7> beta;
 };
 inline constexpr double kMaxShapeCorrection = 4.0;
