@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Markdown tables of a bench_conv run, as docs/runtime.md shows them.
 
-Usage: tools/device/bench_tables.py RESULTS_DIR   (the speed.csv and stages.csv of bench_conv.sh)
+Usage: tools/device/bench_tables.py RESULTS_DIR   (the speed.csv and stages.csv of bench_conv.sh,
+       or the row_split.csv of bench_row_split.sh)
 
 Speed: every row; the batch-32 rows of the default algorithm (layouts NHWC and NCHW) carry the
 first bar's verdict on the graph-replay ratio (within 2x of cuDNN); then, per batch and layout, the
@@ -9,7 +10,9 @@ geometric mean and the worst layer of the default algorithm's graph time over cu
 time among the layer's rows (cuDNN is found and timed anew in each row, and a slow pick would
 flatter NOVA). Stages: batch 32; a fused
 kernel's time is the GEMM column (with the GB/s of x, U and y), and for NCHW images the input and
-output columns are its layout conversions.
+output columns are its layout conversions. Row splits: each layer's NHWC times (the fused kernel
+forced, and AUTO) under the runtime's split choice and each forced split, then the same geometric
+means per split, batch and layout (AUTO and fused forced).
 """
 import csv
 import math
@@ -31,25 +34,65 @@ def speed_table(rows):
                    f"{r['transform']} | {float(r['nova_us']):.1f} | {float(r['cudnn_us']):.1f} | "
                    f"{float(r['ratio']):.2f} | {float(r['nova_graph_us']):.1f} | "
                    f"{float(r['cudnn_graph_us']):.1f} | {ratio:.2f}{verdict} |")
-    # cuDNN is measured (cudnnFind, then timed) once per row; its fastest graph time among a layer's
-    # rows of one batch and layout is the one each NOVA row is compared with here, so that a slow
-    # cudnnFind pick in one row does not flatter NOVA.
+    for batch, layout, geomean, worst, w in geomeans(rows, ("NHWC", "NCHW")):
+        out.append(f"\nBatch {batch}, {layout}, default algorithm against cuDNN's fastest graph time of the layer: "
+                   f"geometric mean {geomean:.2f} over {len(rows_of(rows, batch, layout))} layers, worst {worst:.2f} "
+                   f"({w['layer']} {w['channels']}@{w['size']}).")
+    return "\n".join(out)
+
+
+def rows_of(rows, batch, layout):
+    return [r for r in rows if r["batch"] == batch and r["layout"] == layout]
+
+
+def geomeans(rows, layouts, reference=None):
+    """(batch, layout, geometric mean, worst ratio, its row) of the graph times of `rows` over
+    cuDNN's fastest graph time among the layer's rows of `reference` (default: `rows`) of that batch
+    and layout family (cuDNN is measured, cudnnFind and then timed, once per row, and a slow pick in
+    one row would flatter NOVA)."""
     best = {}
-    for r in rows:
+    for r in reference or rows:
         key = (r["layer"], r["channels"], r["size"], r["batch"], r["layout"][:4])
         best[key] = min(best.get(key, math.inf), float(r["cudnn_graph_us"]))
+    out = []
     for batch in sorted({r["batch"] for r in rows}, key=int):
-        for layout in ("NHWC", "NCHW"):
-            chosen = [r for r in rows if r["batch"] == batch and r["layout"] == layout]
+        for layout in layouts:
+            chosen = rows_of(rows, batch, layout)
             if not chosen:
                 continue
-            ratios = [(float(r["nova_graph_us"]) / best[(r["layer"], r["channels"], r["size"], batch, layout)], r)
+            ratios = [(float(r["nova_graph_us"]) / best[(r["layer"], r["channels"], r["size"], batch, layout[:4])], r)
                       for r in chosen]
             worst, w = max(ratios, key=lambda item: item[0])
-            geomean = math.exp(sum(math.log(ratio) for ratio, _ in ratios) / len(ratios))
-            out.append(f"\nBatch {batch}, {layout}, default algorithm against cuDNN's fastest graph time of the layer: "
-                       f"geometric mean {geomean:.2f} over {len(ratios)} layers, worst {worst:.2f} "
-                       f"({w['layer']} {w['channels']}@{w['size']}).")
+            out.append((batch, layout, math.exp(sum(math.log(ratio) for ratio, _ in ratios) / len(ratios)), worst, w))
+    return out
+
+
+SPLITS = ["choice", "1", "2", "4", "8"]
+SPLIT_LAYOUTS = ("NHWC", "NHWC-f", "NCHW", "NCHW-f")
+
+
+def row_split_table(rows):
+    """bench_row_split.sh: the NHWC rows side by side by split, then the geometric means by split."""
+    cells = {}
+    for r in rows:
+        if r["layout"] in ("NHWC", "NHWC-f"):
+            key = (int(r["batch"]), r["layer"], int(r["channels"]), int(r["size"]), r["layout"])
+            cells.setdefault(key, {})[r["split"]] = r
+    out = ["| batch | layer | layout | " + " | ".join(SPLITS) + " | cuDNN |", "|---" * (len(SPLITS) + 4) + "|"]
+    for key, by_split in sorted(cells.items()):
+        cudnn = min(float(r["cudnn_graph_us"]) for r in by_split.values())
+        out.append(f"| {key[0]} | {key[1]} {key[2]}@{key[3]} | {key[4]} | " +
+                   " | ".join(f"{float(by_split[s]['nova_graph_us']):.1f}" if s in by_split else "-" for s in SPLITS) +
+                   f" | {cudnn:.1f} |")
+    out += ["", "Geometric mean over the layers of the split's graph time over cuDNN's fastest graph time of the "
+            "layer among every split's rows (worst in brackets):", "",
+            "| split | batch | " + " | ".join(SPLIT_LAYOUTS) + " |", "|---" * (len(SPLIT_LAYOUTS) + 2) + "|"]
+    for split in SPLITS:
+        by_batch = {}
+        for batch, layout, geomean, worst, _ in geomeans([r for r in rows if r["split"] == split], SPLIT_LAYOUTS, rows):
+            by_batch.setdefault(batch, {})[layout] = f"{geomean:.2f} ({worst:.2f})"
+        for batch, cell in by_batch.items():
+            out.append(f"| {split} | {batch} | " + " | ".join(cell.get(layout, "-") for layout in SPLIT_LAYOUTS) + " |")
     return "\n".join(out)
 
 
@@ -74,6 +117,9 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     folder = Path(sys.argv[1])
+    if (folder / "row_split.csv").exists():
+        print("## Row splits\n\n" + row_split_table(list(csv.DictReader((folder / "row_split.csv").open()))))
+        return
     try:
         speed = list(csv.DictReader((folder / "speed.csv").open()))
         stages = list(csv.DictReader((folder / "stages.csv").open()))

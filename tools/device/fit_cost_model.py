@@ -9,20 +9,23 @@ forward pass's time as a linear combination of features of the shape, the transf
 fitted per path (3-pass, the mma.sync fused kernel, the wgmma fused kernel where the runtime runs
 it) by least squares on the relative error. That prediction is then multiplied by a shape
 correction per (path, output tile side, layout), exp of a ridge fit of the log residual on the logs
-of N, C, K, H, W and the tile count (clamped to the random shapes' ranges; a factor of at most 4).
-This script computes the same features as gpu_cost_model.hpp (keep the two in step) and prints the
-coefficients as C++ initialisers.
+of N, C, K, H, W and the tile count (clamped to the random shapes' ranges). This script computes
+the same features as gpu_cost_model.hpp (keep the two in step) and prints the coefficients as C++
+initialisers, and each path's prediction error on the training data.
 
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...]
-                    [--unsplit | --chosen-with COEFFICIENTS_FILE]
+                    [--unsplit | --chosen-with COEFFICIENTS_FILE] [--no-correction] [--cv FOLDS]
 
 --check: how often the fitted model's choice is within 10 % of the fastest measured configuration
 on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline).
+--cv: the same share by k-fold cross-validation over the training files' random shapes (the
+benchmark layers stay in every fold's fit). --no-correction: the linear model alone.
 """
 import argparse
 import collections
 import csv
 import math
+import random
 import re
 import sys
 from pathlib import Path
@@ -193,9 +196,8 @@ def load(paths, mma_only=()):
 PATHS = {"3-pass": "kThreePass", "mma": "kFused", "wgmma": "kWgmmaFused"}
 PATH_IDS = {"3-pass": 0, "mma": 1, "wgmma": 2}  # gpu_cost_model.hpp CostPath
 # The shape correction's domain: the random shapes' ranges (bench_conv.cu), outside which the
-# log-features are clamped; and the largest factor it may apply either way.
+# log-features are clamped.
 DOMAIN = {"n": (1, 64), "c": (3, 1536), "k": (3, 1536), "h": (2, 256), "w": (2, 256)}
-MAX_CORRECTION = 4.0
 RIDGE = 0.1  # per fitted configuration, on every term but the constant
 
 
@@ -213,12 +215,12 @@ def correction_group(row):
     return PATH_IDS[kernel(row)], int(row["transform"][1]), int(row["layout"] == "NCHW")
 
 
-def fit(rows, ops, chosen_with):
-    """Per path, the linear model's coefficients (relative least squares); then, per
+def fit(rows, ops, chosen_with, correct=True):
+    """Per path, the linear model's coefficients (relative least squares); then (`correct`), per
     correction_group, a shape correction: a ridge fit of log(measured / linear prediction) on
     shape_terms, which the prediction's factor exp(...) undoes (how efficiently each kernel runs
     a shape, which bytes and operations alone do not say)."""
-    coefficients = {}
+    coefficients = {"correction": {}}
     named = [r for r in rows if r["config"] == "named"]
     for path in PATHS:
         chosen = [r for r in named if kernel(r) == path]
@@ -226,14 +228,14 @@ def fit(rows, ops, chosen_with):
         t = np.array([float(r["us"]) for r in chosen])
         weight = np.array([BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0 for r in chosen])
         coefficients[path], *_ = np.linalg.lstsq(X * (weight / t)[:, None], weight, rcond=None)
-        print(f"# {path}: {len(chosen)} measured configurations")
+    if not correct:
+        return coefficients
     groups = collections.defaultdict(list)
     for r in named:
         linear = float(np.dot(features(r, ops, chosen_with), coefficients[kernel(r)]))
         if linear > 0:
             weight = BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0
             groups[correction_group(r)].append((shape_terms(r), math.log(float(r["us"]) / linear), weight))
-    coefficients["correction"] = {}
     for group, items in sorted(groups.items()):
         A = np.array([i[0] for i in items])
         b = np.array([i[1] for i in items])
@@ -244,14 +246,22 @@ def fit(rows, ops, chosen_with):
     return coefficients
 
 
-def predicted_us(row, ops, coefficients):
-    """The runtime's prediction: the path's linear model times its shape correction (gpu_cost_model.hpp)."""
-    linear = float(np.dot(features(row, ops, coefficients["mma"]), coefficients[kernel(row)]))
+def predicted_us(row, ops, coefficients, split_coefficients=None):
+    """The runtime's prediction: the path's linear model times its shape correction (gpu_cost_model.hpp),
+    the row split chosen by `split_coefficients` (default: the fitted ones, as the runtime will)."""
+    split = coefficients["mma"] if split_coefficients is None else split_coefficients
+    linear = float(np.dot(features(row, ops, split), coefficients[kernel(row)]))
     beta = coefficients["correction"].get(correction_group(row))
-    if beta is None:
-        return linear
-    exponent = min(max(float(np.dot(shape_terms(row), beta)), -math.log(MAX_CORRECTION)), math.log(MAX_CORRECTION))
-    return linear * math.exp(exponent)
+    return linear if beta is None else linear * math.exp(float(np.dot(shape_terms(row), beta)))
+
+
+def print_errors(rows, ops, coefficients, chosen_with):
+    """Each path's prediction error on `rows` (the launches that ran), as |predicted / measured - 1|."""
+    for path in PATHS:
+        chosen = [r for r in rows if r["config"] == "named" and kernel(r) == path]
+        errors = [abs(predicted_us(r, ops, coefficients, chosen_with) / float(r["us"]) - 1) for r in chosen]
+        print(f"# {path}: {len(chosen)} measured configurations, prediction error median "
+              f"{100 * np.median(errors):.1f}%, 90th percentile {100 * np.percentile(errors, 90):.1f}%")
 
 
 def choice_key(row, ops, coefficients):
@@ -262,7 +272,9 @@ def choice_key(row, ops, coefficients):
     return (predicted_us(row, ops, coefficients), input_ops + output_ops if fused else 0, amp2d, row["transform"])
 
 
-def check(rows, ops, coefficients):
+def choices(rows, ops, coefficients):
+    """Per shape of `rows`: (the measured time of the model's choice over the fastest, shape, its
+    transform, its path)."""
     shapes = collections.defaultdict(list)
     for r in rows:
         if r["config"] == "named":
@@ -272,7 +284,11 @@ def check(rows, ops, coefficients):
         fastest = min(float(r["us"]) for r in configs)
         pick = min(configs, key=lambda r: choice_key(r, ops, coefficients))
         ratios.append((float(pick["us"]) / fastest, shape, pick["transform"], pick["path"]))
-    ratios.sort()
+    return ratios
+
+
+def check(rows, ops, coefficients):
+    ratios = sorted(choices(rows, ops, coefficients))
     within = sum(r[0] <= 1.10 for r in ratios)
     print(f"model's choice within 10% of the fastest on {within} of {len(ratios)} shapes "
           f"({100.0 * within / len(ratios):.1f}%); median {ratios[len(ratios) // 2][0]:.3f}x, worst {ratios[-1][0]:.2f}x "
@@ -290,12 +306,16 @@ def main():
     parser.add_argument("--chosen-with", default=ROOT / "runtime" / "src" / "gpu_cost_model.hpp",
                         help="a file with the kFusedCoefficients of the build that measured the data "
                              "(default: gpu_cost_model.hpp's)")
+    parser.add_argument("--no-correction", action="store_true", help="the linear model alone, no shape correction")
+    parser.add_argument("--cv", type=int, default=0, metavar="FOLDS", help="k-fold cross-validation of the choice")
     args = parser.parse_args()
     global UNSPLIT
     UNSPLIT = args.unsplit
     ops = transform_ops()
     train = load(args.train, args.mma_only)
-    coefficients = fit(train, ops, fused_coefficients(args.chosen_with))
+    chosen_with = fused_coefficients(args.chosen_with)
+    coefficients = fit(train, ops, chosen_with, not args.no_correction)
+    print_errors(train, ops, coefficients, chosen_with)
     for path, name in PATHS.items():
         values = ", ".join(f"{c:.6g}" for c in coefficients[path])
         print(f"{name}Coefficients = {{{values}}};")
@@ -309,6 +329,16 @@ def main():
     if args.check:
         print("held-out shapes: ", end="")
         check(load(args.check), ops, coefficients)
+    if args.cv:
+        shapes = sorted({r["shape"] for r in train if "@" not in r["shape"]})
+        random.Random(1).shuffle(shapes)
+        within = 0
+        for fold in range(args.cv):
+            held = set(shapes[fold::args.cv])
+            fitted = fit([r for r in train if r["shape"] not in held], ops, chosen_with, not args.no_correction)
+            within += sum(ratio <= 1.10 for ratio, *_ in choices([r for r in train if r["shape"] in held], ops, fitted))
+        print(f"{args.cv}-fold cross-validation: model's choice within 10% of the fastest on {within} of "
+              f"{len(shapes)} shapes ({100.0 * within / len(shapes):.1f}%)")
 
 
 if __name__ == "__main__":
