@@ -73,7 +73,7 @@ double predicted_us(const Measured& m) {
 
 TEST_CASE("the runtime's cost model makes the fit's choices on the held-out shapes") {
   int shapes = 0, within = 0;
-  for (const char* file : {"heldout_split_seed5.csv"})
+  for (const char* file : {"heldout_pooled_seed10.csv"})
     for (const auto& [id, configs] :
          read_random_csv(std::string(NOVA_SOURCE_DIR) + "/docs/results/cost_model/" + file)) {
       // As ranked_transforms orders them: predicted time, then transform operations (fused only),
@@ -89,9 +89,9 @@ TEST_CASE("the runtime's cost model makes the fit's choices on the held-out shap
       ++shapes;
       if (pick->us <= 1.10 * fastest) ++within;
     }
-  // fit_cost_model.py --check on the same file (fit_split.txt): "within 10% of the fastest on 280 of 300".
+  // fit_cost_model.py --check on the same file (fit_pooled.txt): "within 10% of the fastest on 275 of 300".
   CHECK(shapes == 300);
-  CHECK(within == 280);
+  CHECK(within == 275);
 }
 
 TEST_CASE("the cost model ranks the fused kernel and the 3-pass pipeline where measurements agree") {
@@ -145,8 +145,9 @@ TEST_CASE("the cost model splits the fused kernel's rows on small grids and not 
 }
 
 // The fitted shape corrections stay a moderate factor over the fitted sizes and beyond them, whose
-// terms are clamped to them (a refit that extrapolates wildly fails here).
-TEST_CASE("the cost model's shape correction is at most a factor of 4 either way, also beyond the fitted sizes") {
+// terms are clamped to them (a refit that extrapolates wildly fails here). The data reach a factor of
+// 4.7 over the linear part (3-pass F(2,3), N 1, C 1419, K 1363, 2 x 3), hence 5.
+TEST_CASE("the cost model's shape correction is at most a factor of 5 either way, also beyond the fitted sizes") {
   // N, C = K, H = W: the corners of the fitted sizes and beyond each of them; every tile size.
   const int64_t shapes[][3] = {{1, 3, 2},    {1, 3, 256},     {64, 3, 2},    {64, 3, 256},  {1, 1536, 2},
                                {1, 1536, 64}, {4, 1536, 64}, {1000, 16, 8}, {1, 6000, 20}, {1, 16, 3000}};
@@ -164,8 +165,8 @@ TEST_CASE("the cost model's shape correction is at most a factor of 4 either way
           ConvShape s;
           REQUIRE(nova::runtime::validate_descriptor(&d, s) == NOVA_STATUS_SUCCESS);
           const double factor = nova::runtime::corrected(1.0, path, s, *t);
-          CHECK(factor >= 0.25);
-          CHECK(factor <= 4.0);
+          CHECK(factor >= 0.2);
+          CHECK(factor <= 5.0);
         }
   // Beyond the fitted sizes the terms are those of the largest fitted ones.
   const nova::kernels::TransformEntry* t = nova::kernels::find_transform("f4x3_standard");

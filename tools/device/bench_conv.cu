@@ -3,7 +3,7 @@
 // tests/gpu). Built by tools/device/build_gpu.sh, run by tools/device/bench_conv.sh. Prints tables;
 // writes speed.csv and stages.csv into the directory given as argv[1]. --dtype bf16 runs both in
 // bfloat16 instead of fp16 (cuDNN with fp32 compute either way). --frontier: every transform on
-// both paths as (time, measured error) beside cuDNN and AUTO (frontier.csv); --random COUNT: AUTO
+// both paths as (time, measured error) beside cuDNN and AUTO at batch 32 (--batch N: another) (frontier.csv); --random COUNT: AUTO
 // against every configuration within the budget on random shapes (random.csv); --epilogue: what bias +
 // ReLU add to a forward (AUTO and the fused kernel) on the batch-32 layers (epilogue.csv).
 #include <nova/runtime.h>
@@ -252,7 +252,8 @@ struct Options {
   std::string out_dir = ".";
   bool quick = false;          // skip batch 8
   bool channels = false;       // the channel-count layers (kChannelLayers) at batch 32 instead
-  bool frontier = false;       // every transform and path as (time, error) on the batch-32 layers instead
+  bool frontier = false;       // every transform and path as (time, error) on the layers at one batch instead
+  int frontier_batch = 32;     // --batch N: that batch
   int random_count = 0;        // --random COUNT: AUTO against every configuration on random shapes instead
   bool epilogue = false;       // --epilogue: each batch-32 layer with and without bias + ReLU instead
   unsigned seed = 1;           // --seed S: of the random shapes
@@ -272,6 +273,8 @@ bool parse_options(int argc, char** argv, Options& o) {
     if (std::strcmp(argv[i], "--quick") == 0) o.quick = true;
     else if (std::strcmp(argv[i], "--channels") == 0) o.channels = true;
     else if (std::strcmp(argv[i], "--frontier") == 0) o.frontier = true;
+    else if (std::strcmp(argv[i], "--batch") == 0 && i + 1 < argc &&
+             std::sscanf(argv[i + 1], "%d", &o.frontier_batch) == 1 && o.frontier_batch > 0) ++i;
     else if (std::strcmp(argv[i], "--epilogue") == 0) o.epilogue = true;
     else if (std::strcmp(argv[i], "--random") == 0 && i + 1 < argc && std::sscanf(argv[i + 1], "%d", &o.random_count) == 1 &&
              o.random_count > 0) ++i;
@@ -523,18 +526,20 @@ double amp2d_of(const std::string& name) {
 }
 
 // Every transform on both paths (fused where it runs), cuDNN and AUTO's choice, each as (time,
-// measured error) on the batch-32 layers: the speed/accuracy frontier (frontier.csv).
+// measured error) on the layers at batch 32 (or --batch N): the speed/accuracy frontier
+// (frontier.csv), and the benchmark layers' rows of the cost model's training data.
 void frontier(Bench& b, const Options& o) {
+  const int batch = o.frontier_batch;
   FILE* csv = std::fopen((o.out_dir + "/frontier.csv").c_str(), "w");
   if (!csv) std::exit(3);
   std::fprintf(csv, "layer,channels,size,batch,layout,config,transform,path,us,ratio,error,predicted\n");
   const double u = o.precision->nova == NOVA_DTYPE_BF16 ? 0x1p-8 : 0x1p-11;
-  std::printf("\n== frontier, %s, batch 32: graph-replay us, ratio to cuDNN, sampled rel. L2 error vs FP64\n"
+  std::printf("\n== frontier, %s, batch %d: graph-replay us, ratio to cuDNN, sampled rel. L2 error vs FP64\n"
               "%-10s %4s %4s %5s %-18s %-6s %9s %6s %9s %9s\n",
-              o.precision->name, "net", "C", "HW", "lay", "transform", "path", "us", "ratio", "error", "model");
+              o.precision->name, batch, "net", "C", "HW", "lay", "transform", "path", "us", "ratio", "error", "model");
   for (const Layer& l : kLayers) {
-    if (!o.wants(l, 32)) continue;
-    const Problem p(32, l.channels, l.k(), l.size, l.size, *o.precision, 21u);
+    if (!o.wants(l, batch)) continue;
+    const Problem p(batch, l.channels, l.k(), l.size, l.size, *o.precision, 21u);
     const SampledReference ref(p, 4096, 5u);
     for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW}) {
       DeviceBuffer x(p.x16.bytes), y(sizeof(unsigned short) * p.n * p.k * p.h * p.w);
@@ -543,8 +548,8 @@ void frontier(Bench& b, const Options& o) {
                            double error, double predicted) {
         std::printf("%-10s %4d %4d %5s %-18s %-6s %9.1f %6.2f %9.2e %9.2e\n", l.net, l.channels, l.size,
                     layout_name(layout), transform, path, us, us / cudnn_us, error, predicted);
-        std::fprintf(csv, "%s,%d,%d,32,%s,%s,%s,%s,%.2f,%.3f,%.4e,%.4e\n", l.net, l.channels, l.size, layout_name(layout),
-                     config, transform, path, us, us / cudnn_us, error, predicted);
+        std::fprintf(csv, "%s,%d,%d,%d,%s,%s,%s,%s,%.2f,%.3f,%.4e,%.4e\n", l.net, l.channels, l.size, batch,
+                     layout_name(layout), config, transform, path, us, us / cudnn_us, error, predicted);
       };
       Cudnn dnn_conv(b.dnn, p, layout);
       prepare_cudnn_filter(p, layout, dnn_conv);
@@ -700,7 +705,7 @@ int main(int argc, char** argv) {
   Options o;
   if (!parse_options(argc, argv, o)) {
     std::fprintf(stderr,
-                 "usage: %s OUT_DIR [--quick] [--channels | --frontier | --epilogue | --random COUNT [--seed S]]\n"
+                 "usage: %s OUT_DIR [--quick] [--channels | --frontier [--batch N] | --epilogue | --random COUNT [--seed S]]\n"
                  "       [--layer C,HW,N]\n"
                  "       [--transform NAME] [--dtype fp16|bf16]\n",
                  argv[0]);

@@ -9,12 +9,13 @@ forward pass's time as a linear combination of features of the shape, the transf
 fitted per path (3-pass, the mma.sync fused kernel, the wgmma fused kernel where the runtime runs
 it) by least squares on the relative error. That prediction is then multiplied by a shape
 correction per (path, output tile side, layout), exp of a ridge fit of the log residual on the logs
-of N, C, K, H, W and the tile count (clamped to the random shapes' ranges). This script computes
+of N, C, K, H, W and the tile count (clamped to the random shapes' ranges) and their pairwise
+products. frontier.csv files may hold any batch (`--frontier --batch N`). This script computes
 the same features as gpu_cost_model.hpp (keep the two in step) and prints the coefficients as C++
 initialisers, and each path's prediction error on the training data.
 
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...]
-                    [--unsplit | --chosen-with COEFFICIENTS_FILE] [--no-correction] [--cv FOLDS]
+                    [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction] [--cv FOLDS]
 
 --check: how often the fitted model's choice is within 10 % of the fastest measured configuration
 on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline).
@@ -25,6 +26,7 @@ import argparse
 import collections
 import csv
 import math
+import itertools
 import random
 import re
 import sys
@@ -33,15 +35,18 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_COEFFICIENTS = ROOT / "runtime" / "src" / "gpu_cost_model.hpp"
 MULTIPROCESSORS = 132  # the H200 the data came from
 SHARED_LIMIT = 232448  # its shared memory per block (227 KB)
 # The benchmark layers (frontier.csv rows) weigh as much as this many random shapes each: the
-# layers of real networks matter more than a random shape, and are few among them.
-BENCHMARK_WEIGHT = 10.0
+# layers of real networks matter more than a random shape, and are few among them. At 10 the shape
+# correction fitted to the random shapes overpredicted them by up to 1.8x and missed 2 of the 18
+# batch-32 choices; at 100 it costs the random shapes 5 points of cross-validation.
+BENCHMARK_WEIGHT = 30.0
 # --unsplit: the data was measured before the runtime split the mma.sync kernel's rows on small grids
 # (gpu_cost_model.hpp fastest_fused_launch), so every launch was fused_launch's. Otherwise the
 # runtime picked each fused forward's row split as the fastest by its mma.sync coefficients: those
-# of the build that measured the data (--chosen-with) for the fit, the fitted ones for --check (the
+# of the build that measured each file (--chosen-with) for the fit, the fitted ones for --check (the
 # choice the runtime will make with them).
 UNSPLIT = False
 
@@ -176,19 +181,23 @@ def mma_features(row, ops, launch):
             patches * nchw, scale * block_tiles * k_slice * m * m * 2 / 1e6 * nchw, (x + y) / 1e6, float(m == 4), nchw]
 
 
-def load(paths, mma_only=()):
-    """Rows of random.csv files, and of frontier.csv files (the benchmark layers, batch 32, K = C);
-    those of `mma_only` files were measured before the wgmma kernel existed."""
+def load(paths, mma_only=(), split_with=None):
+    """Rows of random.csv files, and of frontier.csv files (the benchmark layers, K = C); those of
+    `mma_only` files were measured before the wgmma kernel existed. Each row keeps the mma.sync
+    coefficients that chose its row split when it was measured (`split_with`: a function of the
+    file's path; default: gpu_cost_model.hpp's)."""
     rows = []
     for i, path in enumerate(list(paths) + list(mma_only)):
+        coefficients = split_with(path) if split_with else fused_coefficients(DEFAULT_COEFFICIENTS)
         for row in csv.DictReader(open(path)):
             if "shape" not in row:  # frontier.csv
                 if row["config"] == "cudnn" or float(row["predicted"]) > 1e-2:  # cuDNN; beyond fp16's budget
                     continue
-                row.update(shape=f"{row['layer']}{row['channels']}@{row['size']}{row['layout']}", n=row["batch"],
-                           c=row["channels"], k=row["channels"], h=row["size"], w=row["size"])
+                row.update(shape=f"{row['layer']}{row['channels']}@{row['size']}b{row['batch']}{row['layout']}",
+                           n=row["batch"], c=row["channels"], k=row["channels"], h=row["size"], w=row["size"])
             row["shape"] = f"{i}:{row['shape']}"
             row["mma_only"] = i >= len(paths)
+            row["split_with"] = coefficients
             rows.append(row)
     return rows
 
@@ -202,12 +211,14 @@ RIDGE = 0.1  # per fitted configuration, on every term but the constant
 
 
 def shape_terms(row):
-    """The shape correction's terms: 1 and the logs of N, C, K, H, W and the tile count, each size
-    clamped to DOMAIN (gpu_cost_model.hpp shape_terms)."""
+    """The shape correction's terms: 1, the logs of N, C, K, H, W and the tile count, each size
+    clamped to DOMAIN, and the products of every pair of those logs (squares included), in
+    gpu_cost_model.hpp shape_terms's order."""
     N, C, K, H, W = (min(max(int(row[key]), DOMAIN[key][0]), DOMAIN[key][1]) for key in "nckhw")
     m = int(row["transform"][1])
     P = N * math.ceil(H / m) * math.ceil(W / m)
-    return np.array([1.0, math.log(N), math.log(C), math.log(K), math.log(H), math.log(W), math.log(P)])
+    logs = [math.log(v) for v in (N, C, K, H, W, P)]
+    return np.array([1.0] + logs + [a * b for a, b in itertools.combinations_with_replacement(logs, 2)])
 
 
 def correction_group(row):
@@ -215,7 +226,7 @@ def correction_group(row):
     return PATH_IDS[kernel(row)], int(row["transform"][1]), int(row["layout"] == "NCHW")
 
 
-def fit(rows, ops, chosen_with, correct=True):
+def fit(rows, ops, correct=True):
     """Per path, the linear model's coefficients (relative least squares); then (`correct`), per
     correction_group, a shape correction: a ridge fit of log(measured / linear prediction) on
     shape_terms, which the prediction's factor exp(...) undoes (how efficiently each kernel runs
@@ -224,7 +235,7 @@ def fit(rows, ops, chosen_with, correct=True):
     named = [r for r in rows if r["config"] == "named"]
     for path in PATHS:
         chosen = [r for r in named if kernel(r) == path]
-        X = np.array([features(r, ops, chosen_with) for r in chosen])
+        X = np.array([features(r, ops, r["split_with"]) for r in chosen])
         t = np.array([float(r["us"]) for r in chosen])
         weight = np.array([BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0 for r in chosen])
         coefficients[path], *_ = np.linalg.lstsq(X * (weight / t)[:, None], weight, rcond=None)
@@ -232,7 +243,7 @@ def fit(rows, ops, chosen_with, correct=True):
         return coefficients
     groups = collections.defaultdict(list)
     for r in named:
-        linear = float(np.dot(features(r, ops, chosen_with), coefficients[kernel(r)]))
+        linear = float(np.dot(features(r, ops, r["split_with"]), coefficients[kernel(r)]))
         if linear > 0:
             weight = BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0
             groups[correction_group(r)].append((shape_terms(r), math.log(float(r["us"]) / linear), weight))
@@ -255,11 +266,11 @@ def predicted_us(row, ops, coefficients, split_coefficients=None):
     return linear if beta is None else linear * math.exp(float(np.dot(shape_terms(row), beta)))
 
 
-def print_errors(rows, ops, coefficients, chosen_with):
+def print_errors(rows, ops, coefficients):
     """Each path's prediction error on `rows` (the launches that ran), as |predicted / measured - 1|."""
     for path in PATHS:
         chosen = [r for r in rows if r["config"] == "named" and kernel(r) == path]
-        errors = [abs(predicted_us(r, ops, coefficients, chosen_with) / float(r["us"]) - 1) for r in chosen]
+        errors = [abs(predicted_us(r, ops, coefficients, r["split_with"]) / float(r["us"]) - 1) for r in chosen]
         print(f"# {path}: {len(chosen)} measured configurations, prediction error median "
               f"{100 * np.median(errors):.1f}%, 90th percentile {100 * np.percentile(errors, 90):.1f}%")
 
@@ -303,19 +314,23 @@ def main():
     parser.add_argument("--check", nargs="+", default=[], help="random.csv files of held-out shapes")
     parser.add_argument("--unsplit", action="store_true",
                         help="every file was measured before the runtime split the fused kernel's rows on small grids")
-    parser.add_argument("--chosen-with", default=ROOT / "runtime" / "src" / "gpu_cost_model.hpp",
-                        help="a file with the kFusedCoefficients of the build that measured the data "
-                             "(default: gpu_cost_model.hpp's)")
+    parser.add_argument("--chosen-with", action="append", nargs="+", default=[], metavar=("COEFFICIENTS", "CSV"),
+                        help="a file with the kFusedCoefficients of the build that measured the CSV files named "
+                             "after it (all files not named elsewhere where none are named; default: "
+                             "gpu_cost_model.hpp's); may be repeated")
     parser.add_argument("--no-correction", action="store_true", help="the linear model alone, no shape correction")
     parser.add_argument("--cv", type=int, default=0, metavar="FOLDS", help="k-fold cross-validation of the choice")
     args = parser.parse_args()
+    print("# fit_cost_model.py " + " ".join(sys.argv[1:]))
     global UNSPLIT
     UNSPLIT = args.unsplit
     ops = transform_ops()
-    train = load(args.train, args.mma_only)
-    chosen_with = fused_coefficients(args.chosen_with)
-    coefficients = fit(train, ops, chosen_with, not args.no_correction)
-    print_errors(train, ops, coefficients, chosen_with)
+    named = {Path(csv_path).resolve(): fused_coefficients(group[0]) for group in args.chosen_with for csv_path in group[1:]}
+    default = next((fused_coefficients(group[0]) for group in args.chosen_with if len(group) == 1),
+                   fused_coefficients(DEFAULT_COEFFICIENTS))
+    train = load(args.train, args.mma_only, lambda path: named.get(Path(path).resolve(), default))
+    coefficients = fit(train, ops, not args.no_correction)
+    print_errors(train, ops, coefficients)
     for path, name in PATHS.items():
         values = ", ".join(f"{c:.6g}" for c in coefficients[path])
         print(f"{name}Coefficients = {{{values}}};")
@@ -326,8 +341,11 @@ def main():
     print("}};")
     print("training shapes: ", end="")
     check(train, ops, coefficients)
-    if args.check:
-        print("held-out shapes: ", end="")
+    for path in args.check:
+        print(f"held-out shapes of {Path(path).name}: ", end="")
+        check(load([path]), ops, coefficients)
+    if len(args.check) > 1:
+        print("held-out shapes, all: ", end="")
         check(load(args.check), ops, coefficients)
     if args.cv:
         shapes = sorted({r["shape"] for r in train if "@" not in r["shape"]})
@@ -335,7 +353,7 @@ def main():
         within = 0
         for fold in range(args.cv):
             held = set(shapes[fold::args.cv])
-            fitted = fit([r for r in train if r["shape"] not in held], ops, chosen_with, not args.no_correction)
+            fitted = fit([r for r in train if r["shape"] not in held], ops, not args.no_correction)
             within += sum(ratio <= 1.10 for ratio, *_ in choices([r for r in train if r["shape"] in held], ops, fitted))
         print(f"{args.cv}-fold cross-validation: model's choice within 10% of the fastest on {within} of "
               f"{len(shapes)} shapes ({100.0 * within / len(shapes):.1f}%)")
