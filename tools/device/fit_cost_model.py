@@ -15,7 +15,8 @@ the same features as gpu_cost_model.hpp (keep the two in step) and prints the co
 initialisers, and each path's prediction error on the training data.
 
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...]
-                    [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction] [--cv FOLDS]
+                    [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction]
+                    [--benchmark-weight W] [--cv FOLDS]
 
 --check: how often the fitted model's choice is within 10 % of the fastest measured configuration
 on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline).
@@ -307,6 +308,7 @@ def check(rows, ops, coefficients):
 
 
 def main():
+    global UNSPLIT, BENCHMARK_WEIGHT
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("train", nargs="+", help="random.csv and frontier.csv files to fit")
     parser.add_argument("--mma-only", nargs="+", default=[],
@@ -318,12 +320,14 @@ def main():
                         help="a file with the kFusedCoefficients of the build that measured the CSV files named "
                              "after it (all files not named elsewhere where none are named; default: "
                              "gpu_cost_model.hpp's); may be repeated")
+    parser.add_argument("--benchmark-weight", type=float, default=BENCHMARK_WEIGHT, metavar="W",
+                        help=f"the weight of each benchmark layer's rows (default {BENCHMARK_WEIGHT:g}; fits before "
+                             "2026-11-26's pooled one used 10)")
     parser.add_argument("--no-correction", action="store_true", help="the linear model alone, no shape correction")
     parser.add_argument("--cv", type=int, default=0, metavar="FOLDS", help="k-fold cross-validation of the choice")
     args = parser.parse_args()
     print("# fit_cost_model.py " + " ".join(sys.argv[1:]))
-    global UNSPLIT
-    UNSPLIT = args.unsplit
+    UNSPLIT, BENCHMARK_WEIGHT = args.unsplit, args.benchmark_weight
     ops = transform_ops()
     named = {Path(csv_path).resolve(): fused_coefficients(group[0]) for group in args.chosen_with for csv_path in group[1:]}
     default = next((fused_coefficients(group[0]) for group in args.chosen_with if len(group) == 1),
