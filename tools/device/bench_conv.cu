@@ -3,9 +3,10 @@
 // tests/gpu). Built by tools/device/build_gpu.sh, run by tools/device/bench_conv.sh. Prints tables;
 // writes speed.csv and stages.csv into the directory given as argv[1]. --dtype bf16 runs both in
 // bfloat16 instead of fp16 (cuDNN with fp32 compute either way). --frontier: every transform on
-// both paths as (time, measured error) beside cuDNN and AUTO at batch 32 (--batch N: another) (frontier.csv); --random COUNT: AUTO
-// against every configuration within the budget on random shapes (random.csv); --epilogue: what bias +
-// ReLU add to a forward (AUTO and the fused kernel) on the batch-32 layers (epilogue.csv).
+// both paths as (time, measured error) beside cuDNN and AUTO at batch 32, or --batch N
+// (frontier.csv); --random COUNT: AUTO against every configuration within the budget on random
+// shapes (random.csv); --epilogue: what bias + ReLU add to a forward (AUTO and the fused kernel) on
+// the batch-32 layers (epilogue.csv).
 #include <nova/runtime.h>
 
 #include <cuda_bf16.h>
