@@ -143,12 +143,18 @@ TEST_CASE("fused kernel launch with split rows: the chunked kernel, one tile gro
 }
 
 TEST_CASE("fused filter layout: every U element of the padded filter has its own slot") {
-  const int nn = 36, K = 32, C = 48;
-  std::vector<int> seen(static_cast<std::size_t>(nn) * K * C, 0);
-  for (int xi = 0; xi < nn; ++xi)
-    for (int k = 0; k < K; ++k)
-      for (int c = 0; c < C; ++c) ++seen[static_cast<std::size_t>(nova::kernels::fused_filter_index(xi, k, c, K, C))];
-  CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
+  for (const int n : {4, 6}) {
+    const int nn = n * n, K = 32, C = 48;
+    std::vector<int> seen(static_cast<std::size_t>(nn) * K * C, 0);
+    for (int xi = 0; xi < nn; ++xi)
+      for (int k = 0; k < K; ++k)
+        for (int c = 0; c < C; ++c) {
+          const long long at = nova::kernels::fused_filter_index(n, xi, k, c, K, C);
+          REQUIRE((at >= 0 && at < static_cast<long long>(seen.size())));
+          ++seen[static_cast<std::size_t>(at)];
+        }
+    CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
+  }
 }
 
 // The wgmma kernel: every channel-count class (C < 16 and odd; not a multiple of 16; 64; beyond 128),

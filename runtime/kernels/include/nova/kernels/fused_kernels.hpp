@@ -178,20 +178,25 @@ NOVA_HD constexpr long long fused_blocks(long long tiles, int K, const FusedLaun
          ((blocks_k + k_slice - 1) / k_slice);
 }
 
-// Where U_xi[k][c] lies in the fused filter layout: 8 (k) x 16 (c) blocks (xi, k / 8, c / 16), each
-// the 32 lanes' mma B fragments in lane order, 4 halves per lane: lane g * 4 + q holds U[g][2q],
-// U[g][2q + 1], U[g][2q + 8], U[g][2q + 9] (PTX ISA, mma.m16n8k16 B fragment, B = U^T). K and C
-// are the padded counts.
+// Where U_xi[k][c] lies in the fused filter layout: 8 (k) x 16 (c) blocks, each the 32 lanes' mma B
+// fragments in lane order, 4 halves per lane: lane g * 4 + q holds U[g][2q], U[g][2q + 1], U[g][2q
+// + 8], U[g][2q + 9] (PTX ISA, mma.m16n8k16 B fragment, B = U^T). The blocks go by K block, then
+// domain row i (xi = i * n + j), then channel step, then position j in the row: the n blocks a warp
+// multiplies in one step (UStream) are one contiguous run, and the next step's follows it, so that
+// the copy of a step is one address and constant offsets. K and C are the padded counts.
 NOVA_HD constexpr int fragment_offset(int k, int c) { return ((k % 8) * 4 + (c % 8) / 2) * 4 + (c % 16) / 8 * 2 + c % 2; }
 
-NOVA_HD constexpr long long fused_filter_index(int xi, int k, int c, int K, int C) {
-  const long long block = (static_cast<long long>(xi) * (K / kFusedBlockK) + k / kFusedBlockK) * (C / kFusedChannelStep) +
-                          c / kFusedChannelStep;
+NOVA_HD constexpr long long fused_filter_index(int n, int xi, int k, int c, int K, int C) {
+  (void)K;
+  const long long row = static_cast<long long>(k / kFusedBlockK) * n + xi / n;
+  const long long block = (row * (C / kFusedChannelStep) + c / kFusedChannelStep) * n + xi % n;
   return block * (kFusedBlockK * kFusedChannelStep) + fragment_offset(k, c);
 }
 struct MmaFilterOrder {  // fused_filter_order's layout for these kernels (the MFMA kernel has its own)
-  NOVA_HD static constexpr long long index(int xi, int k, int c, int /*nn*/, int K, int C) {
-    return fused_filter_index(xi, k, c, K, C);
+  NOVA_HD static constexpr long long index(int xi, int k, int c, int nn, int K, int C) {
+    int n = 1;
+    while (n * n < nn) ++n;
+    return fused_filter_index(n, xi, k, c, K, C);
   }
 };
 
@@ -389,11 +394,14 @@ __device__ inline void fused_mma(float (&acc)[kKBlocks][4], const T* v, int lane
 // accumulators (docs/performance.md, "Fused v3").
 template <typename T, int n, int kKBlocks>
 struct UStream {
+  static_assert(n % 2 == 0, "a copy's 16-byte chunks of one K block: lanes 0-15 and 16-31 take two positions of it");
   static constexpr int kHalves = kFusedBlockK * kFusedChannelStep;  // one 8 x 16 block
+  static constexpr int kStepHalves = n * kHalves;                   // one K block's blocks of one step
   static constexpr int kBlocks = n * kKBlocks;                      // blocks of one step
   static constexpr int kChunks = kBlocks * kHalves / 8;             // 16-byte copies of one step
-  const T* first;  // U of position 0, this warp's first K block, the chunk's first channel step
-  int position;    // halves from one position to the next (fused_launch keeps U below 2^31)
+  static_assert(kChunks % 32 == 0, "every lane copies the same number of chunks");
+  const T* first;  // U of the warp's first K block, domain row 0, the chunk's first channel step
+  int row;         // halves from one domain row to the next (fused_launch keeps U below 2^31)
   int k_block;     // halves from one K block to the next
   int steps;       // channel steps of the chunk
   T* buffer;       // this warp's fused_u_buffer_halves(n, kKBlocks): kFusedUSlots steps
@@ -401,18 +409,19 @@ struct UStream {
 
   // Step `step` of domain row i (a step past the row's last continues on the warp's next rows, every
   // `stride`-th row) starts on its way into `slot`. Lane l copies chunks l + 32 q: bytes
-  // (l % 16) * 16 of block l / 16 + 2 q, block b * n + j being position j of K block b.
+  // (l % 16) * 16 of block l / 16 + 2 q, block b * n + j being position j of K block b; in the
+  // filter a K block's step is kStepHalves contiguous halves (fused_filter_index), so each copy is
+  // one per-step address plus a constant.
   __device__ void fetch(int i, int step, int slot, int stride) const {
 #ifdef NOVA_FUSED_MMA
     for (; step >= steps; step -= steps) i += stride;
-    const T* from = first + i * n * position + step * kHalves + lane % 16 * 8;
+    const T* from = first + i * row + step * kStepHalves + lane * 8;
     const auto to = static_cast<unsigned>(__cvta_generic_to_shared(buffer + slot * kBlocks * kHalves + lane * 8));
 #pragma unroll
     for (int q = 0; q * 32 < kChunks; ++q) {
-      const int block = lane / 16 + 2 * q;
-      if (kChunks % 32 == 0 || block < kBlocks)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + q * 512),
-                     "l"(from + block % n * position + block / n * k_block));
+      const int b = 2 * q / n;  // the same for every lane (n even)
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + q * 512),
+                   "l"(from + b * k_block + (2 * q - b * n) * kHalves));
     }
     asm volatile("cp.async.commit_group;\n" ::);
 #else
@@ -439,7 +448,7 @@ struct UStream {
     return *reinterpret_cast<const uint2*>(buffer + (slot * kBlocks + b * n + j) * kHalves + lane * 4);
 #else
     (void)slot;
-    return first + (i * n + j) * position + b * k_block + step * kHalves;
+    return first + i * row + b * k_block + step * kStepHalves + j * kHalves;
 #endif
   }
 };
@@ -805,8 +814,9 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   T* u_buffer = blk.u_buffers + warp * fused_u_buffer_halves(n, kKBlocks);
   const T* U = static_cast<const T*>(a.U);
   const auto stream = [&](int kb, int first_step, int chunk_steps) {
-    return UStream<T, n, kKBlocks>{U + (kb * steps + first_step) * kBlockHalves, blocks_k * steps * kBlockHalves,
-                                   steps * kBlockHalves, chunk_steps, u_buffer, lane};
+    const int row = steps * n * kBlockHalves;  // fused_filter_index
+    return UStream<T, n, kKBlocks>{U + kb * n * row + first_step * n * kBlockHalves, row, n * row, chunk_steps, u_buffer,
+                                   lane};
   };
   if constexpr (!kChunked) {
     __syncthreads();
