@@ -149,7 +149,7 @@ TEST_CASE("fused filter layout: every U element of the padded filter has its own
     for (int xi = 0; xi < nn; ++xi)
       for (int k = 0; k < K; ++k)
         for (int c = 0; c < C; ++c) {
-          const long long at = nova::kernels::fused_filter_index(n, xi, k, c, K, C);
+          const long long at = nova::kernels::fused_filter_index(n, xi, k, c, C);
           REQUIRE((at >= 0 && at < static_cast<long long>(seen.size())));
           ++seen[static_cast<std::size_t>(at)];
         }

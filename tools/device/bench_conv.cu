@@ -254,7 +254,7 @@ struct Options {
   bool quick = false;          // skip batch 8
   bool channels = false;       // the channel-count layers (kChannelLayers) at batch 32 instead
   bool frontier = false;       // every transform and path as (time, error) on the layers at one batch instead
-  int frontier_batch = 32;     // --batch N: that batch
+  int frontier_batch = 0;      // --batch N: that batch (0: 32); only with --frontier
   int random_count = 0;        // --random COUNT: AUTO against every configuration on random shapes instead
   bool epilogue = false;       // --epilogue: each batch-32 layer with and without bias + ReLU instead
   unsigned seed = 1;           // --seed S: of the random shapes
@@ -291,7 +291,7 @@ bool parse_options(int argc, char** argv, Options& o) {
       o.precision = found;
     } else return false;
   }
-  return true;
+  return o.frontier || o.frontier_batch == 0;  // --batch belongs to --frontier
 }
 
 // The GPU, its stream and the libraries compared on it.
@@ -530,7 +530,7 @@ double amp2d_of(const std::string& name) {
 // measured error) on the layers at batch 32 (or --batch N): the speed/accuracy frontier
 // (frontier.csv), and the benchmark layers' rows of the cost model's training data.
 void frontier(Bench& b, const Options& o) {
-  const int batch = o.frontier_batch;
+  const int batch = o.frontier_batch > 0 ? o.frontier_batch : 32;
   FILE* csv = std::fopen((o.out_dir + "/frontier.csv").c_str(), "w");
   if (!csv) std::exit(3);
   std::fprintf(csv, "layer,channels,size,batch,layout,config,transform,path,us,ratio,error,predicted\n");

@@ -183,20 +183,19 @@ NOVA_HD constexpr long long fused_blocks(long long tiles, int K, const FusedLaun
 // + 8], U[g][2q + 9] (PTX ISA, mma.m16n8k16 B fragment, B = U^T). The blocks go by K block, then
 // domain row i (xi = i * n + j), then channel step, then position j in the row: the n blocks a warp
 // multiplies in one step (UStream) are one contiguous run, and the next step's follows it, so that
-// the copy of a step is one address and constant offsets. K and C are the padded counts.
+// the copy of a step is one address and constant offsets. C is the padded count.
 NOVA_HD constexpr int fragment_offset(int k, int c) { return ((k % 8) * 4 + (c % 8) / 2) * 4 + (c % 16) / 8 * 2 + c % 2; }
 
-NOVA_HD constexpr long long fused_filter_index(int n, int xi, int k, int c, int K, int C) {
-  (void)K;
+NOVA_HD constexpr long long fused_filter_index(int n, int xi, int k, int c, int C) {
   const long long row = static_cast<long long>(k / kFusedBlockK) * n + xi / n;
   const long long block = (row * (C / kFusedChannelStep) + c / kFusedChannelStep) * n + xi % n;
   return block * (kFusedBlockK * kFusedChannelStep) + fragment_offset(k, c);
 }
 struct MmaFilterOrder {  // fused_filter_order's layout for these kernels (the MFMA kernel has its own)
-  NOVA_HD static constexpr long long index(int xi, int k, int c, int nn, int K, int C) {
+  NOVA_HD static constexpr long long index(int xi, int k, int c, int nn, int /*K*/, int C) {
     int n = 1;
     while (n * n < nn) ++n;
-    return fused_filter_index(n, xi, k, c, K, C);
+    return fused_filter_index(n, xi, k, c, C);
   }
 };
 
