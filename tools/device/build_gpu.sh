@@ -26,6 +26,9 @@ build_and_stage() {  # build dir, extra cmake arguments...
   cp "$build"/tests/gpu/nova_runtime_gpu_tests "$build"/tests/gpu/nova_transform_kernels_gpu "$build"/tests/gpu/*.cmake \
     "$stage/tests/gpu/"
   echo 'subdirs("tests/gpu")' >"$stage/CTestTestfile.cmake"  # the GPU tests only
+  # Symbol tables are of no use there, and the device tool carries at most 64 MiB with the tree.
+  strip --strip-unneeded "$stage"/runtime/libnova_runtime.so* "$stage"/jit/libnova_jit.so* "$stage"/jit/nova-jit \
+    "$stage"/tools/device/nova-bench-conv "$stage"/tests/gpu/nova_runtime_gpu_tests "$stage"/tests/gpu/nova_transform_kernels_gpu
   realpath "$build" >"$stage.path"
   echo "staged $(du -sh "$stage" | cut -f1) in $stage"
 }
