@@ -20,7 +20,7 @@ using namespace nova::test;
 // contract) tile groups 1, 2 and 4 and two K blocks a warp (also with two tile groups, which the
 // kernel allows though fused_launch never picks it); and the chunked kernel, in chunks of one step
 // and with every channel in one chunk, with its domain rows split over 2, 4 and 8 warps
-// (fused_grid_launch's small grids).
+// (fused_split_launch, for small grids).
 template <class Transform, Layout layout, typename T = __half>
 void check_launches(const Shape& s, unsigned seed) {
   const FusedCase<Transform, T, layout> c(s, seed);

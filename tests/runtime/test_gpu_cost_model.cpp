@@ -125,8 +125,9 @@ TEST_CASE("the cost model ranks the fused kernel and the 3-pass pipeline where m
 }
 
 // Row splits (fused_split_launch) where the H200 measured them faster, fused_launch's launch where it
-// measured that faster (tools/device/bench_row_split.sh; docs/performance.md, "Fused v4.2"), NHWC,
-// graph replay.
+// measured that faster: the fused kernel forced, NHWC, graph replay, µs, from
+// docs/results/row_split/row_split.csv (tools/device/bench_row_split.sh; docs/performance.md, "Fused
+// v4.2"; each split's row runs the fused transform AUTO takes with it).
 TEST_CASE("the cost model splits the fused kernel's rows on small grids and not on full ones") {
   const auto split = [](int64_t n, int64_t c, int64_t hw, const char* transform) {
     nova_conv_desc_t d;
@@ -138,12 +139,12 @@ TEST_CASE("the cost model splits the fused kernel's rows on small grids and not 
     REQUIRE(t);
     return nova::runtime::fastest_fused_launch(s, *t, 232448, 132).row_split;
   };
-  CHECK(split(1, 64, 56, "f2x3_standard") == 2);    // 8.8 us against 13.8 unsplit
-  CHECK(split(1, 256, 56, "f4x3_standard") == 2);   // 31.5 against 39.5
-  CHECK(split(32, 512, 7, "f4x3_standard") == 2);   // 55.8 against 76.5
-  CHECK(split(32, 128, 28, "f4x3_standard") == 1);  // 29.1 against 47.8 split in two
-  CHECK(split(32, 64, 224, "f4x3_standard") == 1);  // 470.5 against 965.7
-  CHECK(split(8, 64, 224, "f4x3_standard") == 1);   // 125.7 against 246.3
+  CHECK(split(1, 64, 56, "f2x3_standard") == 2);    // 9.02 against 14.08 unsplit
+  CHECK(split(1, 256, 56, "f4x3_standard") == 2);   // 32.10 against 40.00
+  CHECK(split(32, 512, 7, "f4x3_standard") == 2);   // 55.84 against 78.02
+  CHECK(split(32, 128, 28, "f4x3_standard") == 1);  // 29.25 against 48.00 split in two
+  CHECK(split(32, 64, 224, "f4x3_standard") == 1);  // 476.54 against 972.26
+  CHECK(split(8, 64, 224, "f4x3_standard") == 1);   // 125.18 against 249.70
 }
 
 // The fitted shape corrections stay a moderate factor over the fitted sizes and beyond them, whose

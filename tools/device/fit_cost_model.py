@@ -19,7 +19,8 @@ initialisers, and each path's prediction error on the training data.
                     [--benchmark-weight W] [--cv FOLDS]
 
 --check: how often the fitted model's choice is within 10 % of the fastest measured configuration
-on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline).
+on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline); a
+training file given here is reported as such (its in-sample choices).
 --cv: the same share by k-fold cross-validation over the training files' random shapes (the
 benchmark layers stay in every fold's fit). --no-correction: the linear model alone.
 """
@@ -227,6 +228,11 @@ def correction_group(row):
     return PATH_IDS[kernel(row)], int(row["transform"][1]), int(row["layout"] == "NCHW")
 
 
+def row_weight(row):
+    """A benchmark layer's rows (their shape names a layer: "@") weigh BENCHMARK_WEIGHT, a random shape's 1."""
+    return BENCHMARK_WEIGHT if "@" in row["shape"] else 1.0
+
+
 def fit(rows, ops, correct=True):
     """Per path, the linear model's coefficients (relative least squares); then (`correct`), per
     correction_group, a shape correction: a ridge fit of log(measured / linear prediction) on
@@ -238,7 +244,7 @@ def fit(rows, ops, correct=True):
         chosen = [r for r in named if kernel(r) == path]
         X = np.array([features(r, ops, r["split_with"]) for r in chosen])
         t = np.array([float(r["us"]) for r in chosen])
-        weight = np.array([BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0 for r in chosen])
+        weight = np.array([row_weight(r) for r in chosen])
         coefficients[path], *_ = np.linalg.lstsq(X * (weight / t)[:, None], weight, rcond=None)
     if not correct:
         return coefficients
@@ -246,8 +252,7 @@ def fit(rows, ops, correct=True):
     for r in named:
         linear = float(np.dot(features(r, ops, r["split_with"]), coefficients[kernel(r)]))
         if linear > 0:
-            weight = BENCHMARK_WEIGHT if "@" in r["shape"] else 1.0
-            groups[correction_group(r)].append((shape_terms(r), math.log(float(r["us"]) / linear), weight))
+            groups[correction_group(r)].append((shape_terms(r), math.log(float(r["us"]) / linear), row_weight(r)))
     for group, items in sorted(groups.items()):
         A = np.array([i[0] for i in items])
         b = np.array([i[1] for i in items])
@@ -338,19 +343,20 @@ def main():
     for path, name in PATHS.items():
         values = ", ".join(f"{c:.6g}" for c in coefficients[path])
         print(f"{name}Coefficients = {{{values}}};")
-    print("kShapeCorrections = {{")
+    print("kShapeCorrections[] = {")
     for (path, m, nchw), beta in coefficients["correction"].items():
         values = ", ".join(f"{c:.6g}" for c in beta)
         print(f"    {{{path}, {m}, {nchw}, {{{values}}}}},")
-    print("}};")
+    print("};")
     print("training shapes: ", end="")
     check(train, ops, coefficients)
     for path in args.check:
-        print(f"held-out shapes of {Path(path).name}: ", end="")
+        print(f"{'training' if path in args.train else 'held-out'} shapes of {Path(path).name}: ", end="")
         check(load([path]), ops, coefficients)
-    if len(args.check) > 1:
+    held_out = [path for path in args.check if path not in args.train]
+    if len(held_out) > 1:
         print("held-out shapes, all: ", end="")
-        check(load(args.check), ops, coefficients)
+        check(load(held_out), ops, coefficients)
     if args.cv:
         shapes = sorted({r["shape"] for r in train if "@" not in r["shape"]})
         random.Random(1).shuffle(shapes)
