@@ -3,6 +3,7 @@
 
 Usage: tools/device/bench_tables.py RESULTS_DIR   (the speed.csv and stages.csv of bench_conv.sh,
        or the row_split.csv of bench_row_split.sh)
+       tools/device/bench_tables.py RESULTS_DIR --against BEFORE_DIR   (two bench_conv.sh runs)
 
 Speed: every row; the batch-32 rows of the default algorithm (layouts NHWC and NCHW) carry the
 first bar's verdict on the graph-replay ratio (within 2x of cuDNN); then, per batch and layout, the
@@ -12,7 +13,10 @@ flatter NOVA). Stages: batch 32; a fused
 kernel's time is the GEMM column (with the GB/s of x, U and y), and for NCHW images the input and
 output columns are its layout conversions. Row splits: each layer's NHWC times (the fused kernel
 forced, and AUTO) under the runtime's split choice and each forced split, then the same geometric
-means per split, batch and layout (AUTO and fused forced).
+means per split, batch and layout (AUTO and fused forced). --against: per layout (AUTO, and each
+path forced), the geometric mean over the layer/batch pairs of NOVA's graph time in RESULTS_DIR
+over BEFORE_DIR's, how many pairs got faster, and the same geometric mean of cuDNN's times (what
+the two runs differ by with nothing changed).
 """
 import csv
 import math
@@ -113,7 +117,34 @@ def stage_table(rows):
     return "\n".join(out)
 
 
+def comparison_table(after, before):
+    """--against: NOVA's and cuDNN's graph times of `after` over `before`, per layout, over the pairs
+    both runs have."""
+    def key(r):
+        return r["layer"], r["channels"], r["size"], r["batch"], r["layout"]
+
+    old = {key(r): r for r in before}
+    out = ["| layout | pairs | NOVA after / before (geomean) | faster | cuDNN after / before (geomean) |",
+           "|---|---|---|---|---|"]
+    for layout in sorted({r["layout"] for r in after}):
+        pairs = [(r, old[key(r)]) for r in after if r["layout"] == layout and key(r) in old]
+        if not pairs:
+            continue
+        nova = [float(a["nova_graph_us"]) / float(b["nova_graph_us"]) for a, b in pairs]
+        cudnn = [float(a["cudnn_graph_us"]) / float(b["cudnn_graph_us"]) for a, b in pairs]
+        geomean = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
+        out.append(f"| {layout} | {len(pairs)} | {geomean(nova):.3f} | {sum(x < 1 for x in nova)} | {geomean(cudnn):.3f} |")
+    return "\n".join(out)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[2] == "--against":
+        try:
+            after, before = (list(csv.DictReader((Path(d) / "speed.csv").open())) for d in (sys.argv[1], sys.argv[3]))
+            print("## Against " + sys.argv[3] + "\n\n" + comparison_table(after, before))
+        except (OSError, KeyError, ValueError, ZeroDivisionError) as e:
+            sys.exit(f"bench_tables: cannot compare {sys.argv[1]} with {sys.argv[3]}: {e}")
+        return
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     folder = Path(sys.argv[1])
