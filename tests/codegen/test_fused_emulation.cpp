@@ -11,6 +11,9 @@
 
 #include "all_transforms.hpp"
 
+#include <map>
+#include <set>
+
 namespace {
 
 using namespace nova::test;
@@ -155,6 +158,64 @@ TEST_CASE("fused filter layout: every U element of the padded filter has its own
         }
     CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
   }
+}
+
+TEST_CASE("fused filter layout: a lane's 16-byte load holds its mma B fragments of two positions, a warp's 512 bytes") {
+  using nova::kernels::fused_u_run_offset;
+  for (const int n : {4, 6})
+    for (int lane = 0; lane < 32; ++lane)
+      for (int j = 0; j < n; j += 2)
+        for (int e = 0; e < 8; ++e) {
+          // PTX ISA, mma.m16n8k16 B fragment (B = U^T): lane g * 4 + q holds U[g][2q], U[g][2q + 1],
+          // U[g][2q + 8], U[g][2q + 9]; the load's halves 0-3 are position j's, 4-7 position j + 1's,
+          // and the warp's 32 loads are one run of 512 bytes.
+          const int k = lane / 4, c = 2 * (lane % 4) + (e % 4) / 2 * 8 + e % 2;
+          CHECK(fused_u_run_offset(j + e / 4, k, c) == (j / 2 * 32 + lane) * 8 + e);
+        }
+}
+
+// The shared V of the mma.sync kernel (fused_v_offset): one slot an element, ldmatrix rows and an
+// NHWC warp's pair stores (one tile's 64, 32 or 16 channels, or two or four tiles of fewer) on
+// distinct bank groups, and the ldmatrix address the kernel computes a step (fused_v_lane_row) at
+// the element it names.
+TEST_CASE("fused V layout: unique slots, conflict-free ldmatrix rows and NHWC stores, lane rows") {
+  using namespace nova::kernels;
+  const auto bank_group = [](int halves) { return halves / 8 % 8; };  // 16 bytes of 128
+  for (const int n : {4, 6})
+    for (const int steps : {1, 2, 3, 4, 8}) {
+      const int nn = n * n, capacity = 32, width = steps * kFusedChannelStep;
+      std::vector<int> seen(static_cast<std::size_t>(nn) * capacity * width, 0);
+      for (int t = 0; t < capacity; ++t)
+        for (int c = 0; c < width; ++c)
+          for (int xi = 0; xi < nn; ++xi) {
+            const int at = fused_v_offset(t, c, xi, nn, steps);
+            REQUIRE((at >= 0 && at < static_cast<int>(seen.size())));
+            ++seen[static_cast<std::size_t>(at)];
+          }
+      CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(seen.size()));
+      for (int s = 0; s < steps; ++s)
+        for (int lane = 0; lane < 32; ++lane)
+          CHECK(fused_v_lane_row(lane, s) == fused_v_block_offset(lane % 16, 8 * (lane / 16), s));
+      for (int s = 0; s < steps; ++s)
+        for (int matrix = 0; matrix < 4; ++matrix) {  // ldmatrix .x4: 8 rows of 16 bytes each
+          std::set<int> groups;
+          for (int r = 0; r < 8; ++r) groups.insert(bank_group(fused_v_offset(matrix % 2 * 8 + r, matrix / 2 * 8 + s * 16, 7, nn, steps)));
+          CHECK(groups.size() == 8);
+        }
+      // NHWC: consecutive items are consecutive channel pairs of a tile (fused_input_transform); the
+      // pairs a 16-byte slot holds share its bank group, so a warp's 32 stores are conflict-free
+      // when each bank group holds one slot of them. (Chunks of 3 steps meet 2-way conflicts.)
+      if (steps == 3) continue;
+      const int pairs = width / 2;
+      for (int first = 0; first < capacity * pairs; first += 32) {
+        std::map<int, std::set<int>> slots;  // bank group -> slots
+        for (int item = first; item < first + 32; ++item) {
+          const int at = fused_v_offset(item / pairs, 2 * (item % pairs), 5, nn, steps);
+          slots[bank_group(at)].insert(at / 8);
+        }
+        for (const auto& [group, in] : slots) CHECK(in.size() == 1);
+      }
+    }
 }
 
 // The wgmma kernel: every channel-count class (C < 16 and odd; not a multiple of 16; 64; beyond 128),

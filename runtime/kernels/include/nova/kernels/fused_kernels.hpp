@@ -85,17 +85,32 @@ NOVA_HD constexpr int fused_block_tiles(int tile_groups) { return kFusedGroupTil
 NOVA_HD constexpr int fused_padded_channels(int C) { return (C + kFusedChannelStep - 1) / kFusedChannelStep * kFusedChannelStep; }
 NOVA_HD constexpr int fused_padded_outputs(int K) { return (K + 2 * kFusedBlockK - 1) / (2 * kFusedBlockK) * (2 * kFusedBlockK); }
 
-// Where channel c of tile t lies in the shared V of one position (`width` halves per tile, the
-// channels of the chunk in shared memory, unpadded): its 16-byte chunk is XOR-swizzled by the tile,
-// so that ldmatrix's 8 rows (8 consecutive tiles) at one chunk fall in 8 different bank groups. The
-// swizzle spans w chunks, the largest power of two up to 8 that divides width / 8, so a chunk stays
-// inside its tile's row.
-NOVA_HD constexpr int fused_v_swizzle(int t, int width) {
-  const int chunks = width / 8, w = (chunks & -chunks) < 8 ? chunks & -chunks : 8;
-  return t * w / 8 & (w - 1);
+// V in shared memory: for each tile group, channel step of the chunk and position xi, one block of
+// 16 tiles x 16 channels (512 bytes), so that the step from one position to the next is a
+// compile-time constant (the ldmatrix addresses and the input transform's stores of one step are
+// one base and immediate offsets). In a block, the 16-byte halves of each tile's 16 channels sit in
+// 32 slots: tiles 0-7 of a half fill one 128-byte line in some order (so ldmatrix's 8 rows meet 8
+// different bank groups), the tile XOR a function of the half and the step, so that the 64 channels
+// of one tile that an NHWC warp stores at once (4 steps, 2 halves) meet 8 different bank groups too
+// (also a tile pair's 32 and a tile quartet's 16).
+inline constexpr int kFusedVBlock = kFusedGroupTiles * kFusedChannelStep;  // halves of one block
+NOVA_HD constexpr int fused_v_step_xor(int step) { return (step & 1) << 1 | (step >> 1 & 1); }
+NOVA_HD constexpr int fused_v_slot(int t, int half, int step) {
+  return t / 8 * 16 + half * 8 + ((t % 8) ^ (half << 2 | fused_v_step_xor(step)));
 }
-NOVA_HD constexpr int fused_v_offset(int t, int c, int width) {
-  return t * width + ((c / 8) ^ fused_v_swizzle(t, width)) * 8 + c % 8;
+// Halves from the start of its block to tile t (0-15), channel c (0-15) of step `step`.
+NOVA_HD constexpr int fused_v_block_offset(int t, int c, int step) { return fused_v_slot(t, c / 8, step) * 8 + c % 8; }
+// Halves from the start of V to tile t, channel c (of the chunk) at position xi; `steps`: channel
+// steps of the chunk.
+NOVA_HD constexpr int fused_v_offset(int t, int c, int xi, int nn, int steps) {
+  return ((t / kFusedGroupTiles * steps + c / kFusedChannelStep) * nn + xi) * kFusedVBlock +
+         fused_v_block_offset(t % kFusedGroupTiles, c % kFusedChannelStep, c / kFusedChannelStep);
+}
+// Where a lane's ldmatrix row lies in the block of step `step`: tile lane % 16, channels 8 (lane / 16)
+// on (ldmatrix .x4: lanes 0-15 address the first 8 channels of the 16 tiles, lanes 16-31 the
+// next 8), as the slot of step 0 XOR the step's bits: a few instructions a step.
+NOVA_HD constexpr int fused_v_lane_row(int lane, int step) {
+  return (fused_v_slot(lane % 16, lane / 16, 0) ^ fused_v_step_xor(step)) * 8;
 }
 
 inline constexpr int kFusedUSlots = 3;  // U steps a warp holds: the one it multiplies and two in flight
@@ -178,18 +193,25 @@ NOVA_HD constexpr long long fused_blocks(long long tiles, int K, const FusedLaun
          ((blocks_k + k_slice - 1) / k_slice);
 }
 
-// Where U_xi[k][c] lies in the fused filter layout: 8 (k) x 16 (c) blocks, each the 32 lanes' mma B
-// fragments in lane order, 4 halves per lane: lane g * 4 + q holds U[g][2q], U[g][2q + 1], U[g][2q
-// + 8], U[g][2q + 9] (PTX ISA, mma.m16n8k16 B fragment, B = U^T). The blocks go by K block, then
-// domain row i (xi = i * n + j), then channel step, then position j in the row: the n blocks a warp
-// multiplies in one step (UStream) are one contiguous run, and the next step's follows it, so that
-// the copy of a step is one address and constant offsets. C is the padded count.
-NOVA_HD constexpr int fragment_offset(int k, int c) { return ((k % 8) * 4 + (c % 8) / 2) * 4 + (c % 16) / 8 * 2 + c % 2; }
+// Where U_xi[k][c] lies in the fused filter layout: 8 (k) x 16 (c) blocks, the mma's B fragments (PTX
+// ISA, mma.m16n8k16, B = U^T: lane g * 4 + q holds U[g][2q], U[g][2q + 1], U[g][2q + 8], U[g][2q +
+// 9]). The blocks go by K block, then domain row i (xi = i * n + j), then channel step: the n blocks
+// of one step (positions j of row i) form one run, which a warp copies at once (UStream), and the
+// next step's run follows it, so that the copy of a step is one address and constant offsets. In a
+// run the fragments go by pair of positions, then lane (8 halves: position j's 4, then j + 1's), so
+// that a lane reads the fragments of two positions in one 16-byte load, and a warp's load is 512
+// contiguous bytes. C is the padded count.
+NOVA_HD constexpr int fused_u_lane(int k, int c) { return (k % 8) * 4 + (c % 8) / 2; }
+NOVA_HD constexpr int fused_u_half(int c) { return (c % 16) / 8 * 2 + c % 2; }
+// Halves from the start of a run to element (k, c) of position j's block.
+NOVA_HD constexpr int fused_u_run_offset(int j, int k, int c) {
+  return ((j / 2 * 32 + fused_u_lane(k, c)) * 2 + j % 2) * 4 + fused_u_half(c);
+}
 
 NOVA_HD constexpr long long fused_filter_index(int n, int xi, int k, int c, int C) {
   const long long row = static_cast<long long>(k / kFusedBlockK) * n + xi / n;
-  const long long block = (row * (C / kFusedChannelStep) + c / kFusedChannelStep) * n + xi % n;
-  return block * (kFusedBlockK * kFusedChannelStep) + fragment_offset(k, c);
+  const long long run = row * (C / kFusedChannelStep) + c / kFusedChannelStep;
+  return run * n * (kFusedBlockK * kFusedChannelStep) + fused_u_run_offset(xi % n, k, c);
 }
 struct MmaFilterOrder {  // fused_filter_order's layout for these kernels (the MFMA kernel has its own)
   NOVA_HD static constexpr long long index(int xi, int k, int c, int nn, int /*K*/, int C) {
@@ -343,18 +365,18 @@ template <typename T> using UFragment = const T*;
 #endif
 
 // acc[b] += the warp's 16 (tile) x 16 (channel) block of V_xi times the 16 x 8 (k) block of U_xi^T
-// of its K block b. v: shared V of position xi, `width` channels a tile; the block starts at tile
-// t0, channel c0, and `lane_at` is where this lane's ldmatrix row lies (fused_v_offset of tile
-// t0 + lane % 16, channel c0 + 8 (lane / 16)); u[b]: this lane's fragment of K block b's U block.
+// of its K block b. block: the V block (fused_v_offset) of the warp's tile group, channel step
+// `step` and position xi; lane_row: fused_v_lane_row(lane, step); u[b]: this lane's fragment of K
+// block b's U block (on the portable path: where position j's lies in its run, fused_u_run_offset).
 // acc[b][e] is (tile lane / 4 + 8 (e / 2), k 2 (lane % 4) + e % 2), the mma's C fragment.
 template <typename T, int kKBlocks>
-__device__ inline void fused_mma(float (&acc)[kKBlocks][4], const T* v, int lane_at, int t0, int c0, int width,
+__device__ inline void fused_mma(float (&acc)[kKBlocks][4], const T* block, int lane_row, int step,
                                  const UFragment<T> (&u)[kKBlocks], int lane) {
 #ifdef NOVA_FUSED_MMA
   static_assert(std::is_same_v<T, __half> || std::is_same_v<T, hip_bfloat16>, "the mma multiplies fp16 or bf16");
-  (void)t0, (void)c0, (void)width, (void)lane;
-  unsigned a0, a1, a2, a3;  // ldmatrix .x4: lanes 0-15 address tiles 0-15 at channel c0, lanes 16-31 at c0 + 8
-  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(v + lane_at));
+  (void)step, (void)lane;
+  unsigned a0, a1, a2, a3;
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(block + lane_row));
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
                : "r"(address));
@@ -373,13 +395,14 @@ __device__ inline void fused_mma(float (&acc)[kKBlocks][4], const T* v, int lane
   }
 #undef NOVA_FUSED_MMA_M16N8K16
 #else
-  (void)lane_at;
+  (void)lane_row;
   const int g = lane / 4, q = lane % 4;
   for (int b = 0; b < kKBlocks; ++b)
     for (int c = 0; c < kFusedChannelStep; ++c) {
-      const float v0 = to_float(v[fused_v_offset(t0 + g, c0 + c, width)]),
-                  v1 = to_float(v[fused_v_offset(t0 + g + 8, c0 + c, width)]);
-      const float u0 = to_float(u[b][fragment_offset(2 * q, c)]), u1 = to_float(u[b][fragment_offset(2 * q + 1, c)]);
+      const float v0 = to_float(block[fused_v_block_offset(g, c, step)]),
+                  v1 = to_float(block[fused_v_block_offset(g + 8, c, step)]);
+      const float u0 = to_float(u[b][fused_u_run_offset(0, 2 * q, c)]),
+                  u1 = to_float(u[b][fused_u_run_offset(0, 2 * q + 1, c)]);
       acc[b][0] += v0 * u0, acc[b][1] += v0 * u1, acc[b][2] += v1 * u0, acc[b][3] += v1 * u1;
     }
 #endif
@@ -390,12 +413,14 @@ __device__ inline void fused_mma(float (&acc)[kKBlocks][4], const T* v, int lane
 // warp's shared buffer two steps ahead (cp.async), so that L2's latency overlaps the products of
 // the steps before; elsewhere they are read from the filter in place. Two steps ahead because one
 // left the loop waiting on U, and loads into registers further ahead do not fit beside the
-// accumulators (docs/performance.md, "Fused v3").
+// accumulators (docs/performance.md, "Fused v3"). Every step commits one group of copies (empty
+// where nothing is left to fetch), so that waiting for the oldest step is always waiting for all
+// but the newest group, without a branch.
 template <typename T, int n, int kKBlocks>
 struct UStream {
-  static_assert(n % 2 == 0, "a copy's 16-byte chunks of one K block: lanes 0-15 and 16-31 take two positions of it");
+  static_assert(n % 2 == 0, "a lane reads the fragments of two positions at once; a copy's 16-byte chunks split evenly");
   static constexpr int kHalves = kFusedBlockK * kFusedChannelStep;  // one 8 x 16 block
-  static constexpr int kStepHalves = n * kHalves;                   // one K block's blocks of one step
+  static constexpr int kStepHalves = n * kHalves;                   // one K block's run of one step
   static constexpr int kBlocks = n * kKBlocks;                      // blocks of one step
   static constexpr int kChunks = kBlocks * kHalves / 8;             // 16-byte copies of one step
   static_assert(kChunks % 32 == 0, "every lane copies the same number of chunks");
@@ -406,15 +431,20 @@ struct UStream {
   T* buffer;       // this warp's fused_u_buffer_halves(n, kKBlocks): kFusedUSlots steps
   int lane;
 
-  // Step `step` of domain row i (a step past the row's last continues on the warp's next rows, every
-  // `stride`-th row) starts on its way into `slot`. Lane l copies chunks l + 32 q: bytes
-  // (l % 16) * 16 of block l / 16 + 2 q, block b * n + j being position j of K block b; in the
-  // filter a K block's step is kStepHalves contiguous halves (fused_filter_index), so each copy is
-  // one per-step address plus a constant.
-  __device__ void fetch(int i, int step, int slot, int stride) const {
+  struct Cursor {  // the step the next fetch copies: its run of the first K block, its channel step
+    const T* run;
+    int step;
+  };
+  __device__ Cursor start(int row_index) const { return {first + row_index * row, 0}; }
+
+  // The step at `at` starts on its way into `slot`, and `at` moves on to the warp's next step: the
+  // next run where the warp takes every channel step of every row (kContiguous: the runs of the
+  // filter follow each other), else past the chunk's last step the first of the row `stride` on.
+  // Lane l copies chunks l + 32 q of the step: chunk l + 32 q - 16 n b of K block b's run.
+  template <bool kContiguous>
+  __device__ void fetch(Cursor& at, int slot, int stride) const {
 #ifdef NOVA_FUSED_MMA
-    for (; step >= steps; step -= steps) i += stride;
-    const T* from = first + i * row + step * kStepHalves + lane * 8;
+    const T* from = at.run + lane * 8;
     const auto to = static_cast<unsigned>(__cvta_generic_to_shared(buffer + slot * kBlocks * kHalves + lane * 8));
 #pragma unroll
     for (int q = 0; q * 32 < kChunks; ++q) {
@@ -422,32 +452,44 @@ struct UStream {
       asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + q * 512),
                    "l"(from + b * k_block + (2 * q - b * n) * kHalves));
     }
-    asm volatile("cp.async.commit_group;\n" ::);
+    if (kContiguous || ++at.step < steps) {
+      at.run += kStepHalves;
+    } else {
+      at.step = 0;
+      at.run += stride * row - (steps - 1) * kStepHalves;
+    }
 #else
-    (void)i, (void)step, (void)slot, (void)stride;
+    (void)at, (void)slot, (void)stride;
 #endif
   }
 
-  // Waits for the oldest step in flight; `later` says whether another was fetched after it. The
-  // warp barrier also means every lane is done with the slot the step before used.
-  __device__ void wait(bool later) const {
+  __device__ void commit() const {
 #ifdef NOVA_FUSED_MMA
-    if (later) asm volatile("cp.async.wait_group 1;\n" ::);
-    else asm volatile("cp.async.wait_group 0;\n" ::);
-    fused_warp_sync();
-#else
-    (void)later;
+    asm volatile("cp.async.commit_group;\n" ::);
 #endif
   }
 
-  // This lane's fragment of block (i, j) of K block b at channel step `step`, fetched into `slot`.
-  __device__ UFragment<T> fragment(int i, int j, int step, int b, int slot) const {
+  // Waits for the oldest step in flight. The warp barrier also means every lane is done with the
+  // slot the step before used.
+  __device__ void wait() const {
+#ifdef NOVA_FUSED_MMA
+    asm volatile("cp.async.wait_group 1;\n" ::);
+    fused_warp_sync();
+#endif
+  }
+
+  // This lane's fragments of positions j and j + 1 (j even) of K block b at channel step `step` of
+  // row i, fetched into `slot`: on the mma path one 16-byte load (fused_u_run_offset).
+  __device__ void fragment_pair(int i, int j, int step, int b, int slot, UFragment<T>& even, UFragment<T>& odd) const {
 #ifdef NOVA_FUSED_MMA
     (void)i, (void)step;
-    return *reinterpret_cast<const uint2*>(buffer + (slot * kBlocks + b * n + j) * kHalves + lane * 4);
+    const uint4 w = *reinterpret_cast<const uint4*>(buffer + (slot * kBlocks + b * n) * kHalves + fused_u_run_offset(j, 0, 0) +
+                                                    lane * 8);
+    even = {w.x, w.y}, odd = {w.z, w.w};
 #else
     (void)slot;
-    return first + i * row + b * k_block + step * kStepHalves + j * kHalves;
+    even = first + i * row + b * k_block + step * kStepHalves + fused_u_run_offset(j, 0, 0);
+    odd = even + 4;
 #endif
   }
 };
@@ -455,10 +497,10 @@ struct UStream {
 // The block's shared memory and tiles, as every phase sees them.
 template <typename T>
 struct FusedBlock {
-  T* vs;                // [nn][plane]: V of every position, fused_v_offset within a plane
+  T* vs;                // V of the chunk: every tile, channel and position (fused_v_offset)
   int capacity;         // tiles the block's V has room for (16 x tile groups)
   int width;            // channels of the chunk in V (a multiple of 16)
-  int plane;            // elements of one position's V: capacity x width
+  int steps;            // channel steps of the chunk: width / 16
   T* u_buffers;         // [warp][fused_u_buffer_halves]
   TileOrigin* origins;  // of the block's tiles
   int tiles;            // the block's tiles (fewer in the grid's last block)
@@ -507,9 +549,9 @@ __device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, co
       for (int e = 0; e < nn; ++e) unpack_pair(raw[ahead][e], d0[e], d1[e]);
       Transform::input_2d(d0, v0);
       Transform::input_2d(d1, v1);
-      T* at = blk.vs + fused_v_offset(t, 2 * pair, blk.width);
+      T* at = blk.vs + fused_v_offset(t, 2 * pair, 0, nn, blk.steps);
 #pragma unroll
-      for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * blk.plane, v0[xi], second ? v1[xi] : 0.0f);
+      for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * kFusedVBlock, v0[xi], second ? v1[xi] : 0.0f);
     }
   }
 }
@@ -678,13 +720,16 @@ template <class Transform, typename T, int kKBlocks, bool kRowSplit = false>
 __device__ __forceinline__ void fused_accumulate(float (&out)[kKBlocks][Transform::m * Transform::m][4],
                                                  const FusedBlock<T>& blk, const UStream<T, Transform::n, kKBlocks>& u,
                                                  int t0, int lane, int part = 0, int split = 1) {
-  constexpr int m = Transform::m, n = Transform::n;
+  constexpr int m = Transform::m, n = Transform::n, nn = n * n;
   const int steps = u.steps, total = (kRowSplit ? (n - part + split - 1) / split : n) * steps;  // of the warp's rows
   if (kRowSplit && total == 0) return;
-  const int lane_tile = t0 + lane % 16, lane_swizzle = fused_v_swizzle(lane_tile, blk.width);  // this lane's ldmatrix row
+  const T* group_v = blk.vs + t0 / kFusedGroupTiles * blk.steps * nn * kFusedVBlock;  // fused_v_offset
   int slot = 0;  // of the step being multiplied; the next two are in flight
-  u.fetch(part, 0, 0, split);
-  if (!kRowSplit || total > 1) u.fetch(part, 1, 1, split);
+  auto next = u.start(part);
+  u.template fetch<!kRowSplit>(next, 0, split);
+  u.commit();
+  if (total > 1) u.template fetch<!kRowSplit>(next, 1, split);
+  u.commit();
 #pragma unroll
   for (int i = 0; i < n; ++i) {
     if (kRowSplit && i % split != part) continue;
@@ -692,16 +737,19 @@ __device__ __forceinline__ void fused_accumulate(float (&out)[kKBlocks][Transfor
 #pragma unroll 1
     for (int step = 0; step < steps; ++step) {
       const int f = (kRowSplit ? (i - part) / split : i) * steps + step;  // steps multiplied so far
-      u.wait(f + 1 < total);
-      if (f + 2 < total) u.fetch(i, step + 2, slot == 0 ? 2 : slot - 1, split);
-      const int lane_at = lane_tile * blk.width + ((2 * step + lane / 16) ^ lane_swizzle) * 8;
+      u.wait();
+      if (f + 2 < total) u.template fetch<!kRowSplit>(next, slot == 0 ? 2 : slot - 1, split);
+      u.commit();
+      // The blocks of this step and row: one base, positions at constant offsets.
+      const T* v_row = group_v + (step * nn + i * n) * kFusedVBlock;
+      const int lane_row = fused_v_lane_row(lane, step);
 #pragma unroll
-      for (int j = 0; j < n; ++j) {
-        UFragment<T> frags[kKBlocks];
+      for (int j = 0; j < n; j += 2) {
+        UFragment<T> even[kKBlocks], odd[kKBlocks];
 #pragma unroll
-        for (int b = 0; b < kKBlocks; ++b) frags[b] = u.fragment(i, j, step, b, slot);
-        fused_mma<T>(mrow[j], blk.vs + (i * n + j) * blk.plane, lane_at, t0, step * kFusedChannelStep, blk.width,
-                     frags, lane);
+        for (int b = 0; b < kKBlocks; ++b) u.fragment_pair(i, j, step, b, slot, even[b], odd[b]);
+        fused_mma<T>(mrow[j], v_row + j * kFusedVBlock, lane_row, step, even, lane);
+        fused_mma<T>(mrow[j + 1], v_row + (j + 1) * kFusedVBlock, lane_row, step, odd, lane);
       }
       slot = slot == kFusedUSlots - 1 ? 0 : slot + 1;
     }
@@ -800,9 +848,10 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   blk.vs = reinterpret_cast<T*>(fused_shared_memory());
   blk.capacity = fused_block_tiles(a.launch.tile_groups);
   blk.width = width;
-  blk.plane = blk.capacity * width;
+  blk.steps = width / kFusedChannelStep;
   // Split launches (chunked kernels only) may need more room than V for their partial outputs.
-  blk.u_buffers = blk.vs + (kChunked ? fused_v_region_halves(n, m, a.launch) : static_cast<long long>(n) * n * blk.plane);
+  blk.u_buffers = blk.vs + (kChunked ? fused_v_region_halves(n, m, a.launch)
+                                     : static_cast<long long>(n) * n * blk.capacity * width);
   blk.origins = reinterpret_cast<TileOrigin*>(blk.u_buffers + warps * fused_u_buffer_halves(n, kKBlocks));
   fused_block_origins(blk, g, m);
 
@@ -836,7 +885,7 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
     for (int c0 = 0; c0 < Cp; c0 += width) {
       const int chunk = width < Cp - c0 ? width : Cp - c0;
       blk.width = chunk;
-      blk.plane = blk.capacity * chunk;
+      blk.steps = chunk / kFusedChannelStep;
       __syncthreads();  // the block is done with the chunk before
       fused_input_transform<Transform, T, layout, kKBlocks, kChunked>(a, blk, c0, chunk / 2);
       __syncthreads();
