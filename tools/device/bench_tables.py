@@ -2,7 +2,7 @@
 """Markdown tables of a bench_conv run, as docs/runtime.md shows them.
 
 Usage: tools/device/bench_tables.py RESULTS_DIR   (the speed.csv and stages.csv of bench_conv.sh,
-       or the row_split.csv of bench_row_split.sh)
+       the row_split.csv of bench_row_split.sh, or the frontier.csv of nova-bench-conv --frontier)
        tools/device/bench_tables.py RESULTS_DIR --against BEFORE_DIR   (two bench_conv.sh runs)
 
 Speed: every row; the batch-32 rows of the default algorithm (layouts NHWC and NCHW) carry the
@@ -16,7 +16,9 @@ forced, and AUTO) under the runtime's split choice and each forced split, then t
 means per split, batch and layout (AUTO and fused forced). --against: per layout (AUTO, and each
 path forced), the geometric mean over the layer/batch pairs of NOVA's graph time in RESULTS_DIR
 over BEFORE_DIR's, how many pairs got faster, and the same geometric mean of cuDNN's times (what
-the two runs differ by with nothing changed).
+the two runs differ by with nothing changed). Frontier: per layout, what each transform costs in the
+fused kernel against f4x3_standard over the layers where both ran fused (median, worst and its layer),
+with the transform's measured error range.
 """
 import csv
 import math
@@ -137,6 +139,26 @@ def comparison_table(after, before):
     return "\n".join(out)
 
 
+def frontier_table(rows, reference="f4x3_standard"):
+    """Each transform's fused time over the reference's, layer by layer, per layout."""
+    fused = {(r["layer"], r["channels"], r["size"], r["layout"], r["transform"]): r
+             for r in rows if r["config"] == "named" and r["path"] == "fused"}
+    out = ["| layout | transform | measured error | layers | median | worst |", "|---|---|---|---|---|---|"]
+    for layout in sorted({k[3] for k in fused}, reverse=True):
+        for transform in sorted({k[4] for k in fused if k[3] == layout and k[4] != reference}):
+            pairs = [(float(r["us"]) / float(fused[k[:4] + (reference,)]["us"]) - 1, k, float(r["error"]))
+                     for k, r in fused.items() if k[3] == layout and k[4] == transform and k[:4] + (reference,) in fused]
+            if not pairs:
+                continue
+            costs = sorted(p[0] for p in pairs)
+            worst = max(pairs)
+            errors = [p[2] for p in pairs]
+            median = costs[len(costs) // 2] if len(costs) % 2 else (costs[len(costs) // 2 - 1] + costs[len(costs) // 2]) / 2
+            out.append(f"| {layout} | {transform} | {min(errors):.2e}-{max(errors):.2e} | {len(pairs)} | "
+                       f"{100 * median:+.1f} % | {100 * worst[0]:+.1f} % ({worst[1][0]} {worst[1][1]}@{worst[1][2]}) |")
+    return "\n".join(out)
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[2] == "--against":
         try:
@@ -148,6 +170,13 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     folder = Path(sys.argv[1])
+    if (folder / "frontier.csv").exists():
+        try:
+            table = frontier_table(list(csv.DictReader((folder / "frontier.csv").open())))
+        except (OSError, KeyError, ValueError, ZeroDivisionError) as e:
+            sys.exit(f"bench_tables: cannot read the frontier in {folder}: {e}")
+        print("## Fused kernel: each transform's time against f4x3_standard\n\n" + table)
+        return
     if (folder / "row_split.csv").exists():
         print("## Row splits\n\n" + row_split_table(list(csv.DictReader((folder / "row_split.csv").open()))))
         return
