@@ -81,7 +81,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
     REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, s.N, s.C, s.H, s.W, s.pad, g));
     const std::vector<T> image = converted<T>(x);
     std::vector<T> V = nan_filled<T>(static_cast<std::size_t>(nn * s.C * g.tiles) + nova::test::kGuard);
-    nova::emulation::launch(nova::kernels::tile_blocks<layout == Layout::nhwc>(g), nova::kernels::kBlockThreads,
+    nova::emulation::launch(nova::kernels::input_blocks(layout, Transform::n, g), nova::kernels::kBlockThreads,
                             [&] { nova::kernels::input_transform_tiles<Transform, layout>(image.data(), V.data(), g); });
     return as_float(V);
   }

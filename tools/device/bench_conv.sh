@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-bench-out}
-stage=.device/build-cuda
+. tools/device/stage.sh
+use_stage build-cuda
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 LD_LIBRARY_PATH="$stage/runtime:${LD_LIBRARY_PATH:-}" "$stage/tools/device/nova-bench-conv" "$out" "$@" 2>&1 |

@@ -12,7 +12,8 @@ cd "$(dirname "$0")/../.."
 out=${OUT:-bench-out}
 runs=$(mktemp -d)
 trap 'rm -rf "$runs"' EXIT
-stage=.device/build-cuda
+. tools/device/stage.sh
+use_stage build-cuda
 batches=("$@")
 [ ${#batches[@]} -gt 0 ] || batches=(1 8 32)
 layers=(64,56 128,28 256,14 512,7 64,224 128,112 256,56 512,28 512,14)

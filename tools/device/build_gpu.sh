@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the CUDA flavour here (nvcc, sm_90a) and stages what the GPU machine runs in .device/
 # (git-ignored; the device tool carries it): the runtime, the bench, the GPU tests with their
-# ctest files and the nova_torch package, as .device/build-cuda/, and in .device/build-cuda.path the absolute path the build
+# ctest files and the nova_torch package, as .device/build-cuda/ and packed as .device/build-cuda.tar.xz
+# (carry the archive and .device/build-cuda.path where the folder and the tree pass the device tool's
+# 64 MiB; tools/device/stage.sh unpacks it), and in .device/build-cuda.path the absolute path the build
 # tree had (its ctest files name it; tools/device/run_gpu_tests.sh maps it there).
 # --broken-kernel also builds the same against a copy of generated/ whose f4x3_standard input
 # transform has one sign flipped, staged as .device/build-cuda-broken: the test of the tests
@@ -30,7 +32,9 @@ build_and_stage() {  # build dir, extra cmake arguments...
   strip --strip-unneeded "$stage"/runtime/libnova_runtime.so* "$stage"/jit/libnova_jit.so* "$stage"/jit/nova-jit \
     "$stage"/tools/device/nova-bench-conv "$stage"/tests/gpu/nova_runtime_gpu_tests "$stage"/tests/gpu/nova_transform_kernels_gpu
   realpath "$build" >"$stage.path"
-  echo "staged $(du -sh "$stage" | cut -f1) in $stage"
+  # The same as one archive, for the device tool's 64 MiB (tools/device/stage.sh unpacks it there).
+  XZ_OPT=-T0 tar cJf "$stage.tar.xz" -C .device "$(basename "$stage")"
+  echo "staged $(du -sh "$stage" | cut -f1) in $stage, $(du -sh "$stage.tar.xz" | cut -f1) as $stage.tar.xz"
 }
 
 build_and_stage build-cuda

@@ -7,7 +7,8 @@
 # Usage: tools/device/run_gpu_tests.sh [STAGE]   (default build-cuda; build-cuda-broken: the test of the tests)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-stage=.device/${1:-build-cuda}
+. tools/device/stage.sh
+use_stage "${1:-build-cuda}"
 built_at=$(cat "$stage.path")
 if [ ! -e "$built_at" ]; then
   mkdir -p "$(dirname "$built_at")"

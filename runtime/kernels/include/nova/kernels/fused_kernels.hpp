@@ -270,31 +270,9 @@ struct FusedConvArgs {
 // ---------------------------------------------------------------------------------------------
 // Device side.
 
-// Two storage elements (channels c and c + 1, or two planes) as one 4-byte word: __half2 for fp16
-// on a GPU, a plain pair otherwise (bf16; every type in the CPU emulation).
-template <typename T>
-struct alignas(2 * sizeof(T)) ElementPair {
-  T a, b;
-};
-template <typename T> struct StoragePairOf {
-  using type = ElementPair<T>;
-};
-template <typename T> using StoragePair = typename StoragePairOf<T>::type;
-template <typename T> __device__ inline ElementPair<T> pair_of(T a, T b) { return {a, b}; }
-template <typename T> __device__ inline void unpack_pair(ElementPair<T> p, float& a, float& b) {
-  a = to_float(p.a), b = to_float(p.b);
-}
-template <typename T> __device__ inline void store_pair(T* at, float a, float b) {
-  ElementPair<T> p;
-  store(&p.a, a), store(&p.b, b);
-  *reinterpret_cast<ElementPair<T>*>(at) = p;
-}
-template <typename T> __device__ inline T storage_zero() { return T(0.0f); }
-
 #ifdef NOVA_KERNEL_EMULATION
 inline char* fused_shared_memory() { return nova::emulation::dynamic_shared.data(); }
 
-template <typename T> inline StoragePair<T> load_word(const T* at) { return {at[0], at[1]}; }
 inline void copy_run(void* to, const void* from) { std::memcpy(to, from, 16); }
 // Every emulated thread runs to its next barrier before any continues, so a warp barrier is a block
 // barrier here; threads of other warps may be at a different count, which matters only for data
@@ -306,17 +284,6 @@ __device__ inline char* fused_shared_memory() {
   return fused_shared;
 }
 
-template <> struct StoragePairOf<__half> {
-  using type = __half2;
-};
-__device__ inline __half2 pair_of(__half a, __half b) { return __halves2half2(a, b); }
-template <typename T>
-__device__ inline StoragePair<T> load_word(const T* __restrict__ at) { return *reinterpret_cast<const StoragePair<T>*>(at); }
-__device__ inline void unpack_pair(__half2 p, float& a, float& b) {
-  const float2 f = __half22float2(p);
-  a = f.x, b = f.y;
-}
-__device__ inline void store_pair(__half* at, float a, float b) { *reinterpret_cast<__half2*>(at) = __floats2half2_rn(a, b); }
 // Eight channels (16 bytes, aligned) in one access.
 __device__ inline void copy_run(void* to, const void* from) {
   *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
@@ -341,17 +308,6 @@ __device__ __forceinline__ void for_each_index(F&& f) {
   [&]<int... i>(std::integer_sequence<int, i...>) {
     (f(std::integral_constant<int, i>{}), ...);
   }(std::make_integer_sequence<int, count>{});
-}
-
-// Channels c and c + 1 of one patch element at `at` (the second `next` elements further: 1 in NHWC,
-// a plane in NCHW), zero outside the image. NHWC with C even (`word`): both in one aligned 4-byte
-// load. A second channel at C is read where the first is (next = 0) and zeroed after the transform:
-// a predicate per element costs the one-K-block kernels spills.
-template <Layout layout, typename T>
-__device__ inline StoragePair<T> load_channel_pair(const T* __restrict__ x, int at, int next, bool inside, bool word) {
-  const T zero = storage_zero<T>();
-  if (layout == Layout::nhwc && word) return inside ? load_word(x + at) : pair_of(zero, zero);
-  return inside ? pair_of(x[at], x[at + next]) : pair_of(zero, zero);
 }
 
 // Matrix cores: mma.sync from sm_80 on. A U fragment is what one lane needs of a U block: on the

@@ -44,6 +44,44 @@ __device__ inline void store(float* at, float v) { *at = v; }
 __device__ inline void store(__half* at, float v) { *at = __float2half_rn(v); }
 __device__ inline void store(hip_bfloat16* at, float v) { *at = hip_bfloat16(v); }  // nearest even
 
+// Two storage elements (channels c and c + 1, or two planes) as one word (4 bytes for 16-bit types,
+// 8 for fp32): __half2 for fp16 on a GPU, a plain pair otherwise (bf16, fp32; every type in the CPU
+// emulation).
+template <typename T>
+struct alignas(2 * sizeof(T)) ElementPair {
+  T a, b;
+};
+template <typename T> struct StoragePairOf {
+  using type = ElementPair<T>;
+};
+template <typename T> using StoragePair = typename StoragePairOf<T>::type;
+template <typename T> __device__ inline ElementPair<T> pair_of(T a, T b) { return {a, b}; }
+template <typename T> __device__ inline void unpack_pair(ElementPair<T> p, float& a, float& b) {
+  a = to_float(p.a), b = to_float(p.b);
+}
+template <typename T> __device__ inline void store_pair(T* at, float a, float b) {
+  ElementPair<T> p;
+  store(&p.a, a), store(&p.b, b);
+  *reinterpret_cast<ElementPair<T>*>(at) = p;
+}
+template <typename T> __device__ inline T storage_zero() { return T(0.0f); }
+
+#ifdef NOVA_KERNEL_EMULATION
+template <typename T> inline StoragePair<T> load_word(const T* at) { return {at[0], at[1]}; }
+#else
+template <> struct StoragePairOf<__half> {
+  using type = __half2;
+};
+__device__ inline __half2 pair_of(__half a, __half b) { return __halves2half2(a, b); }
+template <typename T>
+__device__ inline StoragePair<T> load_word(const T* __restrict__ at) { return *reinterpret_cast<const StoragePair<T>*>(at); }
+__device__ inline void unpack_pair(__half2 p, float& a, float& b) {
+  const float2 f = __half22float2(p);
+  a = f.x, b = f.y;
+}
+__device__ inline void store_pair(__half* at, float a, float b) { *reinterpret_cast<__half2*>(at) = __floats2half2_rn(a, b); }
+#endif
+
 // The (channel, tile) of this thread. Consecutive threads take consecutive tiles for NCHW images
 // (adjacent along a row; V and M are tiles-fastest) and consecutive channels for NHWC ones
 // (adjacent in a pixel; V and M are channels-fastest).
@@ -60,11 +98,14 @@ struct BlockOrigin {
   long long tile;
 };
 
-template <bool channels_fastest>
+// A channels-fastest block takes `channels` channels: kBlockChannels, or kPairBlockChannels where a
+// thread takes a channel pair (the NHWC input transform).
+inline constexpr int kPairBlockChannels = 2 * kBlockChannels;
+template <bool channels_fastest, int channels = kBlockChannels>
 __device__ inline BlockOrigin block_origin(const TileGrid& g) {
   if constexpr (channels_fastest) {
-    const int groups = (g.channels + kBlockChannels - 1) / kBlockChannels;
-    return {static_cast<int>(blockIdx.x % groups) * kBlockChannels, static_cast<long long>(blockIdx.x / groups) * kBlockTiles};
+    const int groups = (g.channels + channels - 1) / channels;
+    return {static_cast<int>(blockIdx.x % groups) * channels, static_cast<long long>(blockIdx.x / groups) * kBlockTiles};
   } else {
     return {static_cast<int>(blockIdx.y) * kBlockChannels, static_cast<long long>(blockIdx.x) * kBlockTiles};
   }
@@ -136,6 +177,17 @@ __device__ inline void load_patch(const TIn* __restrict__ x, const TileGrid& g, 
   walk_patch<n, layout>(g, o, channel, valid, [&](int e, bool inside, int at) { d[e] = inside ? to_float(x[at]) : 0.0f; });
 }
 
+// Channels c and c + 1 of one patch element at `at` (the second `next` elements further: 1 in NHWC,
+// a plane in NCHW), zero outside the image. NHWC with C even (`word`): both in one aligned 4-byte
+// load. A second channel at C is read where the first is (next = 0) and zeroed after the transform:
+// a predicate per element costs the one-K-block kernels spills.
+template <Layout layout, typename T>
+__device__ inline StoragePair<T> load_channel_pair(const T* __restrict__ x, int at, int next, bool inside, bool word) {
+  const T zero = storage_zero<T>();
+  if (layout == Layout::nhwc && word) return inside ? load_word(x + at) : pair_of(zero, zero);
+  return inside ? pair_of(x[at], x[at + next]) : pair_of(zero, zero);
+}
+
 // U[xi][k][c] = (G g G^T)[xi] for filter f = k * C + c, one filter per thread.
 template <class Transform, typename TU>
 __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restrict__ U, int K, int C) {
@@ -155,8 +207,63 @@ __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restri
 // V[xi][c][p] (NCHW) or V[xi][p][c] (NHWC) = (B^T d B)[xi] for the input patch d of channel c,
 // tile p: each layout's V keeps the image's fastest index, so consecutive threads read and write
 // consecutive addresses (the GEMM reads either order).
+// Whether `p` is a multiple of `bytes` (no <cstdint> here: run-time compilation has no standard
+// library).
+__device__ inline bool aligned_to(const void* p, unsigned long long bytes) {
+  return reinterpret_cast<unsigned long long>(p) % bytes == 0;
+}
+
+// Whether the input transform's threads take channel pairs: from NHWC images, on tiles up to 8 x 8
+// (two channels of a 10 x 10 patch spill in fp32).
+NOVA_HD constexpr bool input_in_pairs(Layout layout, int n) { return layout == Layout::nhwc && n <= 8; }
+
+// From NHWC images a thread takes a channel pair of one tile (a block: kPairBlockChannels channels x
+// kBlockTiles tiles, consecutive threads on consecutive pairs): where C is even and x and V are
+// aligned to a pair (kWord), one load of both channels a patch element and one store a position,
+// half the load and address instructions of a channel a thread, which bound this kernel
+// (docs/performance.md, "3-pass NHWC input in channel pairs").
+template <class Transform, typename TIn, typename TV, bool kWord>
+__device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
+  constexpr int m = Transform::m, n = Transform::n, nn = n * n;
+  const BlockOrigin b = block_origin<true, kPairBlockChannels>(g);
+  const int c = b.channel + 2 * (static_cast<int>(threadIdx.x) % kBlockChannels);
+  const long long tile = b.tile + static_cast<int>(threadIdx.x) / kBlockChannels;
+  const bool valid = c < g.channels && tile < g.tiles, second = c + 1 < g.channels;
+  float v0[nn], v1[nn];
+  {
+    StoragePair<TIn> raw[nn];
+    walk_patch<n, Layout::nhwc>(g, tile_origin(g, valid ? tile : 0, m), c, valid, [&](int e, bool inside, int at) {
+      raw[e] = load_channel_pair<Layout::nhwc>(x, at, second ? 1 : 0, inside, kWord);
+    });
+    float d0[nn], d1[nn];
+#pragma unroll
+    for (int e = 0; e < nn; ++e) unpack_pair(raw[e], d0[e], d1[e]);
+    Transform::input_2d(d0, v0);
+    Transform::input_2d(d1, v1);
+  }
+  if (!valid) return;
+  const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of V
+  TV* at = V + tile * g.channels + c;
+#pragma unroll
+  for (int xi = 0; xi < nn; ++xi) {
+    if constexpr (kWord) {
+      store_pair(at + xi * plane, v0[xi], v1[xi]);
+    } else {
+      store(at + xi * plane, v0[xi]);
+      if (second) store(at + xi * plane + 1, v1[xi]);
+    }
+  }
+}
+
 template <class Transform, Layout layout, typename TIn, typename TV>
 __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
+  if constexpr (input_in_pairs(layout, Transform::n)) {
+    if (g.channels % 2 == 0 && aligned_to(x, sizeof(StoragePair<TIn>)) && aligned_to(V, sizeof(StoragePair<TV>)))
+      input_transform_pairs<Transform, TIn, TV, true>(x, V, g);
+    else
+      input_transform_pairs<Transform, TIn, TV, false>(x, V, g);
+    return;
+  }
   constexpr int m = Transform::m, n = Transform::n;
   const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
   float v[n * n];
@@ -233,16 +340,22 @@ inline unsigned filter_blocks(long long filters) {
 
 // The grid of block_origin<channels_fastest>; the channels-fastest one can exceed the launch limit
 // for huge shapes (launchers check fits_channels_fastest_grid first).
-template <bool channels_fastest>
+template <bool channels_fastest, int channels = kBlockChannels>
 inline dim3 tile_blocks(const TileGrid& g) {
   const long long tile_groups = (g.tiles + kBlockTiles - 1) / kBlockTiles,
-                  channel_groups = (g.channels + kBlockChannels - 1) / kBlockChannels;
+                  channel_groups = (g.channels + channels - 1) / channels;
   if constexpr (channels_fastest) return dim3(static_cast<unsigned>(tile_groups * channel_groups));
   return dim3(static_cast<unsigned>(tile_groups), static_cast<unsigned>(channel_groups));
 }
 
 inline bool fits_channels_fastest_grid(const TileGrid& g) {
   return (g.tiles + kBlockTiles - 1) / kBlockTiles * ((g.channels + kBlockChannels - 1) / kBlockChannels) <= INT_MAX;
+}
+
+// The input transform's grid on n x n tiles (input_in_pairs: threads on channel pairs).
+inline dim3 input_blocks(Layout layout, int n, const TileGrid& g) {
+  if (input_in_pairs(layout, n)) return tile_blocks<true, kPairBlockChannels>(g);
+  return layout == Layout::nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g);
 }
 
 }  // namespace nova::kernels

@@ -40,8 +40,7 @@ hipError_t launch_input_transform(const void* kernel, const TileSize& t, Layout 
     return hipErrorInvalidValue;
   if (g.tiles == 0 || C == 0) return hipSuccess;
   if (!x || !V || !kernel) return hipErrorInvalidValue;
-  return launch_kernel(kernel, nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g), dim3(kBlockThreads), 0, stream, x,
-                       V, g);
+  return launch_kernel(kernel, input_blocks(layout, t.n, g), dim3(kBlockThreads), 0, stream, x, V, g);
 }
 
 template <typename TOut>
