@@ -178,9 +178,9 @@ __device__ inline void load_patch(const TIn* __restrict__ x, const TileGrid& g, 
 }
 
 // Channels c and c + 1 of one patch element at `at` (the second `next` elements further: 1 in NHWC,
-// a plane in NCHW), zero outside the image. NHWC with C even (`word`): both in one aligned 4-byte
-// load. A second channel at C is read where the first is (next = 0) and zeroed after the transform:
-// a predicate per element costs the one-K-block kernels spills.
+// a plane in NCHW), zero outside the image. NHWC with C even (`word`): both in one aligned load. A
+// second channel at C is read where the first is (next = 0) and its results dropped: a predicate per
+// element costs the fused one-K-block kernels spills.
 template <Layout layout, typename T>
 __device__ inline StoragePair<T> load_channel_pair(const T* __restrict__ x, int at, int next, bool inside, bool word) {
   const T zero = storage_zero<T>();
@@ -204,9 +204,6 @@ __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restri
   for (int xi = 0; xi < n * n; ++xi) store(U + xi * filters + f, u[xi]);
 }
 
-// V[xi][c][p] (NCHW) or V[xi][p][c] (NHWC) = (B^T d B)[xi] for the input patch d of channel c,
-// tile p: each layout's V keeps the image's fastest index, so consecutive threads read and write
-// consecutive addresses (the GEMM reads either order).
 // Whether `p` is a multiple of `bytes` (no <cstdint> here: run-time compilation has no standard
 // library).
 __device__ inline bool aligned_to(const void* p, unsigned long long bytes) {
@@ -255,6 +252,9 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
   }
 }
 
+// V[xi][c][p] (NCHW) or V[xi][p][c] (NHWC) = (B^T d B)[xi] for the input patch d of channel c,
+// tile p: each layout's V keeps the image's fastest index, so consecutive threads read and write
+// consecutive addresses (the GEMM reads either order).
 template <class Transform, Layout layout, typename TIn, typename TV>
 __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
   if constexpr (input_in_pairs(layout, Transform::n)) {
