@@ -211,8 +211,15 @@ __device__ inline bool aligned_to(const void* p, unsigned long long bytes) {
 }
 
 // Whether the input transform's threads take channel pairs: from NHWC images, on tiles up to 8 x 8
-// (two channels of a 10 x 10 patch spill in fp32).
-NOVA_HD constexpr bool input_in_pairs(Layout layout, int n) { return layout == Layout::nhwc && n <= 8; }
+// (two channels of a 10 x 10 patch spill in fp32), and for AMD up to 6 x 6 (two bf16 channels of an
+// 8 x 8 patch need scratch on gfx90a and gfx942; docs/results/amd_kernel_resources.md).
+NOVA_HD constexpr bool input_in_pairs(Layout layout, int n) {
+#ifdef __HIP__
+  return layout == Layout::nhwc && n <= 6;
+#else
+  return layout == Layout::nhwc && n <= 8;
+#endif
+}
 
 // From NHWC images a thread takes a channel pair of one tile (a block: kPairBlockChannels channels x
 // kBlockTiles tiles, consecutive threads on consecutive pairs): where C is even and x and V are
