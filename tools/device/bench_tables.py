@@ -22,6 +22,7 @@ with the transform's measured error range.
 """
 import csv
 import math
+import statistics
 import sys
 from pathlib import Path
 
@@ -150,10 +151,10 @@ def frontier_table(rows, reference="f4x3_standard"):
                      for k, r in fused.items() if k[3] == layout and k[4] == transform and k[:4] + (reference,) in fused]
             if not pairs:
                 continue
-            costs = sorted(p[0] for p in pairs)
+            costs = [p[0] for p in pairs]
             worst = max(pairs)
             errors = [p[2] for p in pairs]
-            median = costs[len(costs) // 2] if len(costs) % 2 else (costs[len(costs) // 2 - 1] + costs[len(costs) // 2]) / 2
+            median = statistics.median(costs)
             out.append(f"| {layout} | {transform} | {min(errors):.2e}-{max(errors):.2e} | {len(pairs)} | "
                        f"{100 * median:+.1f} % | {100 * worst[0]:+.1f} % ({worst[1][0]} {worst[1][1]}@{worst[1][2]}) |")
     return "\n".join(out)

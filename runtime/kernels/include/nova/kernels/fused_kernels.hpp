@@ -455,8 +455,7 @@ template <typename T>
 struct FusedBlock {
   T* vs;                // V of the chunk: every tile, channel and position (fused_v_offset)
   int capacity;         // tiles the block's V has room for (16 x tile groups)
-  int width;            // channels of the chunk in V (a multiple of 16)
-  int steps;            // channel steps of the chunk: width / 16
+  int steps;            // channel steps of the chunk in V
   T* u_buffers;         // [warp][fused_u_buffer_halves]
   TileOrigin* origins;  // of the block's tiles
   int tiles;            // the block's tiles (fewer in the grid's last block)
@@ -489,9 +488,7 @@ __device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, co
       const int c = c0 + 2 * (layout == Layout::nhwc ? item % pairs : item / blk.capacity);
       const bool valid = item < items && t < blk.tiles && c < C;
       const int next = word || c + 1 < C ? plane : 0;
-      walk_patch<n, layout>(g, blk.origins[valid ? t : 0], c, valid, [&](int e, bool inside, int at) {
-        raw[ahead][e] = load_channel_pair<layout>(x, at, next, inside, word);
-      });
+      load_pair_patch<n, layout>(x, g, blk.origins[valid ? t : 0], c, valid, next, word, raw[ahead]);
     }
 #pragma unroll
     for (int ahead = 0; ahead < kItemsAhead; ++ahead) {
@@ -500,11 +497,8 @@ __device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, co
       const int t = layout == Layout::nhwc ? item / pairs : item % blk.capacity;
       const int pair = layout == Layout::nhwc ? item % pairs : item / blk.capacity;
       const bool second = word || c0 + 2 * pair + 1 < C;
-      float d0[nn], d1[nn], v0[nn], v1[nn];
-#pragma unroll
-      for (int e = 0; e < nn; ++e) unpack_pair(raw[ahead][e], d0[e], d1[e]);
-      Transform::input_2d(d0, v0);
-      Transform::input_2d(d1, v1);
+      float v0[nn], v1[nn];
+      transform_pair_patch<Transform, T>(raw[ahead], v0, v1);
       T* at = blk.vs + fused_v_offset(t, 2 * pair, 0, nn, blk.steps);
 #pragma unroll
       for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * kFusedVBlock, v0[xi], second ? v1[xi] : 0.0f);
@@ -803,7 +797,6 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   FusedBlock<T> blk;
   blk.vs = reinterpret_cast<T*>(fused_shared_memory());
   blk.capacity = fused_block_tiles(a.launch.tile_groups);
-  blk.width = width;
   blk.steps = width / kFusedChannelStep;
   // Split launches (chunked kernels only) may need more room than V for their partial outputs.
   blk.u_buffers = blk.vs + (kChunked ? fused_v_region_halves(n, m, a.launch)
@@ -840,7 +833,6 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
 #pragma unroll 1
     for (int c0 = 0; c0 < Cp; c0 += width) {
       const int chunk = width < Cp - c0 ? width : Cp - c0;
-      blk.width = chunk;
       blk.steps = chunk / kFusedChannelStep;
       __syncthreads();  // the block is done with the chunk before
       fused_input_transform<Transform, T, layout, kKBlocks, kChunked>(a, blk, c0, chunk / 2);

@@ -226,14 +226,9 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
         const TileOrigin o = origins[valid ? t : 0];
         const int next = second ? plane : 0;
         StoragePair<T> raw[nn];
-        walk_patch<n, layout>(g, o, c, valid, [&](int e, bool inside, int at) {
-          raw[e] = load_channel_pair<layout>(x, at, next, inside, word);
-        });
-        float d0[nn], d1[nn], v0[nn], v1[nn];
-#pragma unroll
-        for (int e = 0; e < nn; ++e) unpack_pair(raw[e], d0[e], d1[e]);
-        Transform::input_2d(d0, v0);
-        Transform::input_2d(d1, v1);
+        load_pair_patch<n, layout>(x, g, o, c, valid, next, word, raw);
+        float v0[nn], v1[nn];
+        transform_pair_patch<Transform, T>(raw, v0, v1);
         T* at = v + fused_wg_v_offset(0, t, c, steps, kTiles);
 #pragma unroll
         for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * steps * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);

@@ -188,6 +188,28 @@ __device__ inline StoragePair<T> load_channel_pair(const T* __restrict__ x, int 
   return inside ? pair_of(x[at], x[at + next]) : pair_of(zero, zero);
 }
 
+// The n x n patch of channels c and c + 1 of the tile at `o` as pairs (load_channel_pair per element;
+// `next`, `word` as there); all zero where !valid.
+template <int n, Layout layout, typename T>
+__device__ __forceinline__ void load_pair_patch(const T* __restrict__ x, const TileGrid& g, const TileOrigin& o, int c,
+                                                bool valid, int next, bool word, StoragePair<T> (&raw)[n * n]) {
+  walk_patch<n, layout>(g, o, c, valid,
+                        [&](int e, bool inside, int at) { raw[e] = load_channel_pair<layout>(x, at, next, inside, word); });
+}
+
+// V = B^T d B of both channels of a pair patch, in fp32.
+template <class Transform, typename T>
+__device__ __forceinline__ void transform_pair_patch(const StoragePair<T> (&raw)[Transform::n * Transform::n],
+                                                     float (&v0)[Transform::n * Transform::n],
+                                                     float (&v1)[Transform::n * Transform::n]) {
+  constexpr int nn = Transform::n * Transform::n;
+  float d0[nn], d1[nn];
+#pragma unroll
+  for (int e = 0; e < nn; ++e) unpack_pair(raw[e], d0[e], d1[e]);
+  Transform::input_2d(d0, v0);
+  Transform::input_2d(d1, v1);
+}
+
 // U[xi][k][c] = (G g G^T)[xi] for filter f = k * C + c, one filter per thread.
 template <class Transform, typename TU>
 __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restrict__ U, int K, int C) {
@@ -236,14 +258,8 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
   float v0[nn], v1[nn];
   {
     StoragePair<TIn> raw[nn];
-    walk_patch<n, Layout::nhwc>(g, tile_origin(g, valid ? tile : 0, m), c, valid, [&](int e, bool inside, int at) {
-      raw[e] = load_channel_pair<Layout::nhwc>(x, at, second ? 1 : 0, inside, kWord);
-    });
-    float d0[nn], d1[nn];
-#pragma unroll
-    for (int e = 0; e < nn; ++e) unpack_pair(raw[e], d0[e], d1[e]);
-    Transform::input_2d(d0, v0);
-    Transform::input_2d(d1, v1);
+    load_pair_patch<n, Layout::nhwc>(x, g, tile_origin(g, valid ? tile : 0, m), c, valid, second ? 1 : 0, kWord, raw);
+    transform_pair_patch<Transform, TIn>(raw, v0, v1);
   }
   if (!valid) return;
   const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of V
