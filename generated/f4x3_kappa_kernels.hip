@@ -129,6 +129,38 @@ nova_f4x3_kappa_output_nhwc_bf16(const float* __restrict__ M, hip_bfloat16* __re
   nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
 }
 
+// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] __half -> y NCHW __half, border tiles clipped.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x3_kappa_output_m16_nchw_f16(const __half* __restrict__ M, __half* __restrict__ y,
+                                    const float* __restrict__ bias, int relu,
+                                    nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nchw>(M, y, bias, relu, grid);
+}
+
+// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] hip_bfloat16 -> y NCHW hip_bfloat16, border tiles clipped.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x3_kappa_output_m16_nchw_bf16(const hip_bfloat16* __restrict__ M,
+                                     hip_bfloat16* __restrict__ y, const float* __restrict__ bias,
+                                     int relu, nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nchw>(M, y, bias, relu, grid);
+}
+
+// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][P][K] __half -> y NHWC __half, border tiles clipped.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x3_kappa_output_m16_nhwc_f16(const __half* __restrict__ M, __half* __restrict__ y,
+                                    const float* __restrict__ bias, int relu,
+                                    nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
+}
+
+// Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][P][K] hip_bfloat16 -> y NHWC hip_bfloat16, border tiles clipped.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x3_kappa_output_m16_nhwc_bf16(const hip_bfloat16* __restrict__ M,
+                                     hip_bfloat16* __restrict__ y, const float* __restrict__ bias,
+                                     int relu, nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
+}
+
 // Fused convolution, mma.sync, NCHW __half: 1 K block(s) a warp.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(1, false))
 nova_f4x3_kappa_fused_mma_nchw_f16_v0(nova::kernels::FusedConvArgs args) {
@@ -291,6 +323,10 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     reinterpret_cast<const void*>(&nova_f4x3_kappa_output_nhwc_f16),
     reinterpret_cast<const void*>(&nova_f4x3_kappa_output_nhwc_f32),
     reinterpret_cast<const void*>(&nova_f4x3_kappa_output_nhwc_bf16),
+    reinterpret_cast<const void*>(&nova_f4x3_kappa_output_m16_nchw_f16),
+    reinterpret_cast<const void*>(&nova_f4x3_kappa_output_m16_nchw_bf16),
+    reinterpret_cast<const void*>(&nova_f4x3_kappa_output_m16_nhwc_f16),
+    reinterpret_cast<const void*>(&nova_f4x3_kappa_output_m16_nhwc_bf16),
     reinterpret_cast<const void*>(&nova_f4x3_kappa_fused_mma_nchw_f16_v0),
     reinterpret_cast<const void*>(&nova_f4x3_kappa_fused_mma_nchw_f16_v1),
     reinterpret_cast<const void*>(&nova_f4x3_kappa_fused_mma_nchw_f16_v2),

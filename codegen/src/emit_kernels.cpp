@@ -63,13 +63,17 @@ std::string kernel_definition(const std::string& transform, const kernels::Kerne
       body = "input_transform_tiles<Transform, " + layout + ">(x, V, grid)";
       break;
     case KernelKind::output:
+    case KernelKind::output_m16: {
+      const std::string product = id.kind == KernelKind::output ? "float" : type;
       comment = std::string("Output transform y = A^T M A (+ bias, ReLU): M ") +
-                (id.layout == kernels::Layout::nchw ? "[kN*kN][K][P]" : "[kN*kN][P][K]") + " fp32 -> y " + upper + " " +
-                type + ", border tiles clipped.";
-      params = "const float* __restrict__ M, " + type +
+                (id.layout == kernels::Layout::nchw ? "[kN*kN][K][P]" : "[kN*kN][P][K]") + " " +
+                (id.kind == KernelKind::output ? "fp32" : type) + " -> y " + upper + " " + type +
+                ", border tiles clipped.";
+      params = "const " + product + "* __restrict__ M, " + type +
                "* __restrict__ y, const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid";
       body = "output_transform_tiles<Transform, " + layout + ">(M, y, bias, relu, grid)";
       break;
+    }
     case KernelKind::fused_mma: {
       const int k_blocks = kernels::kFusedMmaVariant[id.variant].k_blocks;
       const bool is_chunked = kernels::kFusedMmaVariant[id.variant].chunked;

@@ -72,6 +72,7 @@ def _load():
         "nova_set_stream": (c_int, [handle_p, c_void_p]),
         "nova_conv_transform_name": (c_int, [handle_p, desc_p, ctypes.POINTER(c_char_p)]),
         "nova_conv_workspace_size": (c_int, [handle_p, desc_p, ctypes.POINTER(c_size_t)]),
+        "nova_conv_predicted_error": (c_int, [handle_p, desc_p, ctypes.POINTER(ctypes.c_double)]),
         "nova_filter_plan": (c_int, [handle_p, desc_p, plan_p]),
         "nova_filter_transform_into": (c_int, [handle_p, desc_p, c_void_p, plan_p, c_void_p, c_void_p]),
         "nova_conv_forward_with_filter": (c_int, [handle_p, desc_p, c_void_p, plan_p, c_void_p, c_void_p, c_int,

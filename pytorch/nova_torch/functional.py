@@ -500,7 +500,9 @@ def predicted_error(transform, dtype, channels):
     """The precision model's relative RMS error of one NOVA convolution (docs/design.md §6): the
     transformed input and filter stored at unit roundoff u give 0.7 u amp2D; in float32 every stage
     rounds at u and the sum over `channels` grows that part as sqrt(1 + C/3); the output's own
-    rounding (u / sqrt(3)) adds in quadrature."""
+    rounding (u / sqrt(3)) adds in quadrature. This is the model with the Winograd-domain product M
+    in fp32; where the GPU's 3-pass pipeline stores M in 16 bits (the error budget allows it), the
+    storage part is sqrt(3/2) larger: describe() gives the library's prediction of what runs."""
     amp2d = next((t[4] for t in _runtime.TRANSFORMS if t[0] == transform), None)
     if amp2d is None:
         raise ValueError(f"nova_torch: no transform named {transform!r}")
@@ -524,7 +526,9 @@ def describe(input, weight, bias=None, padding=1, *, stride=1, dilation=1, group
              max_error=None):
     """What conv2d() would run for these arguments, as a dict: "runs" ("nova" or "torch"), and
     either "reason" (why PyTorch runs it) or "transform" (the canonical name "auto"/"tuned"/an
-    alias resolves to), "layout" and "predicted_error" (predicted_error())."""
+    alias resolves to), "layout" and "predicted_error" (the library's prediction for what runs,
+    nova_conv_predicted_error: predicted_error() of the transform, sqrt(3/2) x where the GPU stores M in 16
+    bits)."""
     input, weight, bias = _autocast(input, weight, bias)
     reason, pad = _check(input, weight, bias, stride, padding, dilation, groups)
     if reason is not None:
@@ -537,11 +541,13 @@ def describe(input, weight, bias=None, padding=1, *, stride=1, dilation=1, group
         name = ctypes.c_char_p()
         _runtime.check(_runtime._lib.nova_conv_transform_name(handle.ptr, ctypes.byref(plan.desc), ctypes.byref(name)),
                        "nova_conv_transform_name")
+        error = ctypes.c_double()
+        _runtime.check(_runtime._lib.nova_conv_predicted_error(handle.ptr, ctypes.byref(plan.desc), ctypes.byref(error)),
+                       "nova_conv_predicted_error")
     except _runtime.NovaError as e:
         return {"runs": "torch", "reason": str(e)}
-    name = name.value.decode()
-    return {"runs": "nova", "transform": name, "layout": "NHWC" if _is_nhwc(x) else "NCHW",
-            "predicted_error": predicted_error(name, x.dtype, x.shape[1])}
+    return {"runs": "nova", "transform": name.value.decode(), "layout": "NHWC" if _is_nhwc(x) else "NCHW",
+            "predicted_error": error.value}
 
 
 def explain(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=1, transform="auto",

@@ -7,7 +7,7 @@ size_t Backend::workspace_bytes(const ConvShape& s, const TransformEntry& t) con
   const Tiling tiling = tile_shape(s, t);
   const auto aligned = [](size_t bytes) { return (bytes + 255) / 256 * 256; };  // keeps M 256-byte aligned
   return aligned(static_cast<size_t>(tiling.transformed_input_elements()) * transformed_element_bytes(s.dtype)) +
-         static_cast<size_t>(tiling.product_elements()) * sizeof(float);
+         static_cast<size_t>(tiling.product_elements()) * static_cast<size_t>(product_element_bytes(s, t));
 }
 
 }  // namespace nova::runtime

@@ -19,6 +19,13 @@ class Backend {
   virtual ~Backend() = default;
   // Bytes per element of the transformed input V and filter U (2 for fp16 and bf16 storage, 4 for fp32).
   virtual int transformed_element_bytes(nova_dtype_t dtype) const = 0;
+  // Bytes per element of the Winograd-domain product M of a 3-pass forward: 4 (fp32), or 2 where the
+  // backend stores it in the 16-bit storage type (the GPU, where narrow_product_fits).
+  virtual int product_element_bytes(const ConvShape&, const TransformEntry&) const { return 4; }
+  // The precision model's prediction for this forward (predicted_error, with M as it is stored).
+  double predicted_forward_error(const ConvShape& s, const TransformEntry& t) const {
+    return predicted_error(t, s, !fuses(s, t) && product_element_bytes(s, t) == 2);
+  }
   // Whether the backend has a fused kernel for this shape and transform (NOVA_ALGO_FUSED).
   virtual bool can_fuse(const ConvShape&, const TransformEntry&) const { return false; }
   // Whether NOVA_ALGO_AUTO runs this shape fused: the shapes the fused kernel was measured faster on.
@@ -34,9 +41,9 @@ class Backend {
   virtual int filter_layout(const ConvShape& s, const TransformEntry& t) const { return fuses(s, t) ? 1 : 0; }
   // What its forward pass costs with this transform on the path fuses() picks.
   virtual PathCost forward_cost(const ConvShape& shape, const TransformEntry& t) const {
-    return {forward_traffic_bytes(shape, t, transformed_element_bytes(shape.dtype)), 0};
+    return {forward_traffic_bytes(shape, t, transformed_element_bytes(shape.dtype), product_element_bytes(shape, t)), 0};
   }
-  // V then M (fp32); fused: none.
+  // V then M (product_element_bytes); fused: none.
   size_t workspace_bytes(const ConvShape& shape, const TransformEntry& t) const;
   virtual nova_status_t allocate(size_t bytes, Buffer& out) = 0;
   virtual nova_status_t zero(void* p, size_t bytes) = 0;  // memory from allocate()

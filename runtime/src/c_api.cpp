@@ -107,7 +107,8 @@ nova_status_t run_forward(nova_handle_t handle, const nova_conv_desc_t* desc, co
   if (profile) {
     if (const nova_status_t st = backend.synchronize(); st != NOVA_STATUS_SUCCESS) return st;
     profile->filter_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    fill_stage_traffic(s, *t, backend.transformed_element_bytes(s.dtype), backend.fuses(s, *t), *profile);
+    fill_stage_traffic(s, *t, backend.transformed_element_bytes(s.dtype), backend.product_element_bytes(s, *t),
+                       backend.fuses(s, *t), *profile);
   }
   return backend.forward(s, *t, x, filter, bias, relu, y, workspace, profile);
 }
@@ -195,6 +196,14 @@ nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_des
   if (!bytes) return NOVA_STATUS_INVALID_ARGUMENT;
   return with_prepared(handle, desc, [&](const ConvShape& s, const TransformEntry& t) {
     *bytes = handle->backend->workspace_bytes(s, t);
+    return NOVA_STATUS_SUCCESS;
+  });
+}
+
+nova_status_t nova_conv_predicted_error(nova_handle_t handle, const nova_conv_desc_t* desc, double* error) {
+  if (!error) return NOVA_STATUS_INVALID_ARGUMENT;
+  return with_prepared(handle, desc, [&](const ConvShape& s, const TransformEntry& t) {
+    *error = handle->backend->predicted_forward_error(s, t);
     return NOVA_STATUS_SUCCESS;
   });
 }

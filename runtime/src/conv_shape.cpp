@@ -54,8 +54,23 @@ static_assert(NOVA_DTYPE_FP32 == 0 && NOVA_DTYPE_FP16 == 1 && NOVA_DTYPE_BF16 ==
 
 const DtypeTraits& dtype_traits(nova_dtype_t dtype) { return kDtypeTraits[dtype]; }
 
+double predicted_storage_error(const TransformEntry& t, const ConvShape& s, bool narrow_product) {
+  return 0.7 * dtype_traits(s.dtype).unit_roundoff * t.amp2d * (narrow_product ? std::sqrt(1.5) : 1.0);
+}
+
 bool within_error_budget(const TransformEntry& t, const ConvShape& s) {
-  return 0.7 * dtype_traits(s.dtype).unit_roundoff * t.amp2d <= s.error_budget;
+  return predicted_storage_error(t, s, false) <= s.error_budget;
+}
+
+bool narrow_product_fits(const TransformEntry& t, const ConvShape& s) {
+  return s.dtype != NOVA_DTYPE_FP32 && predicted_storage_error(t, s, true) <= s.error_budget;
+}
+
+double predicted_error(const TransformEntry& t, const ConvShape& s, bool narrow_product) {
+  const double u = dtype_traits(s.dtype).unit_roundoff;
+  const double storage = predicted_storage_error(t, s, narrow_product) *
+                         (s.dtype == NOVA_DTYPE_FP32 ? std::sqrt(1.0 + static_cast<double>(s.c) / 3.0) : 1.0);
+  return std::sqrt(storage * storage + u * u / 3.0);
 }
 
 nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& s) {
@@ -100,13 +115,13 @@ Tiling tile_shape(const ConvShape& s, int m, int n) {
   return tiling;
 }
 
-void fill_stage_traffic(const ConvShape& s, const TransformEntry& t, int transformed_bytes, bool fused,
-                        nova_stage_profile_t& p) {
+void fill_stage_traffic(const ConvShape& s, const TransformEntry& t, int transformed_bytes, int product_bytes,
+                        bool fused, nova_stage_profile_t& p) {
   const Tiling tiling = tile_shape(s, t);
   const double io_bytes = dtype_traits(s.dtype).bytes;
   const double v = static_cast<double>(tiling.transformed_input_elements()) * transformed_bytes;
   const double u = static_cast<double>(tiling.transformed_filter_elements()) * transformed_bytes;
-  const double m = static_cast<double>(tiling.product_elements()) * sizeof(float);
+  const double m = static_cast<double>(tiling.product_elements()) * product_bytes;
   const double x = static_cast<double>(s.input_elements()) * io_bytes;
   const double y = static_cast<double>(s.output_elements()) * io_bytes;
   p.fused = fused ? 1 : 0;
@@ -123,9 +138,9 @@ void fill_stage_traffic(const ConvShape& s, const TransformEntry& t, int transfo
   p.gemm_flops = 2.0 * t.n * t.n * static_cast<double>(s.k) * static_cast<double>(s.c) * static_cast<double>(tiling.tiles);
 }
 
-double forward_traffic_bytes(const ConvShape& s, const TransformEntry& t, int transformed_bytes) {
+double forward_traffic_bytes(const ConvShape& s, const TransformEntry& t, int transformed_bytes, int product_bytes) {
   nova_stage_profile_t p{};
-  fill_stage_traffic(s, t, transformed_bytes, false, p);
+  fill_stage_traffic(s, t, transformed_bytes, product_bytes, false, p);
   return p.input_bytes + p.gemm_bytes + p.output_bytes;
 }
 

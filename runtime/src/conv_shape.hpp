@@ -52,14 +52,15 @@ Tiling tile_shape(const ConvShape& shape, const TransformEntry& transform);
 Tiling tile_shape(const ConvShape& shape, int m, int n);  // by tile sizes alone
 
 // The fewest bytes each stage must move (every input read once, every output written once), with
-// V and U stored in `transformed_bytes` per element and M in fp32; also the GEMM's flops. Fused:
-// only x, U and y cross memory (nova_stage_profile_t says how they are reported).
-void fill_stage_traffic(const ConvShape& shape, const TransformEntry& t, int transformed_bytes, bool fused,
-                        nova_stage_profile_t& traffic);
+// V and U stored in `transformed_bytes` per element and M in `product_bytes` (4: fp32, 2: the 16-bit
+// storage type); also the GEMM's flops. Fused: only x, U and y cross memory (nova_stage_profile_t
+// says how they are reported).
+void fill_stage_traffic(const ConvShape& shape, const TransformEntry& t, int transformed_bytes, int product_bytes,
+                        bool fused, nova_stage_profile_t& traffic);
 
 // Bytes one 3-pass forward pass moves, the cost "auto" minimises on that path: the three stages'
 // fewest bytes.
-double forward_traffic_bytes(const ConvShape& shape, const TransformEntry& t, int transformed_bytes);
+double forward_traffic_bytes(const ConvShape& shape, const TransformEntry& t, int transformed_bytes, int product_bytes);
 
 // What a forward pass with a transform costs on the path the backend takes. The 3-pass pipeline is
 // memory-bound: `volume` is the bytes it moves. The fused kernel is issue-bound: `volume` is the
@@ -71,8 +72,24 @@ struct PathCost {
 };
 using CostModel = std::function<PathCost(const TransformEntry&)>;
 
-// Whether the predicted error 0.7 u amp2D of `t` fits the shape's error budget.
+// The precision model (docs/design.md §6): the predicted relative error of a forward with `t` in
+// the shape's dtype is 0.7 u amp2D, from the rounding of V and of U to the storage type (unit
+// roundoff u). Where the 3-pass pipeline also stores the Winograd-domain product M in the 16-bit
+// storage type (`narrow_product`), a third rounding of the same size joins the two: sqrt(3/2) x.
+double predicted_storage_error(const TransformEntry& t, const ConvShape& s, bool narrow_product);
+
+// Whether the predicted error of `t` (M in fp32) fits the shape's error budget.
 bool within_error_budget(const TransformEntry& t, const ConvShape& s);
+
+// Whether `t` still fits the budget with M stored in the 16-bit storage type (fp16 and bf16 only):
+// where it does, the GPU's 3-pass pipeline stores M so (half the bytes of its GEMM's output and
+// of the output transform's input).
+bool narrow_product_fits(const TransformEntry& t, const ConvShape& s);
+
+// The precision model's full prediction of the relative RMS error of one forward: the storage part
+// (predicted_storage_error); in fp32, where every stage rounds at u, grown by the GEMM's sum over C
+// as sqrt(1 + C/3); and the output's own rounding (u / sqrt(3)) in quadrature.
+double predicted_error(const TransformEntry& t, const ConvShape& s, bool narrow_product);
 
 // The transforms "auto" may take for `shape` (those whose predicted error fits its error budget),
 // best first: least volume, then fewest transform operations (which only the fused kernel counts),

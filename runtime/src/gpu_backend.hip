@@ -56,7 +56,8 @@ using BlasHandle = void*;
 using BlasHandle = cublasHandle_t;
 #endif
 
-// The GEMM's type for V and U of a dtype (the storage type is the I/O type); M is fp32 for all.
+// The GEMM's type for V and U of a dtype (the storage type is the I/O type), and for M where it is
+// stored narrow (product_element_bytes); accumulation is fp32 for all.
 #if defined(__HIP__) || defined(__HIPCC__)
 #if NOVA_ENABLE_HIPBLAS
 hipDataType blas_input_type(nova_dtype_t dtype) {
@@ -83,8 +84,9 @@ cudaDataType_t blas_input_type(nova_dtype_t dtype) {
 // NCHW images: V [C][P] and M [K][P], so column-major M^T (P x K) = V^T (P x C) U^T (C x K).
 // NHWC images: V [P][C] and M [P][K] (channels fastest), so column-major M (K x P) = U (K x C, from
 // U^T by transposition) V (C x P).
-nova_status_t batched_gemm(BlasHandle blas, nova_dtype_t dtype, bool nhwc, const void* U, const void* V, float* M, int K,
-                           int C, int P, int batches) {
+// M in fp32, or (narrow) in the storage type, rounded once from the fp32 sums.
+nova_status_t batched_gemm(BlasHandle blas, nova_dtype_t dtype, bool nhwc, const void* U, const void* V, void* M,
+                           bool narrow, int K, int C, int P, int batches) {
   const float one = 1.0f, zero = 0.0f;
   const long long stride_v = static_cast<long long>(C) * P, stride_u = static_cast<long long>(K) * C,
                   stride_m = static_cast<long long>(K) * P;
@@ -98,10 +100,10 @@ nova_status_t batched_gemm(BlasHandle blas, nova_dtype_t dtype, bool nhwc, const
   const hipDataType in = blas_input_type(dtype);
   const hipblasStatus_t st = hipblasGemmStridedBatchedEx(
       blas, nhwc ? HIPBLAS_OP_T : HIPBLAS_OP_N, HIPBLAS_OP_N, rows, cols, C, &one, a, in, ld_a, stride_a, b, in, ld_b,
-      stride_b, &zero, M, HIP_R_32F, ld_m, stride_m, batches, HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT);
+      stride_b, &zero, M, narrow ? in : HIP_R_32F, ld_m, stride_m, batches, HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT);
   return st == HIPBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
 #else
-  (void)blas, (void)dtype, (void)M, (void)batches, (void)one, (void)zero, (void)rows, (void)cols, (void)a, (void)b;
+  (void)blas, (void)dtype, (void)M, (void)narrow, (void)batches, (void)one, (void)zero, (void)rows, (void)cols, (void)a, (void)b;
   (void)ld_a, (void)ld_b, (void)ld_m, (void)stride_a, (void)stride_b, (void)stride_m;
   return NOVA_STATUS_NOT_SUPPORTED;  // built without hipBLAS
 #endif
@@ -109,7 +111,7 @@ nova_status_t batched_gemm(BlasHandle blas, nova_dtype_t dtype, bool nhwc, const
   const cudaDataType_t in = blas_input_type(dtype);
   const cublasStatus_t st = cublasGemmStridedBatchedEx(
       blas, nhwc ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, rows, cols, C, &one, a, in, ld_a, stride_a, b, in, ld_b,
-      stride_b, &zero, M, CUDA_R_32F, ld_m, stride_m, batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+      stride_b, &zero, M, narrow ? in : CUDA_R_32F, ld_m, stride_m, batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   return st == CUBLAS_STATUS_SUCCESS ? NOVA_STATUS_SUCCESS : NOVA_STATUS_BACKEND_ERROR;
 #endif
 }
@@ -306,7 +308,7 @@ class GpuBackend final : public Backend {
     double fused = HUGE_VAL, three_pass = HUGE_VAL;
     for (const TransformEntry* t : all_transforms()) {
       if (t->r != s.r || !within_error_budget(*t, s) || check_tiled_sizes(s, *t) != NOVA_STATUS_SUCCESS) continue;
-      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t));
+      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t, narrow_product_fits(*t, s) ? 2 : 4));
       if (can_fuse(s, *t)) fused = std::min(fused, predicted_fused(s, *t));
     }
     return fused < three_pass;
@@ -328,8 +330,13 @@ class GpuBackend final : public Backend {
   // fused kernel's ties go to fewer transform operations; the 3-pass ones to the lower amp2D.
   PathCost forward_cost(const ConvShape& s, const TransformEntry& t) const override {
     if (s.dtype == NOVA_DTYPE_FP32) return Backend::forward_cost(s, t);
-    if (!fuses(s, t)) return {predicted_three_pass_us(s, t), 0};
+    if (!fuses(s, t)) return {predicted_three_pass_us(s, t, product_element_bytes(s, t)), 0};
     return {predicted_fused(s, t), static_cast<double>(t.input_ops + t.output_ops)};
+  }
+
+  // The 3-pass pipeline keeps M in the 16-bit storage type wherever the error budget allows it.
+  int product_element_bytes(const ConvShape& s, const TransformEntry& t) const override {
+    return narrow_product_fits(t, s) ? 2 : 4;
   }
 
   nova_status_t allocate(size_t bytes, Buffer& out) override {
@@ -408,20 +415,25 @@ class GpuBackend final : public Backend {
         timer.mark(3);
         return timer.finish();
       }
+      const bool narrow = product_element_bytes(s, t) == 2;
       void* V = workspace;  // then M (Backend::workspace_bytes)
-      float* M = reinterpret_cast<float*>(static_cast<char*>(workspace) + workspace_bytes(s, t) -
-                                          static_cast<size_t>(tiling.product_elements()) * sizeof(float));
+      void* M = static_cast<char*>(workspace) + workspace_bytes(s, t) -
+                static_cast<size_t>(tiling.product_elements()) * static_cast<size_t>(product_element_bytes(s, t));
       if (const hipError_t e = launch.input(layout, static_cast<const T*>(x), static_cast<T*>(V), N, C, H, W, s.pad, stream_);
           e != hipSuccess)
         return status_of(e);
       timer.mark(1);
-      if (const nova_status_t st = batched_gemm(blas_, s.dtype, nhwc, filter, V, M, K, C, P, t.n * t.n);
+      if (const nova_status_t st = batched_gemm(blas_, s.dtype, nhwc, filter, V, M, narrow, K, C, P, t.n * t.n);
           st != NOVA_STATUS_SUCCESS)
         return st;
       timer.mark(2);
-      if (const hipError_t e = launch.output(layout, M, static_cast<T*>(y), bias, relu, N, K, H, W, s.pad, stream_);
-          e != hipSuccess)
-        return status_of(e);
+      const auto output = [&](const auto* product) {
+        return launch.output(layout, product, static_cast<T*>(y), bias, relu, N, K, H, W, s.pad, stream_);
+      };
+      hipError_t e = hipSuccess;
+      if constexpr (std::is_same_v<T, float>) e = output(static_cast<const float*>(M));
+      else e = narrow ? output(static_cast<const T*>(M)) : output(static_cast<const float*>(M));
+      if (e != hipSuccess) return status_of(e);
       timer.mark(3);
       return timer.finish();
     });

@@ -137,13 +137,14 @@ inline double corrected(double linear, CostPath path, const ConvShape& s, const 
   return linear;
 }
 
-// Microseconds of a 3-pass forward of `s` with `t` (the same for every transform of a tile size).
-inline double predicted_three_pass_us(const ConvShape& s, const TransformEntry& t) {
+// Microseconds of a 3-pass forward of `s` with `t` (the same for every transform of a tile size),
+// M stored in `product_bytes` per element (4: fp32; 2: 16-bit, Backend::product_element_bytes).
+inline double predicted_three_pass_us(const ConvShape& s, const TransformEntry& t, int product_bytes) {
   const Tiling tiling = tile_shape(s, t);
   const double nn = double{1} * t.n * t.n, P = static_cast<double>(tiling.tiles), C = static_cast<double>(s.c),
                K = static_cast<double>(s.k), nchw = s.layout == NOVA_LAYOUT_NCHW ? 1.0 : 0.0;
   const double x = 2.0 * static_cast<double>(s.input_elements()), y = 2.0 * static_cast<double>(s.output_elements());
-  const double V = 2 * nn * P * C, U = 2 * nn * K * C, M = 4 * nn * P * K;
+  const double V = 2 * nn * P * C, U = 2 * nn * K * C, M = product_bytes * nn * P * K;
   const double gemm = 2 * nn * static_cast<double>(round_up(tiling.tiles, 128) * round_up(s.c, 32) * round_up(s.k, 64));
   // No transform operations: within a tile size they do not order the 3-pass kernels' times.
   const std::array<double, 11> f = {1.0,

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 namespace {
@@ -54,10 +55,16 @@ class EmulatedRunner final : public nova::test::KernelRunner {
       return l == ImageLayout::nchw ? input_as<Layout::nchw, T>(x, shape) : input_as<Layout::nhwc, T>(x, shape);
     });
   }
-  std::vector<float> output(ImageLayout l, Storage s, const std::vector<float>& M, const float* bias, int relu,
-                            const nova::test::ConvShape& shape) override {
+  std::vector<float> output(ImageLayout l, Storage s, Storage product, const std::vector<float>& M, const float* bias,
+                            int relu, const nova::test::ConvShape& shape) override {
     return with_type(s, [&](auto t) {
       using T = decltype(t);
+      if constexpr (!std::is_same_v<T, float>)
+        if (product != Storage::f32) {
+          const std::vector<T> narrow = converted<T>(M);  // exactly representable
+          return l == ImageLayout::nchw ? output_as<Layout::nchw, T>(narrow, bias, relu, shape)
+                                        : output_as<Layout::nhwc, T>(narrow, bias, relu, shape);
+        }
       return l == ImageLayout::nchw ? output_as<Layout::nchw, T>(M, bias, relu, shape)
                                     : output_as<Layout::nhwc, T>(M, bias, relu, shape);
     });
@@ -86,8 +93,8 @@ class EmulatedRunner final : public nova::test::KernelRunner {
     return as_float(V);
   }
 
-  template <Layout layout, typename T>
-  std::vector<float> output_as(const std::vector<float>& M, const float* bias, int relu, const nova::test::ConvShape& s) {
+  template <Layout layout, typename T, typename TM>
+  std::vector<float> output_as(const std::vector<TM>& M, const float* bias, int relu, const nova::test::ConvShape& s) {
     TileGrid g{};
     REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, s.N, s.K, s.H, s.W, s.pad, g));
     std::vector<T> y = nan_filled<T>(static_cast<std::size_t>(s.N) * s.K * g.out_height * g.out_width + nova::test::kGuard);

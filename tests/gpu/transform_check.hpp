@@ -41,8 +41,9 @@ class KernelRunner {
   virtual ~KernelRunner() = default;
   virtual std::vector<float> filter(Storage s, const std::vector<float>& w, int K, int C) = 0;
   virtual std::vector<float> input(ImageLayout l, Storage s, const std::vector<float>& x, const ConvShape& shape) = 0;
-  virtual std::vector<float> output(ImageLayout l, Storage s, const std::vector<float>& M, const float* bias, int relu,
-                                    const ConvShape& shape) = 0;
+  // M in fp32 (product f32) or in the 16-bit storage type s (product == s: the output_m16 kernels).
+  virtual std::vector<float> output(ImageLayout l, Storage s, Storage product, const std::vector<float>& M,
+                                    const float* bias, int relu, const ConvShape& shape) = 0;
 };
 
 struct KernelResult {
@@ -272,13 +273,19 @@ inline std::vector<KernelResult> check_transform(const kernels::TransformEntry& 
         const std::vector<float> x = detail::random_data(static_cast<std::size_t>(s.N * s.C * s.H * s.W), st, rng);
         detail::compare(run.input(l, st, x, s), detail::expected_input(e, l, x, s), st, e.n,
                         result("input_transform_" + suffix));
-        // M is fp32 in every pipeline; the output transform runs without and with its epilogue.
-        const std::vector<float> M = detail::random_data(static_cast<std::size_t>(nn * s.K * P), Storage::f32, rng);
+        // M in fp32, and (16-bit storage) in the storage type; the output transform runs without and
+        // with its epilogue.
         const std::vector<float> bias = detail::random_data(static_cast<std::size_t>(s.K), Storage::f32, rng);
-        for (const bool epilogue : {false, true}) {
-          const float* b = epilogue ? bias.data() : nullptr;
-          detail::compare(run.output(l, st, M, b, epilogue, s), detail::expected_output(e, l, M, b, epilogue, s), st,
-                          e.n, result("output_transform_" + suffix));
+        std::vector<Storage> products = {Storage::f32};
+        if (st != Storage::f32) products.push_back(st);
+        for (const Storage product : products) {
+          const std::vector<float> M = detail::random_data(static_cast<std::size_t>(nn * s.K * P), product, rng);
+          const std::string kernel = product == Storage::f32 ? "output_transform_" : "output_transform_m16_";
+          for (const bool epilogue : {false, true}) {
+            const float* b = epilogue ? bias.data() : nullptr;
+            detail::compare(run.output(l, st, product, M, b, epilogue, s),
+                            detail::expected_output(e, l, M, b, epilogue, s), st, e.n, result(kernel + suffix));
+          }
         }
       }
     }

@@ -103,9 +103,8 @@ class GpuRunner final : public nova::test::KernelRunner {
     });
   }
 
-  std::vector<float> output(ImageLayout l, Storage s, const std::vector<float>& M, const float* bias, int relu,
-                            const ConvShape& c) override {
-    const DeviceBuffer<float> product(M);
+  std::vector<float> output(ImageLayout l, Storage s, Storage product, const std::vector<float>& M, const float* bias,
+                            int relu, const ConvShape& c) override {
     const DeviceBuffer<float> bias_values(bias ? std::vector<float>(bias, bias + c.K) : std::vector<float>(1, 0.0f));
     const float* b = bias ? bias_values.get() : nullptr;
     const std::size_t count =
@@ -113,8 +112,12 @@ class GpuRunner final : public nova::test::KernelRunner {
     return with_type(s, [&](auto t) {
       using T = decltype(t);
       DeviceBuffer<T> y(count);
-      return finish(launchers<T>().output(layout(l), product.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_),
-                    y);
+      const auto run = [&](const auto& m) {
+        return finish(launchers<T>().output(layout(l), m.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_), y);
+      };
+      if constexpr (!std::is_same_v<T, float>)
+        if (product != Storage::f32) return run(DeviceBuffer<T>(M));  // M exactly representable in T
+      return run(DeviceBuffer<float>(M));
     });
   }
 

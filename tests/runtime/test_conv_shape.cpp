@@ -84,7 +84,7 @@ TEST_CASE("fused traffic: the kernel moves x, U and y, in either layout") {
   for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW}) {
     s.layout = layout;
     nova_stage_profile_t p{};
-    nova::runtime::fill_stage_traffic(s, *t, 2, true, p);
+    nova::runtime::fill_stage_traffic(s, *t, 2, 4, true, p);
     CHECK(p.fused == 1);
     CHECK(p.input_bytes == 0);
     CHECK(p.gemm_bytes == Approx(x + u + y));
@@ -111,9 +111,41 @@ TEST_CASE("each dtype's element size, unit roundoff and default budget; bf16 mov
   const TransformEntry* t = nova::kernels::find_transform("f4x3_fp16");
   REQUIRE(t);
   nova_stage_profile_t a{}, b{};
-  nova::runtime::fill_stage_traffic(half, *t, 2, false, a);
-  nova::runtime::fill_stage_traffic(bf16, *t, 2, false, b);
+  nova::runtime::fill_stage_traffic(half, *t, 2, 4, false, a);
+  nova::runtime::fill_stage_traffic(bf16, *t, 2, 4, false, b);
   CHECK(a.input_bytes == b.input_bytes);
   CHECK(a.output_bytes == b.output_bytes);
   CHECK(a.input_bytes > 0);
+}
+
+TEST_CASE("a 16-bit M: within the budget at sqrt(3/2) the error, half of M's bytes, never in fp32") {
+  using nova::runtime::narrow_product_fits;
+  using nova::runtime::predicted_error;
+  using nova::runtime::predicted_storage_error;
+  ConvShape s = fp16_layer();
+  const TransformEntry* t = nova::kernels::find_transform("f4x3_standard");
+  REQUIRE(t);
+  const double plain = 0.7 * 0x1p-11 * t->amp2d;
+  CHECK(predicted_storage_error(*t, s, false) == plain);
+  CHECK(predicted_storage_error(*t, s, true) == Approx(plain * std::sqrt(1.5)).epsilon(1e-12));
+  CHECK(narrow_product_fits(*t, s));  // 3.7e-3 x 1.22 within 1e-2
+  s.error_budget = plain;             // M in 16 bits would exceed it; the transform itself fits
+  CHECK(nova::runtime::within_error_budget(*t, s));
+  CHECK_FALSE(narrow_product_fits(*t, s));
+  s.error_budget = plain * std::sqrt(1.5);
+  CHECK(narrow_product_fits(*t, s));
+  // The full prediction adds the output's own rounding in quadrature, and grows with C only in fp32.
+  CHECK(predicted_error(*t, s, true) == Approx(std::hypot(plain * std::sqrt(1.5), 0x1p-11 / std::sqrt(3.0))));
+  ConvShape fp32 = s;
+  fp32.dtype = NOVA_DTYPE_FP32, fp32.error_budget = 1.0;
+  CHECK_FALSE(narrow_product_fits(*t, fp32));
+  CHECK(predicted_error(*t, fp32, false) ==
+        Approx(std::hypot(0.7 * 0x1p-24 * t->amp2d * std::sqrt(1.0 + 64 / 3.0), 0x1p-24 / std::sqrt(3.0))));
+  nova_stage_profile_t wide{}, narrow{};
+  nova::runtime::fill_stage_traffic(s, *t, 2, 4, false, wide);
+  nova::runtime::fill_stage_traffic(s, *t, 2, 2, false, narrow);
+  const double m = 36.0 * 32 * 14 * 14 * 64;  // product elements: 32 images of 14 x 14 tiles
+  CHECK(wide.gemm_bytes - narrow.gemm_bytes == Approx(2 * m));
+  CHECK(wide.output_bytes - narrow.output_bytes == Approx(2 * m));
+  CHECK(wide.input_bytes == narrow.input_bytes);
 }

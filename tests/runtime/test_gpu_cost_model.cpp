@@ -61,7 +61,7 @@ std::map<int, std::vector<Measured>> read_random_csv(const std::string& path) {
 double predicted_us(const Measured& m) {
   const nova::kernels::TransformEntry* t = nova::kernels::find_transform(m.transform);
   REQUIRE(t);
-  if (!m.fused) return nova::runtime::predicted_three_pass_us(m.shape, *t);
+  if (!m.fused) return nova::runtime::predicted_three_pass_us(m.shape, *t, 4);  // measured with M in fp32
   if (nova::runtime::fused_runs_wgmma(m.shape, *t, 232448)) return nova::runtime::predicted_wg_fused_us(m.shape, *t, 132);
   // The row split the runtime picks with its coefficients; the H200 of the data.
   const auto launch = nova::runtime::fastest_fused_launch(m.shape, *t, 232448, 132);
@@ -114,14 +114,14 @@ TEST_CASE("the cost model ranks the fused kernel and the 3-pass pipeline where m
   };
   // VGG-16 64@224, batch 32: fused 477 us, 3-pass 700 us or more (docs/runtime.md).
   const ConvShape vgg = shape(32, 64, 64, 224, NOVA_LAYOUT_NHWC);
-  CHECK(fused(vgg, *f4) < nova::runtime::predicted_three_pass_us(vgg, *f4));
+  CHECK(fused(vgg, *f4) < nova::runtime::predicted_three_pass_us(vgg, *f4, 4));
   // UNet's 1024 -> 512 at 28 x 28, batch 32: chunked fused 1033 us, 3-pass 229 us.
   const ConvShape unet = shape(32, 1024, 512, 28, NOVA_LAYOUT_NHWC);
-  CHECK(nova::runtime::predicted_three_pass_us(unet, *f4) < fused(unet, *f4));
+  CHECK(nova::runtime::predicted_three_pass_us(unet, *f4, 4) < fused(unet, *f4));
   // More work costs more on both paths.
   const ConvShape twice = shape(64, 64, 64, 224, NOVA_LAYOUT_NHWC);
   CHECK(fused(vgg, *f2) < fused(twice, *f2));
-  CHECK(nova::runtime::predicted_three_pass_us(vgg, *f2) < nova::runtime::predicted_three_pass_us(twice, *f2));
+  CHECK(nova::runtime::predicted_three_pass_us(vgg, *f2, 4) < nova::runtime::predicted_three_pass_us(twice, *f2, 4));
 }
 
 // Row splits (fused_split_launch) where the H200 measured them faster, fused_launch's launch where it

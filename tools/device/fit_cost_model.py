@@ -14,7 +14,7 @@ products. frontier.csv files may hold any batch (`--frontier --batch N`). This s
 the same features as gpu_cost_model.hpp (keep the two in step) and prints the coefficients as C++
 initialisers, and each path's prediction error on the training data.
 
-  fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...]
+  fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...] [--narrow-product CSV...]
                     [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction]
                     [--benchmark-weight W] [--cv FOLDS]
 
@@ -51,6 +51,9 @@ BENCHMARK_WEIGHT = 30.0
 # of the build that measured each file (--chosen-with) for the fit, the fitted ones for --check (the
 # choice the runtime will make with them).
 UNSPLIT = False
+# --narrow-product: the files measured by a runtime that stores the 3-pass pipeline's M in 16 bits
+# where the budget allows (2026-11-26, third session on); earlier data had M in fp32.
+NARROW_PRODUCT = set()
 
 
 def transform_ops():
@@ -144,6 +147,14 @@ def sizes(row, ops):
             N * C * H * W * 2, N * K * H * W * 2, 1.0 if row["layout"] == "NCHW" else 0.0)
 
 
+def product_bytes(row, ops):
+    """Bytes of one element of M on the 3-pass path (gpu_backend.hip product_element_bytes): 2 where
+    the row's file was measured by a runtime that stores M in 16 bits (--narrow-product) and the
+    transform fits fp16's budget with it (conv_shape.cpp narrow_product_fits), else 4."""
+    narrow = row.get("narrow_product") and 0.7 * 2.0 ** -11 * ops[row["transform"]][2] * math.sqrt(1.5) <= 1e-2
+    return 2 if narrow else 4
+
+
 def features(row, ops, split_coefficients):
     """The model's features of one measured configuration (pad 1, 16-bit storage); the mma.sync
     kernel's row split is the one `split_coefficients` predict fastest."""
@@ -156,7 +167,7 @@ def features(row, ops, split_coefficients):
                 groups * blocks_k * n * cp / 16 / 1e3, groups * blocks_k * 64 * 16 * output_ops / 1e6,
                 groups * blocks_k * 64 * 16 * m * m * 2 / 1e6, (x + y) / 1e6]
     if path == "3-pass":
-        V, U, M = nn * P * C * 2, nn * K * C * 2, nn * P * K * 4
+        V, U, M = nn * P * C * 2, nn * K * C * 2, nn * P * K * product_bytes(row, ops)
         gemm = 2 * nn * math.ceil(P / 128) * 128 * math.ceil(C / 32) * 32 * math.ceil(K / 64) * 64
         # No transform operations: within a tile size they do not order the 3-pass kernels' times.
         return [1.0, (x + V) / 1e6, (U + V + M) / 1e6, (M + y) / 1e6, gemm / 1e9, (x + V) / 1e6 * nchw,
@@ -199,6 +210,7 @@ def load(paths, mma_only=(), split_with=None):
                            n=row["batch"], c=row["channels"], k=row["channels"], h=row["size"], w=row["size"])
             row["shape"] = f"{i}:{row['shape']}"
             row["mma_only"] = i >= len(paths)
+            row["narrow_product"] = Path(path).resolve() in NARROW_PRODUCT
             row["split_with"] = coefficients
             rows.append(row)
     return rows
@@ -328,11 +340,15 @@ def main():
     parser.add_argument("--benchmark-weight", type=float, default=BENCHMARK_WEIGHT, metavar="W",
                         help=f"the weight of each benchmark layer's rows (default {BENCHMARK_WEIGHT:g}; fits before "
                              "2026-11-26's pooled one used 10)")
+    parser.add_argument("--narrow-product", nargs="+", default=[], metavar="CSV",
+                        help="files (among those given) measured by a runtime that stores the 3-pass M in 16 bits "
+                             "where fp16's budget allows; the rest had M in fp32")
     parser.add_argument("--no-correction", action="store_true", help="the linear model alone, no shape correction")
     parser.add_argument("--cv", type=int, default=0, metavar="FOLDS", help="k-fold cross-validation of the choice")
     args = parser.parse_args()
     print("# fit_cost_model.py " + " ".join(sys.argv[1:]))
     UNSPLIT, BENCHMARK_WEIGHT = args.unsplit, args.benchmark_weight
+    NARROW_PRODUCT.update(Path(path).resolve() for path in args.narrow_product)
     ops = transform_ops()
     named = {Path(csv_path).resolve(): fused_coefficients(group[0]) for group in args.chosen_with for csv_path in group[1:]}
     default = next((fused_coefficients(group[0]) for group in args.chosen_with if len(group) == 1),

@@ -91,7 +91,10 @@ typedef struct {
                            * transform may have, for "auto" and "tuned" to pick it and for a named one
                            * to run. 0 (default): the dtype's (fp16 1e-2, bf16 3e-2, fp32 1e-5).
                            * Smaller trades speed for accuracy (fp16 3e-3 leaves the F(4,3) transforms
-                           * of amp2D < 8.8 and F(2,3)); none fitting it: NOVA_STATUS_UNKNOWN_TRANSFORM. */
+                           * of amp2D < 8.8 and F(2,3)); none fitting it: NOVA_STATUS_UNKNOWN_TRANSFORM.
+                           * The GPU's 3-pass pipeline stores the Winograd-domain product M in the
+                           * 16-bit storage type (half its bytes) where sqrt(3/2) x 0.7 u amp2D still
+                           * fits, else in fp32: a budget below that keeps M in fp32. */
 } nova_conv_desc_t;
 
 NOVA_API const char* nova_status_string(nova_status_t status);
@@ -128,6 +131,12 @@ NOVA_API nova_status_t nova_conv_transform_name(nova_handle_t handle, const nova
 /* Bytes of workspace nova_conv_forward() needs: the transformed input and the Winograd-domain
  * product (3-pass), or 0 (fused). */
 NOVA_API nova_status_t nova_conv_workspace_size(nova_handle_t handle, const nova_conv_desc_t* desc, size_t* bytes);
+
+/* The precision model's predicted relative RMS error of the forward this descriptor runs
+ * (docs/design.md §6): 0.7 u amp2D for V and U stored at unit roundoff u, times sqrt(3/2) where the
+ * GPU's 3-pass pipeline stores M in the 16-bit storage type too, in fp32 grown by the sum over C as
+ * sqrt(1 + C/3), with the output's own rounding u / sqrt(3) added in quadrature. */
+NOVA_API nova_status_t nova_conv_predicted_error(nova_handle_t handle, const nova_conv_desc_t* desc, double* error);
 
 /* Transforms and caches the filter. The cache is keyed by (weights pointer, version, transform):
  * bump `version` whenever the weights change, or call nova_filter_invalidate(). Weights freed and

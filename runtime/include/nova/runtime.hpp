@@ -51,6 +51,11 @@ class Handle {
     check(nova_conv_workspace_size(handle_, &desc, &bytes));
     return bytes;
   }
+  double predicted_error(const ConvDesc& desc) const {
+    double error = 0;
+    check(nova_conv_predicted_error(handle_, &desc, &error));
+    return error;
+  }
   void transform_filter(const ConvDesc& desc, const float* weights, uint64_t version) {
     check(nova_filter_transform(handle_, &desc, weights, version));
   }

@@ -15,10 +15,11 @@ namespace nova::kernels {
 enum class Layout { nchw, nhwc };
 enum class Storage { f16, f32, bf16 };  // the element type of x, V, U and y
 
-// What a kernel does: the 3-pass stages, and the fused convolution's mma.sync variants (one K
+// What a kernel does: the 3-pass stages (output: from an fp32 M; output_m16: from an M stored in the
+// 16-bit storage type, fp16 and bf16 only), and the fused convolution's mma.sync variants (one K
 // block a warp, two, chunked channels), wgmma variants (16 tiles a group, 8) and MFMA variants (two
 // tile groups a block, one).
-enum class KernelKind { filter, input, output, fused_mma, fused_wgmma, fused_mfma };
+enum class KernelKind { filter, input, output, output_m16, fused_mma, fused_wgmma, fused_mfma };
 // Which compiled module holds a kernel: a transform loaded at run time compiles each at first use.
 enum class KernelGroup { three_pass, fused };
 
@@ -66,12 +67,14 @@ struct KernelId {
   int variant = 0;  // fused kernels only
 };
 
-// Table positions: filter [storage], input and output [layout][storage], the fused kernels
-// [storage f16 / bf16][layout][variant] of each family (mma.sync, wgmma, MFMA).
-inline constexpr int kFilterKernels = 3, kTileKernels = 6, kFusedMmaKernels = 2 * 2 * kFusedMmaVariants,
-                     kFusedWgmmaKernels = 2 * 2 * kFusedWgmmaVariants, kFusedMfmaKernels = 2 * 2 * kFusedMfmaVariants;
-inline constexpr int kKernelsPerTransform =
-    kFilterKernels + 2 * kTileKernels + kFusedMmaKernels + kFusedWgmmaKernels + kFusedMfmaKernels;
+// Table positions: filter [storage], input and output [layout][storage], output_m16 [layout][storage
+// f16 / bf16], the fused kernels [storage f16 / bf16][layout][variant] of each family (mma.sync,
+// wgmma, MFMA).
+inline constexpr int kFilterKernels = 3, kTileKernels = 6, kNarrowOutputKernels = 2 * 2,
+                     kFusedMmaKernels = 2 * 2 * kFusedMmaVariants, kFusedWgmmaKernels = 2 * 2 * kFusedWgmmaVariants,
+                     kFusedMfmaKernels = 2 * 2 * kFusedMfmaVariants;
+inline constexpr int kThreePassKernels = kFilterKernels + 2 * kTileKernels + kNarrowOutputKernels;
+inline constexpr int kKernelsPerTransform = kThreePassKernels + kFusedMmaKernels + kFusedWgmmaKernels + kFusedMfmaKernels;
 
 // The fused families in table order: their kinds, variants a (storage, layout) pair, and first index.
 inline constexpr KernelKind kFusedKinds[] = {KernelKind::fused_mma, KernelKind::fused_wgmma, KernelKind::fused_mfma};
@@ -79,7 +82,7 @@ constexpr int fused_variants(KernelKind kind) {
   return kind == KernelKind::fused_mma ? kFusedMmaVariants : kind == KernelKind::fused_wgmma ? kFusedWgmmaVariants : kFusedMfmaVariants;
 }
 constexpr int fused_family_start(KernelKind kind) {
-  int start = kFilterKernels + 2 * kTileKernels;
+  int start = kThreePassKernels;
   for (const KernelKind k : kFusedKinds) {
     if (k == kind) break;
     start += 2 * 2 * fused_variants(k);
@@ -89,15 +92,16 @@ constexpr int fused_family_start(KernelKind kind) {
 
 constexpr int kernel_index(const KernelId& id) {
   const int storage = static_cast<int>(id.storage), layout = static_cast<int>(id.layout);
-  const int fused_storage = id.storage == Storage::bf16 ? 1 : 0;  // the fused kernels have no fp32
+  const int narrow = id.storage == Storage::bf16 ? 1 : 0;  // of the kernels with no fp32 (f16 0, bf16 1)
   switch (id.kind) {
     case KernelKind::filter: return storage;
     case KernelKind::input: return kFilterKernels + layout * 3 + storage;
     case KernelKind::output: return kFilterKernels + kTileKernels + layout * 3 + storage;
+    case KernelKind::output_m16: return kFilterKernels + 2 * kTileKernels + layout * 2 + narrow;
     case KernelKind::fused_mma:
     case KernelKind::fused_wgmma:
     case KernelKind::fused_mfma:
-      return fused_family_start(id.kind) + (fused_storage * 2 + layout) * fused_variants(id.kind) + id.variant;
+      return fused_family_start(id.kind) + (narrow * 2 + layout) * fused_variants(id.kind) + id.variant;
   }
   return -1;
 }
@@ -108,6 +112,10 @@ constexpr KernelId kernel_id(int index) {
     const int tile = index - kFilterKernels;
     const KernelKind kind = tile < kTileKernels ? KernelKind::input : KernelKind::output;
     return {kind, static_cast<Layout>(tile % kTileKernels / 3), static_cast<Storage>(tile % 3), 0};
+  }
+  if (index < kThreePassKernels) {
+    const int narrow = index - kFilterKernels - 2 * kTileKernels;
+    return {KernelKind::output_m16, static_cast<Layout>(narrow / 2), narrow % 2 ? Storage::bf16 : Storage::f16, 0};
   }
   KernelKind kind = KernelKind::fused_mma;
   for (const KernelKind k : kFusedKinds)
@@ -148,6 +156,7 @@ inline std::string kernel_symbol(std::string_view transform, const KernelId& id)
     case KernelKind::filter: return s + "filter_" + storage_suffix(id.storage);
     case KernelKind::input: s += "input_"; break;
     case KernelKind::output: s += "output_"; break;
+    case KernelKind::output_m16: s += "output_m16_"; break;
     case KernelKind::fused_mma: s += "fused_mma_"; break;
     case KernelKind::fused_wgmma: s += "fused_wgmma_"; break;
     case KernelKind::fused_mfma: s += "fused_mfma_"; break;

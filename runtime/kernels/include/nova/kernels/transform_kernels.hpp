@@ -304,9 +304,11 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
 }
 
 // y = A^T M A (+ bias[k], then ReLU) for channel k, tile p; only pixels inside the output. M is
-// [xi][k][p] for NCHW images and [xi][p][k] for NHWC ones, the order of the image it writes.
-template <class Transform, Layout layout, typename TOut>
-__device__ void output_transform_tiles(const float* __restrict__ M, TOut* __restrict__ y, const float* __restrict__ bias,
+// [xi][k][p] for NCHW images and [xi][p][k] for NHWC ones, the order of the image it writes; fp32, or
+// (TM = TOut, 16-bit) rounded to the storage type by the GEMM, which halves the bytes both stages
+// move (docs/design.md §6: the error's third rounding).
+template <class Transform, Layout layout, typename TOut, typename TM = float>
+__device__ void output_transform_tiles(const TM* __restrict__ M, TOut* __restrict__ y, const float* __restrict__ bias,
                                        int relu, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n;
   const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
@@ -316,7 +318,7 @@ __device__ void output_transform_tiles(const float* __restrict__ M, TOut* __rest
                                                 : at.tile * g.channels + at.channel;
   float mm[n * n];
 #pragma unroll
-  for (int xi = 0; xi < n * n; ++xi) mm[xi] = M[xi * plane + base];
+  for (int xi = 0; xi < n * n; ++xi) mm[xi] = to_float(M[xi * plane + base]);
 
   float out[m * m];
   Transform::output_2d(mm, out);

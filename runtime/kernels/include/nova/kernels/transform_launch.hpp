@@ -43,8 +43,8 @@ hipError_t launch_input_transform(const void* kernel, const TileSize& t, Layout 
   return launch_kernel(kernel, input_blocks(layout, t.n, g), dim3(kBlockThreads), 0, stream, x, V, g);
 }
 
-template <typename TOut>
-hipError_t launch_output_transform(const void* kernel, const TileSize& t, Layout layout, const float* M, TOut* y,
+template <typename TOut, typename TM>
+hipError_t launch_output_transform(const void* kernel, const TileSize& t, Layout layout, const TM* M, TOut* y,
                                    const float* bias, int relu, int N, int K, int H, int W, int pad,
                                    hipStream_t stream) {
   TileGrid g{};

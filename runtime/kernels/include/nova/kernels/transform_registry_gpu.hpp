@@ -86,11 +86,15 @@ class Launchers {
     return launch_input_transform(kernels_.kernel({KernelKind::input, layout, kStorage}), tile_, layout, x, V, N, C, H,
                                   W, pad, stream);
   }
-  // bias: K values or nullptr; relu: non-zero clamps at zero after the bias.
-  hipError_t output(Layout layout, const float* M, T* y, const float* bias, int relu, int N, int K, int H, int W,
-                    int pad, hipStream_t stream) const {
-    return launch_output_transform(kernels_.kernel({KernelKind::output, layout, kStorage}), tile_, layout, M, y, bias,
-                                   relu, N, K, H, W, pad, stream);
+  // bias: K values or nullptr; relu: non-zero clamps at zero after the bias. M in fp32, or (16-bit
+  // storage types) in T.
+  template <typename TM>
+  hipError_t output(Layout layout, const TM* M, T* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
+                    hipStream_t stream) const {
+    static_assert(std::is_same_v<TM, float> || (std::is_same_v<TM, T> && kStorage != Storage::f32));
+    const KernelKind kind = std::is_same_v<TM, float> ? KernelKind::output : KernelKind::output_m16;
+    return launch_output_transform(kernels_.kernel({kind, layout, kStorage}), tile_, layout, M, y, bias, relu, N, K, H,
+                                   W, pad, stream);
   }
   bool has_fused() const {
     return kStorage != Storage::f32 && kernels_.kernel({KernelKind::fused_mma, Layout::nchw, kStorage}) != nullptr;
