@@ -308,7 +308,7 @@ class GpuBackend final : public Backend {
     double fused = HUGE_VAL, three_pass = HUGE_VAL;
     for (const TransformEntry* t : all_transforms()) {
       if (t->r != s.r || !within_error_budget(*t, s) || check_tiled_sizes(s, *t) != NOVA_STATUS_SUCCESS) continue;
-      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t, narrow_product_fits(*t, s) ? 2 : 4));
+      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t, product_element_bytes(s, *t)));
       if (can_fuse(s, *t)) fused = std::min(fused, predicted_fused(s, *t));
     }
     return fused < three_pass;
