@@ -228,6 +228,7 @@ class LayerEmulator {
     with_rounding(model_.accumulator.format,
                   [&](auto round) { channel_sum(U_.data(), V_.data(), M_.data(), n_ * n_, K, C, P_, round); });
     if (!is_float(model_.accumulator.format)) store(model_.accumulator, TensorView{M_.data(), n_ * n_, K, P_});
+    if (model_.product.format != Format::fp64) store(model_.product, TensorView{M_.data(), n_ * n_, K, P_});
 
     with_rounding(model_.compute, [&](auto round) { apply_2d(AT_, M_.data(), Y_.data(), K * P_, scratch_.data(), round); });
     store(model_.output, TensorView{Y_.data(), m_ * m_, K, P_});

@@ -29,34 +29,34 @@ struct Preset {
   PrecisionModel model;
 };
 
-// input, filter, transformed input, transformed filter, accumulator, output, matrices, compute
+// input, filter, transformed input, transformed filter, accumulator, output, matrices, compute, product
 const std::vector<Preset>& preset_table() {
   using F = Format;
   static const std::vector<Preset> table = {
       {{"exact", "everything fp64: the emulation's own floor (about 1e-15)"},
-       {f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), F::fp64}},
+       {f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), f(F::fp64), F::fp64, f(F::fp64)}},
       {{"storage-fp16",
         "docs/design.md §6 table: B^T d B and G g G^T stored fp16, channel sum fp32, the rest fp64"},
-       {f(F::fp64), f(F::fp64), f(F::fp16), f(F::fp16), f(F::fp32), f(F::fp64), f(F::fp64), F::fp64}},
+       {f(F::fp64), f(F::fp64), f(F::fp16), f(F::fp16), f(F::fp32), f(F::fp64), f(F::fp64), F::fp64, f(F::fp64)}},
       {{"storage-bf16", "as storage-fp16 with bf16 storage"},
-       {f(F::fp64), f(F::fp64), f(F::bf16), f(F::bf16), f(F::fp32), f(F::fp64), f(F::fp64), F::fp64}},
+       {f(F::fp64), f(F::fp64), f(F::bf16), f(F::bf16), f(F::fp32), f(F::fp64), f(F::fp64), F::fp64, f(F::fp64)}},
       {{"kernel-fp16",
         "docs/design.md §6 kernel: fp16 input/filter/output, transforms in fp32 with fp32 constants, "
         "V and U stored fp16, fp32 accumulation"},
-       {f(F::fp16), f(F::fp16), f(F::fp16), f(F::fp16), f(F::fp32), f(F::fp16), f(F::fp32), F::fp32}},
+       {f(F::fp16), f(F::fp16), f(F::fp16), f(F::fp16), f(F::fp32), f(F::fp16), f(F::fp32), F::fp32, f(F::fp64)}},
       {{"paper-fp16", "paper appendix D.4: transform matrices stored in fp16, all computation in fp32"},
-       {f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp16), F::fp32}},
+       {f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp16), F::fp32, f(F::fp64)}},
       {{"paper-int8",
         "paper appendix D.6 (Tables 9, 20): the transform matrices quantized to symmetric per-tensor int8 "
         "(scale max|entry|/127, round half even), everything else fp32"},
-       {f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::int8), F::fp32}},
+       {f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::int8), F::fp32, f(F::fp64)}},
       {{"paper-int8-channel", "as paper-int8 with one scale per matrix row (paper Table 34, per-channel)"},
        {f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), f(F::fp32), {F::int8, Granularity::channel},
-        F::fp32}},
+        F::fp32, f(F::fp64)}},
       {{"winograd-int8",
         "an int8 Winograd kernel: V and U quantized to per-tensor int8, products accumulated in fp32, "
         "fp32 transforms and I/O"},
-       {f(F::fp32), f(F::fp32), f(F::int8), f(F::int8), f(F::fp32), f(F::fp32), f(F::fp32), F::fp32}},
+       {f(F::fp32), f(F::fp32), f(F::int8), f(F::int8), f(F::fp32), f(F::fp32), f(F::fp32), F::fp32, f(F::fp64)}},
   };
   return table;
 }
@@ -137,7 +137,7 @@ double prediction_unit_roundoff(const PrecisionModel& model) {
 std::string describe(const PrecisionModel& m) {
   return "input=" + to_string(m.input) + " filter=" + to_string(m.filter) + " V=" + to_string(m.transformed_input) +
          " U=" + to_string(m.transformed_filter) + " acc=" + to_string(m.accumulator) +
-         " output=" + to_string(m.output) + " matrices=" + to_string(m.matrices) +
+         " M=" + to_string(m.product) + " output=" + to_string(m.output) + " matrices=" + to_string(m.matrices) +
          " compute=" + std::string(to_string(m.compute));
 }
 

@@ -67,11 +67,9 @@ def _pair(value, what):
     return value
 
 
-# The torch dtypes NOVA serves: their nova_dtype_t and the unit roundoff u of the type the runtime
-# stores the transformed input and filter in (docs/design.md §6).
-_DTYPES = {torch.float32: (_runtime.DTYPE_FP32, 2.0 ** -24),
-           torch.float16: (_runtime.DTYPE_FP16, 2.0 ** -11),
-           torch.bfloat16: (_runtime.DTYPE_BF16, 2.0 ** -8)}
+# The torch dtypes NOVA serves and their nova_dtype_t.
+_DTYPES = {torch.float32: _runtime.DTYPE_FP32, torch.float16: _runtime.DTYPE_FP16,
+           torch.bfloat16: _runtime.DTYPE_BF16}
 
 
 def transform_kernel_size(transform):
@@ -232,7 +230,7 @@ class _Plan:
         _runtime._lib.nova_conv_desc_init(ctypes.byref(d))
         d.n, d.c, d.h, d.w, d.k, d.kernel_size, d.pad = n, c, h, w, k, r, pad
         d.layout = _runtime.LAYOUT_NHWC if nhwc else _runtime.LAYOUT_NCHW
-        d.dtype = _DTYPES[dtype][0]
+        d.dtype = _DTYPES[dtype]
         d.transform = transform.encode()
         d.max_error = max_error
         d.algorithm = algorithm
@@ -497,20 +495,29 @@ def conv2d(input, weight, bias=None, padding=1, *, stride=1, dilation=1, groups=
 
 
 def predicted_error(transform, dtype, channels):
-    """The precision model's relative RMS error of one NOVA convolution (docs/design.md §6): the
-    transformed input and filter stored at unit roundoff u give 0.7 u amp2D; in float32 every stage
-    rounds at u and the sum over `channels` grows that part as sqrt(1 + C/3); the output's own
-    rounding (u / sqrt(3)) adds in quadrature. This is the model with the Winograd-domain product M
-    in fp32; where the GPU's 3-pass pipeline stores M in 16 bits (the error budget allows it), the
-    storage part is sqrt(3/2) larger: describe() gives the library's prediction of what runs."""
-    amp2d = next((t[4] for t in _runtime.TRANSFORMS if t[0] == transform), None)
-    if amp2d is None:
+    """The precision model's relative RMS error of one NOVA convolution (docs/design.md §6), as the
+    library computes it (nova_conv_predicted_error) for a forward that keeps the Winograd-domain
+    product M in fp32: the transformed input and filter stored at unit roundoff u give 0.7 u amp2D;
+    in float32 every stage rounds at u and the sum over `channels` grows that part as sqrt(1 + C/3);
+    the output's own rounding (u / sqrt(3)) adds in quadrature. Where the GPU's 3-pass pipeline
+    stores M in 16 bits (the error budget allows it), the storage part is sqrt(3/2) larger:
+    describe() gives the library's prediction of what runs."""
+    r = next((t[2] for t in _runtime.TRANSFORMS if t[0] == transform), None)
+    if r is None:
         raise ValueError(f"nova_torch: no transform named {transform!r}")
     if dtype not in _DTYPES:
         raise ValueError(f"nova_torch: no precision model for {dtype}: NOVA serves float16, bfloat16 and float32")
-    u = _DTYPES[dtype][1]
-    storage = 0.7 * u * amp2d * ((1.0 + channels / 3.0) ** 0.5 if dtype == torch.float32 else 1.0)
-    return (storage * storage + u * u / 3.0) ** 0.5
+    d = _runtime.ConvDesc()
+    _runtime._lib.nova_conv_desc_init(ctypes.byref(d))
+    d.n, d.c, d.h, d.w, d.k, d.kernel_size = 1, channels, 2 * r, 2 * r, 1, r
+    d.dtype = _DTYPES[dtype]
+    d.transform = transform.encode()
+    d.allow_inaccurate = 1  # the model of any transform, within the budget or not
+    error = ctypes.c_double()
+    _runtime.check(_runtime._lib.nova_conv_predicted_error(_runtime.handle_for(torch.device("cpu")).ptr,
+                                                           ctypes.byref(d), ctypes.byref(error)),
+                   "nova_conv_predicted_error")  # the CPU keeps M in fp32
+    return error.value
 
 
 def _error_budget(max_error):

@@ -415,10 +415,11 @@ class GpuBackend final : public Backend {
         timer.mark(3);
         return timer.finish();
       }
-      const bool narrow = product_element_bytes(s, t) == 2;
+      const int product_bytes = product_element_bytes(s, t);
+      const bool narrow = product_bytes == 2;
       void* V = workspace;  // then M (Backend::workspace_bytes)
       void* M = static_cast<char*>(workspace) + workspace_bytes(s, t) -
-                static_cast<size_t>(tiling.product_elements()) * static_cast<size_t>(product_element_bytes(s, t));
+                static_cast<size_t>(tiling.product_elements()) * static_cast<size_t>(product_bytes);
       if (const hipError_t e = launch.input(layout, static_cast<const T*>(x), static_cast<T*>(V), N, C, H, W, s.pad, stream_);
           e != hipSuccess)
         return status_of(e);

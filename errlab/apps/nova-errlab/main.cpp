@@ -26,7 +26,7 @@ struct Options {
   std::vector<std::string> configs;
   std::string model = "kernel-fp16";
   // Per-stage overrides of the preset; empty = keep the preset's choice.
-  std::string input, filter, transformed_input, transformed_filter, accumulator, output, matrices, compute;
+  std::string input, filter, transformed_input, transformed_filter, accumulator, product, output, matrices, compute;
   std::string scaling = "keep";
   std::string input_distribution = "gaussian", filter_distribution = "he";
   std::string format = "table";
@@ -56,6 +56,7 @@ PrecisionModel build_model(const Options& opt, std::string& name) {
   override_with(opt.transformed_input, "--transformed-input-type", model.transformed_input);
   override_with(opt.transformed_filter, "--transformed-filter-type", model.transformed_filter);
   override_with(opt.accumulator, "--accumulator-type", model.accumulator);
+  override_with(opt.product, "--product-type", model.product);
   override_with(opt.output, "--output-type", model.output);
   override_with(opt.matrices, "--matrix-type", model.matrices);
   StorageType compute{model.compute, Granularity::tensor};
@@ -140,6 +141,8 @@ int main(int argc, char** argv) {
   app.add_option("--transformed-filter-type", opt.transformed_filter, "Storage of U = G g G^T");
   app.add_option("--accumulator-type", opt.accumulator,
                  "Accumulator of M = sum_c U_c . V_c (int8: exact accumulation, M requantized to int8)");
+  app.add_option("--product-type", opt.product,
+                 "Storage of M between the sum and the output transform (default fp64: as accumulated)");
   app.add_option("--output-type", opt.output, "Storage of the output Y = A^T M A");
   app.add_option("--matrix-type", opt.matrices, "What the entries of A^T, G, B^T are rounded to (int8: per matrix or per row)");
   app.add_option("--compute-type", opt.compute, "Arithmetic of the transforms (fused multiply-adds): fp64, fp32, fp16, bf16");

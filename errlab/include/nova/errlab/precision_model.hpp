@@ -41,6 +41,9 @@ struct PrecisionModel {
   StorageType output;              // Y = A^T M A
   StorageType matrices;            // entries of A^T, G, B^T (int8: per matrix or per row)
   Format compute = Format::fp32;   // arithmetic of the three transforms (fused multiply-adds)
+  // M as stored between the sum and the output transform (a 3-pass pipeline's workspace; the GPU's
+  // stores it in 16 bits where the budget allows, docs/design.md §6): fp64 keeps the sum as it is.
+  StorageType product;
 
   friend bool operator==(const PrecisionModel&, const PrecisionModel&) = default;
 };
