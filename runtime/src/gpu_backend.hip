@@ -221,6 +221,16 @@ const GpuTransformEntry* loaded_kernels(const LoadedTransform& source, const std
 #endif
 }
 
+// The device's peak memory bandwidth in GB/s (two transfers a memory clock over the bus), for the
+// cost model; 0 where the device does not report its memory clock or bus width.
+double memory_gbps(int device) {
+  int clock_khz = 0, bus_bits = 0;
+  if (hipDeviceGetAttribute(&clock_khz, hipDeviceAttributeMemoryClockRate, device) != hipSuccess ||
+      hipDeviceGetAttribute(&bus_bits, hipDeviceAttributeMemoryBusWidth, device) != hipSuccess)
+    return 0;
+  return 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+}
+
 // The architecture a run-time compiler targets for `device`: sm_<major><minor>, with the "a" suffix
 // on sm_90 (wgmma); gfx... on AMD.
 std::string device_arch(int device) {
@@ -259,8 +269,8 @@ int fused_row_split_choice() {
 
 class GpuBackend final : public Backend {
  public:
-  GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device, std::string arch)
-      : stream_(stream), blas_(blas), device_(device), arch_(std::move(arch)) {}
+  GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device, double memory_gbps, std::string arch)
+      : stream_(stream), blas_(blas), device_(device), cost_device_{device.multiprocessors, memory_gbps}, arch_(std::move(arch)) {}
   ~GpuBackend() override {
 #if !(defined(__HIP__) || defined(__HIPCC__))
     cublasDestroy(blas_);
@@ -297,8 +307,7 @@ class GpuBackend final : public Backend {
 
   // The cost model's time for a fused forward, of whichever fused kernel runs it.
   double predicted_fused(const ConvShape& s, const TransformEntry& t) const {
-    return wgmma(s, t) ? predicted_wg_fused_us(s, t, device_.multiprocessors)
-                       : predicted_fused_us(s, t, launch_of(s, t), device_.multiprocessors);
+    return wgmma(s, t) ? predicted_wg_fused_us(s, t, cost_device_) : predicted_fused_us(s, t, launch_of(s, t), cost_device_);
   }
 
   // AUTO fuses where the cost model (gpu_cost_model.hpp) predicts the fastest fused transform within
@@ -308,7 +317,7 @@ class GpuBackend final : public Backend {
     double fused = HUGE_VAL, three_pass = HUGE_VAL;
     for (const TransformEntry* t : all_transforms()) {
       if (t->r != s.r || !within_error_budget(*t, s) || check_tiled_sizes(s, *t) != NOVA_STATUS_SUCCESS) continue;
-      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t, product_element_bytes(s, *t)));
+      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t, product_element_bytes(s, *t), cost_device_));
       if (can_fuse(s, *t)) fused = std::min(fused, predicted_fused(s, *t));
     }
     return fused < three_pass;
@@ -323,14 +332,14 @@ class GpuBackend final : public Backend {
     if (device_.mfma)
       return fused_mfma_launch(t.n, C, K, tile_shape(s, t).tiles, device_.shared_limit, device_.multiprocessors);
     if (row_split_ > 0) return fused_split_launch(t.n, t.m, C, K, row_split_, device_.shared_limit);
-    return fastest_fused_launch(s, t, device_.shared_limit, device_.multiprocessors);
+    return fastest_fused_launch(s, t, device_.shared_limit, cost_device_);
   }
 
   // The predicted time on the path fuses() takes (fp32: the bytes the 3-pass pipeline moves). The
   // fused kernel's ties go to fewer transform operations; the 3-pass ones to the lower amp2D.
   PathCost forward_cost(const ConvShape& s, const TransformEntry& t) const override {
     if (s.dtype == NOVA_DTYPE_FP32) return Backend::forward_cost(s, t);
-    if (!fuses(s, t)) return {predicted_three_pass_us(s, t, product_element_bytes(s, t)), 0};
+    if (!fuses(s, t)) return {predicted_three_pass_us(s, t, product_element_bytes(s, t), cost_device_), 0};
     return {predicted_fused(s, t), static_cast<double>(t.input_ops + t.output_ops)};
   }
 
@@ -479,6 +488,7 @@ class GpuBackend final : public Backend {
   hipStream_t stream_;
   BlasHandle blas_;
   FusedDevice device_;  // shared memory a block, SMs, and which fused kernel runs here (wgmma_device, mfma_device)
+  CostDevice cost_device_;  // what the cost model prices: SMs and memory bandwidth
   std::string arch_;    // device_arch: what loaded transforms are compiled for
   FusedKernelChoice fused_kernel_ = fused_kernel_choice();
   int row_split_ = fused_row_split_choice();  // 0: the cost model's
@@ -545,7 +555,7 @@ nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
   }
 #endif
   out = std::make_unique<GpuBackend>(s, blas, FusedDevice{shared_limit, multiprocessors, wgmma_device(device), mfma_device(device)},
-                                     device_arch(device));
+                                     memory_gbps(device), device_arch(device));
   return NOVA_STATUS_SUCCESS;
 }
 

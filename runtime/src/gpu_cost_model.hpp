@@ -2,14 +2,17 @@
 // transform on the 3-pass pipeline or in the fused kernel, from which AUTO picks both the path and
 // the transform. A linear combination of features of the shape, the transform and the path
 // (bytes each stage moves, tensor-core work rounded up to the GEMM's tiles or to the fused
-// kernel's waves, transform operations, fixed costs per tile size and layout), times a shape
-// correction per path, tile size and layout (exp of a quadratic function of the logs of the sizes:
-// how efficiently the kernels run a shape), with coefficients fitted per path (3-pass, mma.sync
-// fused, wgmma fused) to graph-replay times of every configuration on 1,900 random shapes and the
-// 18 benchmark layer/layout pairs at batch 32 (weighted 30 each) on an H200
-// (tools/device/fit_cost_model.py, which computes the same features: keep the two in step; data
-// and check in docs/results/cost_model/). On another GPU the waves follow its multiprocessor count
-// and shared memory; the rest keeps the H200's rates.
+// kernel's waves, transform operations, fixed costs per tile size and layout; the byte features
+// once more times the GPU's memory slowdown), times a shape correction per path, tile size and
+// layout (exp of a quadratic function of the logs of the sizes: how efficiently the kernels run a
+// shape, fitted to order the configurations of a shape), with coefficients fitted per path (3-pass,
+// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 2,100 random shapes
+// and the 18 benchmark layer/layout pairs at batch 32 (weighted 30 each) on each of an H200 and an
+// H100, and those pairs at batches 1 and 8 (weighted 10) on the H200 (tools/device/fit_cost_model.py,
+// which computes the same features: keep the two in step; data and check in
+// docs/results/cost_model/pooled_gpus/). On another GPU the waves follow its multiprocessor count and
+// shared memory and the bytes its memory bandwidth (clamped to the two fitted GPUs'); the rest keeps
+// the Hopper rates.
 #pragma once
 
 #include "conv_shape.hpp"
@@ -22,15 +25,50 @@
 
 namespace nova::runtime {
 
-// tools/device/fit_cost_model.py with the arguments in docs/results/cost_model/fit_pooled.txt's
-// first line (its output): the random shapes of seeds 5 to 9 and the benchmark layers, each file
-// with the mma.sync coefficients that chose its row splits when it was measured (--chosen-with).
-inline constexpr std::array<double, 11> kThreePassCoefficients = {
-    6.84699, 0.71356, -0.0426073, 0.448002, 1.25327, 0.0640303, 0.104614, 4.56781, 9.19358, 0, 2.29564};
-inline constexpr std::array<double, 11> kFusedCoefficients = {
-    5.64721, 1.465, 733.197, 2.03448, 3.28197, 65.6023, 40.5902, 223.073, -0.111526, 0.224362, -7.30497};
-inline constexpr std::array<double, 7> kWgmmaFusedCoefficients = {
-    7.46762, 0.0354692, 9.69041, 185.649, 3.26832, 74.0265, 0.569691};
+// What the cost model needs of the GPU: its multiprocessors (the fused kernels' waves) and its
+// peak memory bandwidth in GB/s (2 x memory clock x bus width; 0 where the device does not say).
+struct CostDevice {
+  int multiprocessors = 0;
+  double memory_gbps = 0;
+};
+
+// The peak memory bandwidth of the H200 the model takes as its reference (what memory_gbps computes
+// there) and of the slowest GPU it was fitted on (an H100 SXM: 2,619 MHz, 5,120 bits), GB/s
+// (fit_cost_model.py REFERENCE_GBPS, SLOWEST_GBPS).
+inline constexpr double kReferenceMemoryGBps = 4814.3;
+inline constexpr double kSlowestMemoryGBps = 3352.3;
+
+// How much longer a byte takes on `d` than on the reference H200, less 1 (0 on an H200, 0.44 on an
+// H100), clamped to the fitted GPUs' range; 0 where the bandwidth is unknown.
+inline double memory_slowdown(const CostDevice& d) {
+  if (d.memory_gbps <= 0) return 0;
+  return std::clamp(kReferenceMemoryGBps / d.memory_gbps - 1.0, 0.0, kReferenceMemoryGBps / kSlowestMemoryGBps - 1.0);
+}
+
+// A path's features followed by those of them that count bytes (`byte_features`, indices) times
+// the memory slowdown: the fit prices a byte on each GPU.
+template <std::size_t size, std::size_t bytes>
+std::array<double, size + bytes> with_slowdown(const std::array<double, size>& f, const std::array<int, bytes>& byte_features,
+                                               double slowdown) {
+  std::array<double, size + bytes> out{};
+  std::copy(f.begin(), f.end(), out.begin());
+  for (std::size_t i = 0; i < bytes; ++i) out[size + i] = f[byte_features[i]] * slowdown;
+  return out;
+}
+inline constexpr std::array<int, 5> kThreePassByteFeatures = {1, 2, 3, 5, 6};
+inline constexpr std::array<int, 5> kFusedByteFeatures = {4, 5, 6, 7, 8};
+inline constexpr std::array<int, 3> kWgmmaFusedByteFeatures = {2, 5, 6};
+
+// tools/device/fit_cost_model.py with the arguments in docs/results/cost_model/pooled_gpus/fit.txt's
+// first line (its output): the random shapes and benchmark layers measured on an H200 and an H100,
+// each file with the mma.sync coefficients that chose its row splits when it was measured
+// (--chosen-with).
+inline constexpr std::array<double, 16> kThreePassCoefficients = {
+    6.91916, 0.388573, -0.00860601, 0.519301, 1.19966, 0.215222, 0.202033, 3.89405, 9.4545, 0, 3.27272, 0.271369, 0.03048, 0.205954, -0.0347069, 0.168281};
+inline constexpr std::array<double, 16> kFusedCoefficients = {
+    5.57446, 1.59606, 719.009, 1.15753, 2.9497, 50.073, 44.2079, 204.445, -0.0359583, 0.801226, -5.38771, -2.17367, 17.4958, -9.8914, 25.8502, -0.0175298};
+inline constexpr std::array<double, 10> kWgmmaFusedCoefficients = {
+    8.11462, 1.86237, 18.2538, 192.926, 1.67639, 80.6861, 0.401319, -20.2624, -5.27638, 0.283293};
 
 enum class CostPath { three_pass = 0, mma = 1, wgmma = 2 };
 
@@ -42,65 +80,65 @@ struct ShapeCorrection {
 };
 inline constexpr ShapeCorrection kShapeCorrections[] = {
     {0, 2, 0, {
-     -0.0272109, 0.128961, -0.029074, -0.000414381, -0.0121345, -0.0124526, 0.111265, 0.0241943, -0.0385355,
-     -0.0283822, 0.0182523, 0.0149181, -0.0362205, 0.0183146, 0.00778364, -0.0151764, -0.014297, 0.00575641,
-     0.0103708, -0.00805365, -0.00811405, -0.00273523, -0.00534161, -0.0531856, 0.0210535, 0.00060079, 0.0152208,
-     -0.00137069}},
+     0.398204, 0.0273715, 0.00403198, 0.0183196, -0.00259635, -0.00708738, 0.0218338, 0.00854346, -0.00752569,
+     -0.00310985, 0.0036202, 0.00111607, -0.0114686, 0.00579953, 0.00605752, -0.00254896, -0.00327348, 0.00127894,
+     -0.00237572, -0.00310119, 0.00239455, -0.00538904, 0.00546006, -0.0236088, 0.00256245, 0.00134483, 0.00505875,
+     0.0034322}},
     {0, 2, 1, {
-     -0.431993, 0.0739887, -0.0144767, 0.00537852, -0.00101133, 0.00348601, 0.0805929, 0.0233667, -0.0227429,
-     -0.0181892, 0.00852453, 0.0222251, -0.0138397, 0.0215605, 0.0031882, -0.0124425, -0.00973666, -0.00337556,
-     0.00820501, -0.000918053, -0.00808134, -0.00180136, 0.00546169, -0.0275119, 0.0199107, 0.00689731, 0.0162481,
-     -0.0123169}},
+     0.314618, 0.0255045, 0.0094327, -0.00332676, -0.00358349, -0.00761742, 0.0175952, 0.00544512, -0.0038454,
+     -0.0118939, 0.00266975, 0.000474329, -0.0137754, 0.00907731, -0.000855438, -0.00409999, -0.00552742, -0.0054359,
+     0.00210501, -0.00333621, -0.0038207, -0.000999314, 0.00259368, -0.0242543, -0.00285687, 0.00361239, 0.00677176,
+     0.00108913}},
     {0, 4, 0, {
-     -0.338672, 0.100016, -0.018054, 0.00319725, -0.00157346, -0.00713371, 0.0953282, 0.0152854, -0.0509922,
-     -0.0450851, 0.019396, 0.0176529, -0.00610041, 0.0209393, 0.00937496, -0.0291338, -0.0275173, 0.0230449,
-     0.0153009, -0.0210488, -0.0218159, 0.0155383, 0.00353842, -0.0216864, 0.0235487, 0.0111064, 0.0150973,
-     -0.0196659}},
+     0.296946, 0.0151691, -0.00881203, 0.0015453, -0.00154043, -0.00666837, 0.00663155, 0.00211849, -0.0117794,
+     -0.00664127, 7.54307e-05, 0.00118835, -0.00696885, 0.00162821, 0.0116444, -0.0071384, -0.00640941, 0.0154275,
+     -0.000808061, -0.00611047, -0.00513824, 0.00182594, 0.00299225, -0.0162194, 0.000495272, 0.00450472, -0.000731776,
+     0.00482998}},
     {0, 4, 1, {
-     -0.777569, 0.0604065, -0.00626419, 0.00329172, 1.56608e-05, 0.0170196, 0.0742545, 0.0166078, -0.0376512,
-     -0.0132876, 0.019629, 0.0202426, 0.0121341, 0.0242325, 0.000684954, -0.0268426, -0.0214938, 0.0143543,
-     0.0127637, -0.00286766, -0.00972424, 0.00131317, 0.0225657, 0.00176421, 0.0144008, 0.0115476, 0.0191125,
-     -0.0315005}},
+     -0.0224391, 0.0142608, 0.00375532, -0.00166112, -0.00302296, 0.00285611, 0.0149279, 0.00811266, -0.00222357,
+     -0.00746312, 0.00673417, 0.00383707, 0.000515631, 0.00831226, -0.00192379, -0.00723072, -0.00269956, -0.00190335,
+     0.00414505, -0.00173159, -0.0061527, 0.00304111, 0.0110943, -0.00817375, 0.00172504, 0.00904487, 0.00866297,
+     -0.0146123}},
     {0, 6, 0, {
-     -0.658433, 0.0850445, -0.0279696, -0.0187399, -0.0210519, -0.0189607, 0.0525411, 0.0215388, -0.0276306,
-     -0.0227151, 0.0260014, 0.0205634, -0.00214965, 0.0202666, 0.00584557, -0.0128001, -0.0134203, 0.00673694,
-     0.0193564, -0.00587991, -0.00772184, -0.00305669, 0.0175176, -0.017935, 0.0234539, 0.0214116, 0.02084,
-     -0.0272076}},
+     0.0177379, 0.00270456, -0.00917056, -0.00647495, -0.000853762, -0.00471412, -0.00401434, -0.000431282, -0.00503797,
+     -0.00547231, 0.00207398, -0.00140869, 0.000541525, 0.0002391, 0.00939445, -0.00332112, -0.00217459, 0.0162656,
+     0.00415644, -0.00696952, -0.00371031, 0.0019827, 0.00430282, -0.00599526, -0.0030403, 0.00370767, -0.00212216,
+     0.00502255}},
     {0, 6, 1, {
-     -0.978414, 0.0431996, 0.00878661, -0.0181067, -0.0217171, 0.00859913, 0.0313513, 0.0202237, -0.0181239,
-     -0.00353313, 0.0328667, 0.0153841, 0.0152789, 0.018117, 0.0034307, -0.0197845, -0.0098648, -0.000338425,
-     0.014551, 0.00533273, -0.00115771, -0.00458273, 0.0382598, 0.00457158, 0.00791286, 0.0105745, 0.0302385,
-     -0.0361296}},
+     -0.27251, -0.00339052, 0.0176265, -0.0142099, -0.000905542, 0.00529522, 0.00196172, 0.00750145, 0.00216886,
+     -0.00471186, 0.00574205, -0.00521036, 0.000868008, 0.00522806, -0.00255996, -0.00571934, 0.00170419, -0.00449253,
+     0.00840067, 0.000385328, -0.00632298, 0.00644805, 0.00856984, -0.00403477, -0.00456876, 0.00125266, 0.0101896,
+     -0.00741723}},
     {1, 2, 0, {
-     -0.266003, 0.0262, -0.0195021, -0.0477534, 0.0197161, 0.0205689, 0.0657727, 0.00534596, -0.00639372,
-     -0.00982315, 0.00818321, 0.00497859, 0.00771069, 0.0300614, -0.0312381, -0.0137354, -0.0015419, -0.010835,
-     0.0208423, -0.0126111, -0.0138654, 0.0160582, 0.0116441, 0.00697802, 0.00799506, 0.00587195, 0.00889874,
-     -0.0145562}},
+     0.262494, -0.0274382, 0.0348888, -0.0040211, 0.00594818, 0.00295297, -0.0197092, -0.00161584, 0.0141223,
+     0.00670422, -0.00271769, -0.00260936, 0.013635, 0.000286949, -0.0180626, 0.01176, 0.0126665, -0.0158484,
+     0.000443326, 0.00462987, 0.00463383, 0.00409534, -0.0015206, 0.0228741, -0.00307985, -0.00397154, -0.000337358,
+     -0.00226758}},
     {1, 2, 1, {
-     0.573214, -0.0297755, -0.00440548, -0.0688028, 0.00438398, 0.0165206, -0.0126528, -0.00932712, 0.00947734,
-     -0.0132789, -0.00244079, 0.00356941, 0.009462, -0.0213159, -0.00911893, 0.0221646, 0.0179115, 0.0178332,
-     0.0146424, -0.0131583, -0.0179284, 0.00805764, -0.0103368, 0.0138195, -0.0038774, -0.0012887, -0.00923014,
-     -0.00857189}},
+     1.59931, -0.0324354, 0.00193025, -0.0314585, 0.002173, 0.0135301, -0.0143353, -0.0175378, -0.0287508,
+     -0.00228971, -0.00939487, -0.00502051, 0.0186613, -0.0289159, -0.0142479, 0.014835, 0.0146301, 0.0185172,
+     0.00272558, -0.0140643, -0.0112502, 0.00935871, -0.0266823, 0.0210738, -0.0222742, -0.0237878, -0.0201511,
+     0.00327373}},
     {1, 4, 0, {
-     -0.153799, 0.037918, -0.0461933, -0.0153303, 0.0160466, 0.0183354, 0.0739171, 0.00718548, -0.0269258,
-     -0.0111726, 0.00841662, 0.0243844, 0.0117774, 0.0204094, -0.0193915, -0.0248855, -0.0173755, 0.00656589,
-     0.0180704, -0.00928035, -0.00950171, 0.0102744, 0.00837009, 0.00544276, 0.024495, 0.00977501, 0.0124317,
-     -0.0285794}},
+     0.28391, -0.0159323, 0.00587207, -0.00173796, 0.00130553, 0.00860589, -0.00477877, -0.00298492, 0.0122764,
+     0.00769131, -0.000796926, -0.000572544, 0.00917102, -0.00256602, -0.0126135, 0.00677142, 0.00568886, -0.0141538,
+     -0.000103436, 0.00788338, 0.00519428, 0.00270956, -0.00478441, 0.0180373, 0.000401849, -0.00518881, 0.00143284,
+     -0.00132844}},
     {1, 4, 1, {
-     0.494742, -0.020577, -0.0412426, -0.0186396, 0.00161924, -0.00163509, -0.0344009, -0.0209829, 0.0120089,
-     -0.0099766, 0.0107712, 0.00880886, 0.0176761, -0.0373187, 0.0184185, 0.0134153, 0.0232613, 0.0292247,
-     0.00212145, -0.0124813, -0.0134857, -0.006211, 0.00726688, 0.0424403, -0.0142899, -0.0128846, -0.00225516,
-     -0.014928}},
+     1.02747, -0.0341639, -0.00274417, -0.013404, 0.00779112, 0.00656937, -0.0253299, -0.0232458, 0.012354,
+     0.0126237, -0.0114837, 9.80758e-06, 0.0090302, -0.0368263, 0.0186142, 0.0213139, 0.0157557, 0.00241648,
+     -0.0138179, -0.0028176, 0.00611761, -0.0156698, -0.0228557, 0.0369584, -0.0129842, -0.0167071, -0.0142798,
+     0.00286419}},
     {2, 2, 1, {
-     -0.678573, 0.00119156, 0.00793923, 0.0517689, 0.0217933, 0.0264373, 0.0549232, -2.6231e-05, -0.00734213,
-     0.00625429, 0.00366967, 0.00348579, 0.0136868, 0.0223105, -0.0124361, -0.00386722, -0.0022879, -0.0056324,
-     0.0074625, 0.00224196, 0.00321037, -0.0142009, 0.00131667, 0.014572, 0.00589668, 9.10263e-05, 0.00474178,
-     -0.0100089}},
+     0.101031, -0.0118819, -0.00739794, 0.0431558, 0.00877364, -0.00526465, -0.00588919, -0.00590507, -0.000328527,
+     0.00714787, -0.00264527, -0.00586189, 0.001203, 0.011979, -0.0114081, -0.00354054, -0.00176727, 0.00342974,
+     -0.0011227, 0.0081843, 0.0119789, -0.0170298, 0.0016795, 0.000802763, -0.0111601, -0.00309901, 0.00173539,
+     0.00154745}},
     {2, 4, 1, {
-     -0.446852, 0.00626733, 0.00208365, 0.0384813, 0.0122664, 0.00777552, 0.0342261, 0.0030041, -0.00258077,
-     0.0103089, 0.00533161, -0.000119304, 0.014456, 0.0181232, -0.00837416, -1.44878e-05, -0.00495224, -0.00277303,
-     0.00475066, 0.00311594, 0.00581957, -0.0172456, 0.00315442, 0.0123906, 0.00900308, 0.00515965, 0.0098547,
-     -0.0169402}},
+     0.304986, 0.00434462, -0.0158486, 0.0190499, -0.0018441, -0.0127026, -0.0100667, 0.00310159, -0.00494312,
+     0.00733712, -0.00487709, -0.00314709, -0.0161387, 0.013295, -0.00873572, -0.00231051, -0.00992074, 0.0137928,
+     -0.000294046, 0.0063553, 0.00941114, -0.0152998, -0.00353668, -0.0119279, -0.00671175, -0.00089988, 0.00378481,
+     0.00320335}},
 };
 
 template <std::size_t size>
@@ -137,9 +175,9 @@ inline double corrected(double linear, CostPath path, const ConvShape& s, const 
   return linear;
 }
 
-// Microseconds of a 3-pass forward of `s` with `t` (the same for every transform of a tile size),
-// M stored in `product_bytes` per element (4: fp32; 2: 16-bit, Backend::product_element_bytes).
-inline double predicted_three_pass_us(const ConvShape& s, const TransformEntry& t, int product_bytes) {
+// Microseconds of a 3-pass forward of `s` with `t` on `d` (the same for every transform of a tile
+// size), M stored in `product_bytes` per element (4: fp32; 2: 16-bit, Backend::product_element_bytes).
+inline double predicted_three_pass_us(const ConvShape& s, const TransformEntry& t, int product_bytes, const CostDevice& d) {
   const Tiling tiling = tile_shape(s, t);
   const double nn = double{1} * t.n * t.n, P = static_cast<double>(tiling.tiles), C = static_cast<double>(s.c),
                K = static_cast<double>(s.k), nchw = s.layout == NOVA_LAYOUT_NCHW ? 1.0 : 0.0;
@@ -158,13 +196,15 @@ inline double predicted_three_pass_us(const ConvShape& s, const TransformEntry& 
                                     t.m == 6 ? 1.0 : 0.0,
                                     t.m == 8 ? 1.0 : 0.0,
                                     nchw};
-  return corrected(weighted_sum(f, kThreePassCoefficients), CostPath::three_pass, s, t);
+  return corrected(weighted_sum(with_slowdown(f, kThreePassByteFeatures, memory_slowdown(d)), kThreePassCoefficients),
+                   CostPath::three_pass, s, t);
 }
 
-// The linear part of the mma.sync fused kernel's time for `s` with `t` launched as `launch` on a GPU
-// with `multiprocessors` SMs: its work counted per SM, in whole waves of blocks.
+// The linear part of the mma.sync fused kernel's time for `s` with `t` launched as `launch` on `d`:
+// its work counted per SM, in whole waves of blocks.
 inline double linear_fused_us(const ConvShape& s, const TransformEntry& t, const kernels::FusedLaunch& launch,
-                              int multiprocessors) {
+                              const CostDevice& d) {
+  const int64_t multiprocessors = d.multiprocessors;
   const Tiling tiling = tile_shape(s, t);
   const double nn = double{1} * t.n * t.n, nchw = s.layout == NOVA_LAYOUT_NCHW ? 1.0 : 0.0;
   const int64_t cp = kernels::fused_padded_channels(static_cast<int>(s.c)),
@@ -189,13 +229,13 @@ inline double linear_fused_us(const ConvShape& s, const TransformEntry& t, const
                                     io / 1e6,
                                     t.m == 4 ? 1.0 : 0.0,
                                     nchw};
-  return weighted_sum(f, kFusedCoefficients);
+  return weighted_sum(with_slowdown(f, kFusedByteFeatures, memory_slowdown(d)), kFusedCoefficients);
 }
 
 // Microseconds of that forward: the linear part times the shape correction.
 inline double predicted_fused_us(const ConvShape& s, const TransformEntry& t, const kernels::FusedLaunch& launch,
-                                 int multiprocessors) {
-  return corrected(linear_fused_us(s, t, launch, multiprocessors), CostPath::mma, s, t);
+                                 const CostDevice& d) {
+  return corrected(linear_fused_us(s, t, launch, d), CostPath::mma, s, t);
 }
 
 // The mma.sync kernel's launch for `s` with `t`: of its row splits (fused_split_launch: 1, 2, 4, 8,
@@ -203,15 +243,15 @@ inline double predicted_fused_us(const ConvShape& s, const TransformEntry& t, co
 // correction is the same factor for every split of a shape). Splits pay where the grid leaves
 // SMs idle (small batches): measured on the H200 in docs/performance.md, "Fused v4.2".
 inline kernels::FusedLaunch fastest_fused_launch(const ConvShape& s, const TransformEntry& t, int shared_limit,
-                                                 int multiprocessors) {
+                                                 const CostDevice& d) {
   const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
   kernels::FusedLaunch best = kernels::fused_split_launch(t.n, t.m, C, K, 1, shared_limit);
   if (best.tile_groups == 0) return best;
-  double best_us = linear_fused_us(s, t, best, multiprocessors);
+  double best_us = linear_fused_us(s, t, best, d);
   for (int split = 2; split <= kernels::kFusedWarps && split / 2 < t.n; split *= 2) {
     const kernels::FusedLaunch l = kernels::fused_split_launch(t.n, t.m, C, K, split, shared_limit);
     if (l.row_split != split) break;  // the partial outputs do not fit
-    if (const double us = linear_fused_us(s, t, l, multiprocessors); us < best_us) best = l, best_us = us;
+    if (const double us = linear_fused_us(s, t, l, d); us < best_us) best = l, best_us = us;
   }
   return best;
 }
@@ -224,11 +264,11 @@ inline bool fused_runs_wgmma(const ConvShape& s, const TransformEntry& t, int sh
          kernels::fused_wg_tiles(t.n, t.m, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit) == kernels::kWgMaxTiles;
 }
 
-// Microseconds of the wgmma fused kernel's forward of `s` with `t` (tile groups of 16) on a GPU with
-// `multiprocessors` SMs: the work of one SM's tile groups on the persistent grid (the producers'
-// transforms and patch loads, the consumer's stages and fold, the staged outputs) and the bytes of
-// x and y.
-inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t, int multiprocessors) {
+// Microseconds of the wgmma fused kernel's forward of `s` with `t` (tile groups of 16) on `d`: the
+// work of one SM's tile groups on the persistent grid (the producers' transforms and patch loads,
+// the consumer's stages and fold, the staged outputs) and the bytes of x and y.
+inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
+  const int64_t multiprocessors = d.multiprocessors;
   const Tiling tiling = tile_shape(s, t);
   const double nn = double{1} * t.n * t.n, m2 = double{1} * t.m * t.m;
   const double cp = kernels::fused_padded_channels(static_cast<int>(s.c)),
@@ -243,7 +283,8 @@ inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t,
                                    groups * blocks_k * 64 * 16 * t.output_ops / 1e6,
                                    groups * blocks_k * 64 * 16 * m2 * 2 / 1e6,
                                    io / 1e6};
-  return corrected(weighted_sum(f, kWgmmaFusedCoefficients), CostPath::wgmma, s, t);
+  return corrected(weighted_sum(with_slowdown(f, kWgmmaFusedByteFeatures, memory_slowdown(d)), kWgmmaFusedCoefficients),
+                   CostPath::wgmma, s, t);
 }
 
 }  // namespace nova::runtime

@@ -313,8 +313,14 @@ void set_up(Bench& b, const Options& o) {
   CUDNN_CHECK(cudnnCreate(&b.dnn));
   CUDNN_CHECK(cudnnSetStream(b.dnn, b.stream));
   b.bandwidth_gbs = copy_bandwidth_gbs(b.stream);
-  std::printf("device: %s, %d SMs; cuDNN %zu; nova transforms: %d; copy bandwidth %.0f GB/s\n", prop.name,
-              prop.multiProcessorCount, cudnnGetVersion(), nova_transform_count(), b.bandwidth_gbs);
+  // The peak the runtime's cost model prices bytes by (gpu_backend.hip memory_gbps): fit_cost_model.py
+  // --bandwidth takes it for this run's data.
+  int memory_khz = 0, bus_bits = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+  std::printf("device: %s, %d SMs; cuDNN %zu; nova transforms: %d; copy bandwidth %.0f GB/s; peak memory bandwidth %.1f GB/s\n",
+              prop.name, prop.multiProcessorCount, cudnnGetVersion(), nova_transform_count(), b.bandwidth_gbs,
+              2.0 * memory_khz * 1e3 * (bus_bits / 8.0) / 1e9);
   b.speed = std::fopen((o.out_dir + "/speed.csv").c_str(), "w");
   b.stages = std::fopen((o.out_dir + "/stages.csv").c_str(), "w");
   if (!b.speed || !b.stages) {

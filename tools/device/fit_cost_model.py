@@ -16,13 +16,19 @@ initialisers, and each path's prediction error on the training data.
 
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...] [--narrow-product CSV...]
                     [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction]
-                    [--benchmark-weight W] [--cv FOLDS]
+                    [--benchmark-weight W] [--small-batch-weight W] [--bandwidth GBPS CSV...]
+                    [--cv FOLDS]
 
 --check: how often the fitted model's choice is within 10 % of the fastest measured configuration
 on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline); a
 training file given here is reported as such (its in-sample choices).
 --cv: the same share by k-fold cross-validation over the training files' random shapes (the
 benchmark layers stay in every fold's fit). --no-correction: the linear model alone.
+--bandwidth GBPS CSV...: the peak memory bandwidth of the GPU that measured those files (what the
+runtime computes from the device's memory clock and bus width); files named nowhere came from an
+H200. Each path's byte features appear twice, once as they are and once times the GPU's memory
+slowdown (the H200's bandwidth over the GPU's, less 1: 0 on an H200), so that one fit describes
+GPUs that differ in memory bandwidth.
 """
 import argparse
 import collections
@@ -45,6 +51,11 @@ SHARED_LIMIT = 232448  # its shared memory per block (227 KB)
 # correction fitted to the random shapes overpredicted them by up to 1.8x and missed 2 of the 18
 # batch-32 choices; at 100 it costs the random shapes 5 points of cross-validation.
 BENCHMARK_WEIGHT = 30.0
+# Their rows at batches 1 and 8 (frontier.csv files of `--frontier --batch N`) weigh this many: at 30
+# they cost the random shapes 2 points of cross-validation (the pooled fit of 2026-11-26's fifth
+# session: 87.5 % against 89.7 % without them); at 10 nothing, and the model's choice is within 10 %
+# on 16 and 17 of their 18 layer/layout pairs (13 and 17 without them).
+SMALL_BATCH_WEIGHT = 10.0
 # --unsplit: the data was measured before the runtime split the mma.sync kernel's rows on small grids
 # (gpu_cost_model.hpp fastest_fused_launch), so every launch was fused_launch's. Otherwise the
 # runtime picked each fused forward's row split as the fastest by its mma.sync coefficients: those
@@ -54,6 +65,27 @@ UNSPLIT = False
 # --narrow-product: the files measured by a runtime that stores the 3-pass pipeline's M in 16 bits
 # where the budget allows (2026-11-26, third session on); earlier data had M in fp32.
 NARROW_PRODUCT = set()
+# Peak memory bandwidth (GB/s, 2 x memory clock x bus width, as the runtime computes it from the
+# device's attributes; nova-bench-conv prints it) of the H200 that is the model's reference, and of
+# the slowest GPU fitted (an H100 SXM: 2,619 MHz, 5,120 bits): gpu_cost_model.hpp
+# kReferenceMemoryGBps and kSlowestMemoryGBps. The slowdown of a GPU beyond the fitted range is
+# clamped to it.
+REFERENCE_GBPS = 4814.3
+SLOWEST_GBPS = 3352.3
+# The features (indices into each path's list) that count bytes moved: these also appear times the
+# memory slowdown.
+BYTE_FEATURES = {"3-pass": (1, 2, 3, 5, 6), "mma": (4, 5, 6, 7, 8), "wgmma": (2, 5, 6)}
+
+
+def memory_slowdown(gbps):
+    """gpu_cost_model.hpp memory_slowdown: how much longer a byte takes than on the reference H200,
+    less 1, within the fitted GPUs' range."""
+    return min(max(REFERENCE_GBPS / gbps - 1.0, 0.0), REFERENCE_GBPS / SLOWEST_GBPS - 1.0)
+
+
+def with_slowdown(values, row, path):
+    """A path's features followed by its byte features times the row's GPU's memory slowdown."""
+    return list(values) + [values[i] * row["slowdown"] for i in BYTE_FEATURES[path]]
 
 
 def transform_ops():
@@ -111,7 +143,9 @@ def fused_coefficients(path):
     """The mma.sync kernel's coefficients (kFusedCoefficients = {...}) in a file: gpu_cost_model.hpp,
     or what this script printed for the build that measured the data."""
     values = re.search(r"kFusedCoefficients = \{([^}]*)\}", Path(path).read_text())[1]
-    return [float(v) for v in values.split(",")]
+    coefficients = [float(v) for v in values.split(",")]
+    # A build before the memory slowdown had no such terms: as if they were 0 (it measured on either GPU alike).
+    return coefficients + [0.0] * (11 + len(BYTE_FEATURES["mma"]) - len(coefficients))
 
 
 def fused_wg_tiles(n, m, c, k):  # fused_wgmma_kernels.hpp: tiles a group, 0 where the kernel cannot run
@@ -163,15 +197,15 @@ def features(row, ops, split_coefficients):
     if path == "wgmma":  # per SM of the persistent grid: its tile groups of 16
         cp, blocks_k = (C + 15) // 16 * 16, (K + 63) // 64
         groups = math.ceil(math.ceil(P / 16) / MULTIPROCESSORS)
-        return [1.0, groups * 16 * cp * input_ops / 1e6, groups * 16 * nn * cp * 2 / 1e6,
+        return with_slowdown([1.0, groups * 16 * cp * input_ops / 1e6, groups * 16 * nn * cp * 2 / 1e6,
                 groups * blocks_k * n * cp / 16 / 1e3, groups * blocks_k * 64 * 16 * output_ops / 1e6,
-                groups * blocks_k * 64 * 16 * m * m * 2 / 1e6, (x + y) / 1e6]
+                groups * blocks_k * 64 * 16 * m * m * 2 / 1e6, (x + y) / 1e6], row, path)
     if path == "3-pass":
         V, U, M = nn * P * C * 2, nn * K * C * 2, nn * P * K * product_bytes(row, ops)
         gemm = 2 * nn * math.ceil(P / 128) * 128 * math.ceil(C / 32) * 32 * math.ceil(K / 64) * 64
         # No transform operations: within a tile size they do not order the 3-pass kernels' times.
-        return [1.0, (x + V) / 1e6, (U + V + M) / 1e6, (M + y) / 1e6, gemm / 1e9, (x + V) / 1e6 * nchw,
-                (M + y) / 1e6 * nchw, float(m == 4), float(m == 6), float(m == 8), nchw]
+        return with_slowdown([1.0, (x + V) / 1e6, (U + V + M) / 1e6, (M + y) / 1e6, gemm / 1e9, (x + V) / 1e6 * nchw,
+                              (M + y) / 1e6 * nchw, float(m == 4), float(m == 6), float(m == 8), nchw], row, path)
     if UNSPLIT:
         return mma_features(row, ops, fused_launch(n, C, K) + (1,))
     return min((mma_features(row, ops, launch) for launch in split_launches(n, m, C, K)),
@@ -189,19 +223,22 @@ def mma_features(row, ops, launch):
     blocks = fused_blocks(P, K, launch)
     scale = math.ceil(blocks / (MULTIPROCESSORS * per_sm)) * per_sm  # blocks one SM runs, in waves
     patches = scale * block_tiles * nn * cp * 2 / 1e6
-    return [1.0, scale * block_tiles * cp * input_ops / 1e6, scale * 2 * nn * block_tiles * cp * k_slice / 1e9,
-            scale * block_tiles * k_slice * output_ops / 1e6, scale * nn * k_slice * cp * 2 / 1e6, patches,
-            patches * nchw, scale * block_tiles * k_slice * m * m * 2 / 1e6 * nchw, (x + y) / 1e6, float(m == 4), nchw]
+    return with_slowdown([1.0, scale * block_tiles * cp * input_ops / 1e6, scale * 2 * nn * block_tiles * cp * k_slice / 1e9,
+                          scale * block_tiles * k_slice * output_ops / 1e6, scale * nn * k_slice * cp * 2 / 1e6, patches,
+                          patches * nchw, scale * block_tiles * k_slice * m * m * 2 / 1e6 * nchw, (x + y) / 1e6,
+                          float(m == 4), nchw], row, "mma")
 
 
-def load(paths, mma_only=(), split_with=None):
+def load(paths, mma_only=(), split_with=None, bandwidth=None):
     """Rows of random.csv files, and of frontier.csv files (the benchmark layers, K = C); those of
     `mma_only` files were measured before the wgmma kernel existed. Each row keeps the mma.sync
     coefficients that chose its row split when it was measured (`split_with`: a function of the
-    file's path; default: gpu_cost_model.hpp's)."""
+    file's path; default: gpu_cost_model.hpp's) and the memory slowdown of the GPU that measured it
+    (`bandwidth`: GB/s, a function of the path; default: the reference H200's)."""
     rows = []
     for i, path in enumerate(list(paths) + list(mma_only)):
         coefficients = split_with(path) if split_with else fused_coefficients(DEFAULT_COEFFICIENTS)
+        slowdown = memory_slowdown(bandwidth(path) if bandwidth else REFERENCE_GBPS)
         for row in csv.DictReader(open(path)):
             if "shape" not in row:  # frontier.csv
                 if row["config"] == "cudnn" or float(row["predicted"]) > 1e-2:  # cuDNN; beyond fp16's budget
@@ -212,6 +249,7 @@ def load(paths, mma_only=(), split_with=None):
             row["mma_only"] = i >= len(paths)
             row["narrow_product"] = Path(path).resolve() in NARROW_PRODUCT
             row["split_with"] = coefficients
+            row["slowdown"] = slowdown
             rows.append(row)
     return rows
 
@@ -221,7 +259,13 @@ PATH_IDS = {"3-pass": 0, "mma": 1, "wgmma": 2}  # gpu_cost_model.hpp CostPath
 # The shape correction's domain: the random shapes' ranges (bench_conv.cu), outside which the
 # log-features are clamped.
 DOMAIN = {"n": (1, 64), "c": (3, 1536), "k": (3, 1536), "h": (2, 256), "w": (2, 256)}
-RIDGE = 0.1  # per fitted configuration, on every term but the constant
+RIDGE = 0.1  # per fitted configuration of a correction group, on every term but the constant
+# The shape correction is fitted to order the configurations of a shape, which is all AUTO asks of
+# it: a configuration within CONTENDER times its shape's fastest weighs 1, a slower one FAR_WEIGHT.
+# 5-fold cross-validation on the H200 and H100 data of docs/results/cost_model/pooled_gpus/ chose
+# them (the choice within 10 % on 0.6 to 0.7 points more shapes of each GPU than with equal weights).
+CONTENDER = 1.5
+FAR_WEIGHT = 0.2
 
 
 def shape_terms(row):
@@ -241,15 +285,21 @@ def correction_group(row):
 
 
 def row_weight(row):
-    """A benchmark layer's rows (their shape names a layer: "@") weigh BENCHMARK_WEIGHT, a random shape's 1."""
-    return BENCHMARK_WEIGHT if "@" in row["shape"] else 1.0
+    """A benchmark layer's rows (their shape names a layer: "@") weigh BENCHMARK_WEIGHT at batch 32 and
+    SMALL_BATCH_WEIGHT at other batches, a random shape's 1."""
+    if "@" not in row["shape"]:
+        return 1.0
+    return BENCHMARK_WEIGHT if int(row["n"]) == 32 else SMALL_BATCH_WEIGHT
 
 
 def fit(rows, ops, correct=True):
     """Per path, the linear model's coefficients (relative least squares); then (`correct`), per
-    correction_group, a shape correction: a ridge fit of log(measured / linear prediction) on
-    shape_terms, which the prediction's factor exp(...) undoes (how efficiently each kernel runs
-    a shape, which bytes and operations alone do not say)."""
+    correction_group, a shape correction: exp of a ridge fit of log(measured / linear prediction) on
+    shape_terms (how efficiently each kernel runs a shape, which bytes and operations alone do not
+    say). The corrections of all groups are fitted together, each shape's rows less their weighted
+    mean (a factor common to a shape's configurations does not change AUTO's choice), the
+    contenders weighted above the rest; the one constant this leaves free is then set so that the
+    corrections are right on average."""
     coefficients = {"correction": {}}
     named = [r for r in rows if r["config"] == "named"]
     for path in PATHS:
@@ -260,18 +310,41 @@ def fit(rows, ops, correct=True):
         coefficients[path], *_ = np.linalg.lstsq(X * (weight / t)[:, None], weight, rcond=None)
     if not correct:
         return coefficients
-    groups = collections.defaultdict(list)
+    fastest = collections.defaultdict(lambda: math.inf)
+    for r in named:
+        fastest[r["shape"]] = min(fastest[r["shape"]], float(r["us"]))
+    groups = sorted({correction_group(r) for r in named})
+    index, terms = {g: i for i, g in enumerate(groups)}, len(shape_terms(named[0]))
+    by_shape, sizes = collections.defaultdict(list), collections.Counter()
     for r in named:
         linear = float(np.dot(features(r, ops, r["split_with"]), coefficients[kernel(r)]))
-        if linear > 0:
-            groups[correction_group(r)].append((shape_terms(r), math.log(float(r["us"]) / linear), row_weight(r)))
-    for group, items in sorted(groups.items()):
-        A = np.array([i[0] for i in items])
-        b = np.array([i[1] for i in items])
-        w = np.array([i[2] for i in items])
-        ridge = RIDGE * len(items) * np.eye(A.shape[1])
-        ridge[0, 0] = 0
-        coefficients["correction"][group] = np.linalg.solve(A.T @ (A * w[:, None]) + ridge, A.T @ (b * w))
+        if linear <= 0:
+            continue
+        g = index[correction_group(r)]
+        x = np.zeros(len(groups) * terms)
+        x[g * terms:(g + 1) * terms] = shape_terms(r)
+        us = float(r["us"])
+        w = row_weight(r) * (1.0 if us <= CONTENDER * fastest[r["shape"]] else FAR_WEIGHT)
+        by_shape[r["shape"]].append((x, math.log(us / linear), w))
+        sizes[g] += 1
+    X, y, w = (np.array([item[k] for items in by_shape.values() for item in items]) for k in range(3))
+    X_centred, y_centred = X.copy(), y.copy()
+    start = 0
+    for items in by_shape.values():
+        rows_of_shape = slice(start, start + len(items))
+        ws = w[rows_of_shape] / w[rows_of_shape].sum()
+        X_centred[rows_of_shape] -= ws @ X[rows_of_shape]
+        y_centred[rows_of_shape] -= ws @ y[rows_of_shape]
+        start += len(items)
+    ridge = np.zeros(X.shape[1])
+    for g in range(len(groups)):
+        ridge[g * terms:(g + 1) * terms] = RIDGE * sizes[g]
+        ridge[g * terms] = 1e-9 * sizes[g]  # the constants: only their differences are fitted here
+    beta = np.linalg.solve(X_centred.T @ (X_centred * w[:, None]) + np.diag(ridge), X_centred.T @ (y_centred * w))
+    level = float(np.average(y - X @ beta, weights=w))
+    for g, group in enumerate(groups):
+        coefficients["correction"][group] = beta[g * terms:(g + 1) * terms]
+        coefficients["correction"][group][0] += level
     return coefficients
 
 
@@ -285,12 +358,24 @@ def predicted_us(row, ops, coefficients, split_coefficients=None):
 
 
 def print_errors(rows, ops, coefficients):
-    """Each path's prediction error on `rows` (the launches that ran), as |predicted / measured - 1|."""
+    """Each path's prediction error on `rows` (the launches that ran): of the time, |predicted /
+    measured - 1|, and of the time relative to the shape's fastest configuration (what AUTO's choice
+    depends on), |(predicted / predicted of the fastest) / (measured / fastest) - 1|."""
+    named = [r for r in rows if r["config"] == "named"]
+    predicted = {id(r): predicted_us(r, ops, coefficients, r["split_with"]) for r in named}
+    fastest = {}
+    for r in named:
+        if r["shape"] not in fastest or float(r["us"]) < float(fastest[r["shape"]]["us"]):
+            fastest[r["shape"]] = r
     for path in PATHS:
-        chosen = [r for r in rows if r["config"] == "named" and kernel(r) == path]
-        errors = [abs(predicted_us(r, ops, coefficients, r["split_with"]) / float(r["us"]) - 1) for r in chosen]
+        chosen = [r for r in named if kernel(r) == path]
+        errors = [abs(predicted[id(r)] / float(r["us"]) - 1) for r in chosen]
+        relative = [abs(predicted[id(r)] / predicted[id(f)] * float(f["us"]) / float(r["us"]) - 1)
+                    for r in chosen for f in [fastest[r["shape"]]]]
         print(f"# {path}: {len(chosen)} measured configurations, prediction error median "
-              f"{100 * np.median(errors):.1f}%, 90th percentile {100 * np.percentile(errors, 90):.1f}%")
+              f"{100 * np.median(errors):.1f}%, 90th percentile {100 * np.percentile(errors, 90):.1f}%; "
+              f"relative to the shape's fastest: median {100 * np.median(relative):.1f}%, "
+              f"90th percentile {100 * np.percentile(relative, 90):.1f}%")
 
 
 def choice_key(row, ops, coefficients):
@@ -325,7 +410,7 @@ def check(rows, ops, coefficients):
 
 
 def main():
-    global UNSPLIT, BENCHMARK_WEIGHT
+    global UNSPLIT, BENCHMARK_WEIGHT, SMALL_BATCH_WEIGHT
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("train", nargs="+", help="random.csv and frontier.csv files to fit")
     parser.add_argument("--mma-only", nargs="+", default=[],
@@ -340,20 +425,28 @@ def main():
     parser.add_argument("--benchmark-weight", type=float, default=BENCHMARK_WEIGHT, metavar="W",
                         help=f"the weight of each benchmark layer's rows (default {BENCHMARK_WEIGHT:g}; fits before "
                              "2026-11-26's pooled one used 10)")
+    parser.add_argument("--small-batch-weight", type=float, default=SMALL_BATCH_WEIGHT, metavar="W",
+                        help=f"the weight of each benchmark layer's rows at batches other than 32 (default "
+                             f"{SMALL_BATCH_WEIGHT:g})")
     parser.add_argument("--narrow-product", nargs="+", default=[], metavar="CSV",
                         help="files (among those given) measured by a runtime that stores the 3-pass M in 16 bits "
                              "where fp16's budget allows; the rest had M in fp32")
+    parser.add_argument("--bandwidth", action="append", nargs="+", default=[], metavar=("GBPS", "CSV"),
+                        help="the peak memory bandwidth (GB/s) of the GPU that measured the CSV files named after "
+                             f"it (default: the H200's {REFERENCE_GBPS:g}); may be repeated")
     parser.add_argument("--no-correction", action="store_true", help="the linear model alone, no shape correction")
     parser.add_argument("--cv", type=int, default=0, metavar="FOLDS", help="k-fold cross-validation of the choice")
     args = parser.parse_args()
     print("# fit_cost_model.py " + " ".join(sys.argv[1:]))
-    UNSPLIT, BENCHMARK_WEIGHT = args.unsplit, args.benchmark_weight
+    UNSPLIT, BENCHMARK_WEIGHT, SMALL_BATCH_WEIGHT = args.unsplit, args.benchmark_weight, args.small_batch_weight
     NARROW_PRODUCT.update(Path(path).resolve() for path in args.narrow_product)
     ops = transform_ops()
     named = {Path(csv_path).resolve(): fused_coefficients(group[0]) for group in args.chosen_with for csv_path in group[1:]}
     default = next((fused_coefficients(group[0]) for group in args.chosen_with if len(group) == 1),
                    fused_coefficients(DEFAULT_COEFFICIENTS))
-    train = load(args.train, args.mma_only, lambda path: named.get(Path(path).resolve(), default))
+    gbps = {Path(csv_path).resolve(): float(group[0]) for group in args.bandwidth for csv_path in group[1:]}
+    bandwidth = lambda path: gbps.get(Path(path).resolve(), REFERENCE_GBPS)  # noqa: E731
+    train = load(args.train, args.mma_only, lambda path: named.get(Path(path).resolve(), default), bandwidth)
     coefficients = fit(train, ops, not args.no_correction)
     print_errors(train, ops, coefficients)
     for path, name in PATHS.items():
@@ -368,21 +461,29 @@ def main():
     check(train, ops, coefficients)
     for path in args.check:
         print(f"{'training' if path in args.train else 'held-out'} shapes of {Path(path).name}: ", end="")
-        check(load([path]), ops, coefficients)
+        check(load([path], bandwidth=bandwidth), ops, coefficients)
     held_out = [path for path in args.check if path not in args.train]
     if len(held_out) > 1:
         print("held-out shapes, all: ", end="")
-        check(load(held_out), ops, coefficients)
+        check(load(held_out, bandwidth=bandwidth), ops, coefficients)
     if args.cv:
         shapes = sorted({r["shape"] for r in train if "@" not in r["shape"]})
         random.Random(1).shuffle(shapes)
-        within = 0
+        slowdown = {r["shape"]: r["slowdown"] for r in train}
+        within, count = collections.Counter(), collections.Counter()
         for fold in range(args.cv):
             held = set(shapes[fold::args.cv])
             fitted = fit([r for r in train if r["shape"] not in held], ops, not args.no_correction)
-            within += sum(ratio <= 1.10 for ratio, *_ in choices([r for r in train if r["shape"] in held], ops, fitted))
-        print(f"{args.cv}-fold cross-validation: model's choice within 10% of the fastest on {within} of "
-              f"{len(shapes)} shapes ({100.0 * within / len(shapes):.1f}%)")
+            for ratio, shape, *_ in choices([r for r in train if r["shape"] in held], ops, fitted):
+                within[slowdown[shape]] += ratio <= 1.10
+                count[slowdown[shape]] += 1
+        total = sum(within.values())
+        print(f"{args.cv}-fold cross-validation: model's choice within 10% of the fastest on {total} of "
+              f"{len(shapes)} shapes ({100.0 * total / len(shapes):.1f}%)")
+        if len(count) > 1:
+            for value in sorted(count):
+                print(f"  of them on the GPU of {REFERENCE_GBPS / (1 + value):.0f} GB/s: {within[value]} of {count[value]} "
+                      f"({100.0 * within[value] / count[value]:.1f}%)")
 
 
 if __name__ == "__main__":
