@@ -5,12 +5,14 @@ Input: random.csv files of `nova-bench-conv OUT --random COUNT --seed S` (every 
 the fp16 budget on both paths, graph-replay microseconds, random shapes) and frontier.csv files of
 `--frontier` (every transform on both paths on the benchmark layers at batch 32). The model predicts a
 forward pass's time as a linear combination of features of the shape, the transform and the path
-(bytes, tensor-core work, transform operations, the fused kernels' waves); the coefficients are
-fitted per path (3-pass, the mma.sync fused kernel, the wgmma fused kernel where the runtime runs
-it) by least squares on the relative error. That prediction is then multiplied by a shape
-correction per (path, output tile side, layout), exp of a ridge fit of the log residual on the logs
-of N, C, K, H, W and the tile count (clamped to the random shapes' ranges) and their pairwise
-products. frontier.csv files may hold any batch (`--frontier --batch N`). This script computes
+(bytes, tensor-core work, transform operations, the fused kernels' waves; the byte features once
+more times the measuring GPU's memory slowdown, --bandwidth); the coefficients are fitted per path
+(3-pass, the mma.sync fused kernel, the wgmma fused kernel where the runtime runs it) by least
+squares on the relative error. That prediction is then multiplied by a shape correction per (path,
+output tile side, layout), exp of a ridge fit of the log residual on the logs of N, C, K, H, W and
+the tile count (clamped to the random shapes' ranges) and their pairwise products, fitted to order
+the configurations of each shape (fit()). frontier.csv files may hold any batch (`--frontier
+--batch N`). This script computes
 the same features as gpu_cost_model.hpp (keep the two in step) and prints the coefficients as C++
 initialisers, and each path's prediction error on the training data.
 
