@@ -98,7 +98,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
     TileGrid g{};
     REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, s.N, s.K, s.H, s.W, s.pad, g));
     std::vector<T> y = nan_filled<T>(static_cast<std::size_t>(s.N) * s.K * g.out_height * g.out_width + nova::test::kGuard);
-    nova::emulation::launch(nova::kernels::tile_blocks<layout == Layout::nhwc>(g), nova::kernels::kBlockThreads, [&] {
+    nova::emulation::launch(nova::kernels::output_blocks<TM>(layout, Transform::n, g), nova::kernels::kBlockThreads, [&] {
       nova::kernels::output_transform_tiles<Transform, layout>(M.data(), y.data(), bias, relu, g);
     });
     return as_float(y);

@@ -99,7 +99,7 @@ struct BlockOrigin {
 };
 
 // A channels-fastest block takes `channels` channels: kBlockChannels, or kPairBlockChannels where a
-// thread takes a channel pair (the NHWC input transform).
+// thread takes a channel pair (the NHWC input transform, and the output from a 16-bit M).
 inline constexpr int kPairBlockChannels = 2 * kBlockChannels;
 template <bool channels_fastest, int channels = kBlockChannels>
 __device__ inline BlockOrigin block_origin(const TileGrid& g) {
@@ -303,6 +303,73 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
   for (int xi = 0; xi < n * n; ++xi) store(V + xi * plane + base, v[xi]);
 }
 
+// Whether the output transform's threads take channel pairs: on NVIDIA, from a 16-bit M (TM) of NHWC
+// images, on 6 x 6 tiles (F(4,3)), where a warp's 2-byte loads fill only half a 128-byte line and the
+// pairs measured 3-4 % faster at batch 32 (docs/performance.md, "F(4,3) output transform in channel
+// pairs"). On 8 x 8 tiles two channels take 154 registers (+3 to +14 %), on 4 x 4 tiles halving the
+// threads costs the small grids (+3 to +5 % at batch 1), and from an fp32 M 8-byte loads of 64
+// positions measured slower. Not on AMD: a 64-lane wavefront's 2-byte loads already fill a line,
+// and the pairs would halve gfx942's occupancy (7 to 4 waves) unmeasured.
+template <typename TM>
+NOVA_HD constexpr bool output_in_pairs(Layout layout, int n) {
+#ifdef __HIP__
+  (void)layout, (void)n;
+  return false;
+#else
+  return sizeof(TM) == 2 && layout == Layout::nhwc && n == 6;
+#endif
+}
+
+// From a 16-bit M of NHWC images a thread takes an output channel pair of one tile (a block:
+// kPairBlockChannels channels x kBlockTiles tiles, consecutive threads on consecutive pairs): where K
+// is even and M and y are aligned to a pair (kWord), one 4-byte load of both channels a position and
+// one store of both a pixel, so that a warp's loads fill whole 128-byte lines.
+template <class Transform, typename T, bool kWord>
+__device__ void output_transform_pairs(const T* __restrict__ M, T* __restrict__ y, const float* __restrict__ bias,
+                                       int relu, const TileGrid& g) {
+  constexpr int m = Transform::m, n = Transform::n, nn = n * n;
+  const BlockOrigin b = block_origin<true, kPairBlockChannels>(g);
+  const int k = b.channel + 2 * (static_cast<int>(threadIdx.x) % kBlockChannels);
+  const long long tile = b.tile + static_cast<int>(threadIdx.x) / kBlockChannels;
+  if (k >= g.channels || tile >= g.tiles) return;
+  const bool second = k + 1 < g.channels;
+  const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of M
+  const T* at = M + tile * g.channels + k;
+  float out0[m * m], out1[m * m];
+  {
+    float m0[nn], m1[nn];
+#pragma unroll
+    for (int xi = 0; xi < nn; ++xi) {
+      if constexpr (kWord) {
+        unpack_pair(load_word(at + xi * plane), m0[xi], m1[xi]);
+      } else {
+        m0[xi] = to_float(at[xi * plane]);
+        m1[xi] = second ? to_float(at[xi * plane + 1]) : 0.0f;
+      }
+    }
+    Transform::output_2d(m0, out0);
+    Transform::output_2d(m1, out1);
+  }
+  const float b0 = bias ? bias[k] : 0.0f, b1 = bias && second ? bias[k + 1] : 0.0f;
+  const TileOrigin o = tile_origin(g, tile, m);
+  const PatchWalk walk = patch_walk<Layout::nhwc>(o.image, k, o.row, o.col, g.channels, g.out_height, g.out_width);
+#pragma unroll
+  for (int i = 0; i < m; ++i) {
+#pragma unroll
+    for (int j = 0; j < m; ++j) {
+      if (o.row + i >= g.out_height || o.col + j >= g.out_width) continue;  // clipped border tile
+      float v0 = out0[i * m + j] + b0, v1 = out1[i * m + j] + b1;
+      if (relu) v0 = fmaxf(v0, 0.0f), v1 = fmaxf(v1, 0.0f);
+      if constexpr (kWord) {
+        store_pair(y + walk.at(i, j), v0, v1);
+      } else {
+        store(y + walk.at(i, j), v0);
+        if (second) store(y + walk.at(i, j) + 1, v1);
+      }
+    }
+  }
+}
+
 // y = A^T M A (+ bias[k], then ReLU) for channel k, tile p; only pixels inside the output. M is
 // [xi][k][p] for NCHW images and [xi][p][k] for NHWC ones, the order of the image it writes; fp32, or
 // (TM = TOut, 16-bit) rounded to the storage type by the GEMM, which halves the bytes both stages
@@ -310,6 +377,13 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
 template <class Transform, Layout layout, typename TOut, typename TM = float>
 __device__ void output_transform_tiles(const TM* __restrict__ M, TOut* __restrict__ y, const float* __restrict__ bias,
                                        int relu, const TileGrid& g) {
+  if constexpr (output_in_pairs<TM>(layout, Transform::n)) {
+    if (g.channels % 2 == 0 && aligned_to(M, sizeof(StoragePair<TM>)) && aligned_to(y, sizeof(StoragePair<TOut>)))
+      output_transform_pairs<Transform, TOut, true>(M, y, bias, relu, g);
+    else
+      output_transform_pairs<Transform, TOut, false>(M, y, bias, relu, g);
+    return;
+  }
   constexpr int m = Transform::m, n = Transform::n;
   const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
   if (!in_range(at, g)) return;
@@ -377,10 +451,18 @@ inline bool fits_channels_fastest_grid(const TileGrid& g) {
   return (g.tiles + kBlockTiles - 1) / kBlockTiles * ((g.channels + kBlockChannels - 1) / kBlockChannels) <= INT_MAX;
 }
 
-// The input transform's grid on n x n tiles (input_in_pairs: threads on channel pairs).
-inline dim3 input_blocks(Layout layout, int n, const TileGrid& g) {
-  if (input_in_pairs(layout, n)) return tile_blocks<true, kPairBlockChannels>(g);
+// The grids of the input transform on n x n tiles (input_in_pairs: threads on channel pairs) and of
+// the output transform from an M of type TM (output_in_pairs).
+inline dim3 transform_blocks(Layout layout, bool pairs, const TileGrid& g) {
+  if (pairs) return tile_blocks<true, kPairBlockChannels>(g);
   return layout == Layout::nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g);
+}
+inline dim3 input_blocks(Layout layout, int n, const TileGrid& g) {
+  return transform_blocks(layout, input_in_pairs(layout, n), g);
+}
+template <typename TM>
+inline dim3 output_blocks(Layout layout, int n, const TileGrid& g) {
+  return transform_blocks(layout, output_in_pairs<TM>(layout, n), g);
 }
 
 }  // namespace nova::kernels

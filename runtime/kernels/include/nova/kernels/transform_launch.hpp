@@ -53,8 +53,7 @@ hipError_t launch_output_transform(const void* kernel, const TileSize& t, Layout
     return hipErrorInvalidValue;
   if (g.tiles == 0 || K == 0) return hipSuccess;
   if (!M || !y || !kernel) return hipErrorInvalidValue;
-  return launch_kernel(kernel, nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g), dim3(kBlockThreads), 0, stream, M,
-                       y, bias, relu, g);
+  return launch_kernel(kernel, output_blocks<TM>(layout, t.n, g), dim3(kBlockThreads), 0, stream, M, y, bias, relu, g);
 }
 
 }  // namespace nova::kernels
