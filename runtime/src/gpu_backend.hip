@@ -270,7 +270,7 @@ int fused_row_split_choice() {
 class GpuBackend final : public Backend {
  public:
   GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device, double memory_gbps, std::string arch)
-      : stream_(stream), blas_(blas), device_(device), cost_device_{device.multiprocessors, memory_gbps}, arch_(std::move(arch)) {}
+      : stream_(stream), blas_(blas), device_(device), memory_gbps_(memory_gbps), arch_(std::move(arch)) {}
   ~GpuBackend() override {
 #if !(defined(__HIP__) || defined(__HIPCC__))
     cublasDestroy(blas_);
@@ -305,9 +305,12 @@ class GpuBackend final : public Backend {
     return fused_runs_wgmma(s, t, device_.shared_limit);
   }
 
+  // What the cost model prices the forwards by: this device's SMs and memory bandwidth.
+  CostDevice cost_device() const { return {device_.multiprocessors, memory_gbps_}; }
+
   // The cost model's time for a fused forward, of whichever fused kernel runs it.
   double predicted_fused(const ConvShape& s, const TransformEntry& t) const {
-    return wgmma(s, t) ? predicted_wg_fused_us(s, t, cost_device_) : predicted_fused_us(s, t, launch_of(s, t), cost_device_);
+    return wgmma(s, t) ? predicted_wg_fused_us(s, t, cost_device()) : predicted_fused_us(s, t, launch_of(s, t), cost_device());
   }
 
   // AUTO fuses where the cost model (gpu_cost_model.hpp) predicts the fastest fused transform within
@@ -317,7 +320,7 @@ class GpuBackend final : public Backend {
     double fused = HUGE_VAL, three_pass = HUGE_VAL;
     for (const TransformEntry* t : all_transforms()) {
       if (t->r != s.r || !within_error_budget(*t, s) || check_tiled_sizes(s, *t) != NOVA_STATUS_SUCCESS) continue;
-      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t, product_element_bytes(s, *t), cost_device_));
+      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t, product_element_bytes(s, *t), cost_device()));
       if (can_fuse(s, *t)) fused = std::min(fused, predicted_fused(s, *t));
     }
     return fused < three_pass;
@@ -332,14 +335,14 @@ class GpuBackend final : public Backend {
     if (device_.mfma)
       return fused_mfma_launch(t.n, C, K, tile_shape(s, t).tiles, device_.shared_limit, device_.multiprocessors);
     if (row_split_ > 0) return fused_split_launch(t.n, t.m, C, K, row_split_, device_.shared_limit);
-    return fastest_fused_launch(s, t, device_.shared_limit, cost_device_);
+    return fastest_fused_launch(s, t, device_.shared_limit, cost_device());
   }
 
   // The predicted time on the path fuses() takes (fp32: the bytes the 3-pass pipeline moves). The
   // fused kernel's ties go to fewer transform operations; the 3-pass ones to the lower amp2D.
   PathCost forward_cost(const ConvShape& s, const TransformEntry& t) const override {
     if (s.dtype == NOVA_DTYPE_FP32) return Backend::forward_cost(s, t);
-    if (!fuses(s, t)) return {predicted_three_pass_us(s, t, product_element_bytes(s, t), cost_device_), 0};
+    if (!fuses(s, t)) return {predicted_three_pass_us(s, t, product_element_bytes(s, t), cost_device()), 0};
     return {predicted_fused(s, t), static_cast<double>(t.input_ops + t.output_ops)};
   }
 
@@ -488,7 +491,7 @@ class GpuBackend final : public Backend {
   hipStream_t stream_;
   BlasHandle blas_;
   FusedDevice device_;  // shared memory a block, SMs, and which fused kernel runs here (wgmma_device, mfma_device)
-  CostDevice cost_device_;  // what the cost model prices: SMs and memory bandwidth
+  double memory_gbps_;  // peak memory bandwidth (memory_gbps), which the cost model prices bytes by
   std::string arch_;    // device_arch: what loaded transforms are compiled for
   FusedKernelChoice fused_kernel_ = fused_kernel_choice();
   int row_split_ = fused_row_split_choice();  // 0: the cost model's

@@ -339,14 +339,8 @@ __device__ void output_transform_pairs(const T* __restrict__ M, T* __restrict__ 
   {
     float m0[nn], m1[nn];
 #pragma unroll
-    for (int xi = 0; xi < nn; ++xi) {
-      if constexpr (kWord) {
-        unpack_pair(load_word(at + xi * plane), m0[xi], m1[xi]);
-      } else {
-        m0[xi] = to_float(at[xi * plane]);
-        m1[xi] = second ? to_float(at[xi * plane + 1]) : 0.0f;
-      }
-    }
+    for (int xi = 0; xi < nn; ++xi)
+      unpack_pair(load_channel_pair<Layout::nhwc>(at + xi * plane, 0, second ? 1 : 0, true, kWord), m0[xi], m1[xi]);
     Transform::output_2d(m0, out0);
     Transform::output_2d(m1, out1);
   }
