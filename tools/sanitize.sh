@@ -27,7 +27,12 @@ run() {  # name, sanitizer flags, targets to build ("" for all), ctest selection
 }
 
 if [ "$which" != tsan ]; then
-  run asan "-fsanitize=address,undefined" "" -LE compile-check -E '^(runtime[.]builds_alone|runtime_example_find_package|pytorch[.].*)$'
+  run asan "-fsanitize=address,undefined" "" -LE compile-check \
+    -E '^(runtime[.]builds_alone|runtime_example_find_package|pytorch[.].*|two processes compiling .*)$'
+  # That test forks two compiler processes from two threads; at its exit LeakSanitizer's own tracer
+  # crashed ("Tracer caught signal 11", after every assertion passed) in 2 of 4 CI runs of
+  # 2026-11-26. It runs under ASan and UBSan without the leak check.
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ctest --test-dir build-asan --output-on-failure -R '^two processes compiling '
 fi
 if [ "$which" != asan ]; then
   run tsan "-fsanitize=thread" "nova_exact_tests nova_discover_tests nova_runtime_tests nova_jit_tests" -L threads
