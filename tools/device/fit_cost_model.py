@@ -11,21 +11,24 @@ more times the measuring GPU's memory slowdown, --bandwidth); the coefficients a
 squares on the relative error. That prediction is then multiplied by a shape correction per (path,
 output tile side, layout), exp of a ridge fit of the log residual on the logs of N, C, K, H, W and
 the tile count (clamped to the random shapes' ranges) and their pairwise products, fitted to order
-the configurations of each shape (fit()). frontier.csv files may hold any batch (`--frontier
---batch N`). This script computes
-the same features as gpu_cost_model.hpp (keep the two in step) and prints the coefficients as C++
-initialisers, and each path's prediction error on the training data.
+the configurations of each shape (fit()), and by exp of gradient-boosted regression trees fitted to
+what is left (fit_trees(); scikit-learn, Debian's python3-sklearn). frontier.csv files may hold any
+batch (`--frontier --batch N`). This script computes the same features as gpu_cost_model.hpp (keep
+the two in step), prints the linear coefficients and each path's prediction error on the training
+data, and with --write writes the whole fit as runtime/src/gpu_cost_fit.inc, which the runtime
+includes.
 
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...] [--narrow-product CSV...]
                     [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction]
                     [--benchmark-weight W] [--small-batch-weight W] [--bandwidth GBPS CSV...]
-                    [--cv FOLDS]
+                    [--cv FOLDS] [--no-trees] [--write runtime/src/gpu_cost_fit.inc]
 
 --check: how often the fitted model's choice is within 10 % of the fastest measured configuration
 on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline); a
 training file given here is reported as such (its in-sample choices).
 --cv: the same share by k-fold cross-validation over the training files' random shapes (the
-benchmark layers stay in every fold's fit). --no-correction: the linear model alone.
+benchmark layers stay in every fold's fit). --no-correction: the linear model alone; --no-trees:
+without the trees.
 --bandwidth GBPS CSV...: the peak memory bandwidth of the GPU that measured those files (what the
 runtime computes from the device's memory clock and bus width); files named nowhere came from an
 H200. Each path's byte features appear twice, once as they are and once times the GPU's memory
@@ -40,12 +43,13 @@ import itertools
 import random
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_COEFFICIENTS = ROOT / "runtime" / "src" / "gpu_cost_model.hpp"
+DEFAULT_COEFFICIENTS = ROOT / "runtime" / "src" / "gpu_cost_fit.inc"  # what --write writes
 MULTIPROCESSORS = 132  # the H200 the data came from
 SHARED_LIMIT = 232448  # its shared memory per block (227 KB)
 # The benchmark layers (frontier.csv rows) weigh as much as this many random shapes each: the
@@ -142,7 +146,7 @@ def split_launches(n, m, c, k):  # fused_kernels.hpp fused_split_launch: every r
 
 
 def fused_coefficients(path):
-    """The mma.sync kernel's coefficients (kFusedCoefficients = {...}) in a file: gpu_cost_model.hpp,
+    """The mma.sync kernel's coefficients (kFusedCoefficients = {...}) in a file: gpu_cost_fit.inc,
     or what this script printed for the build that measured the data."""
     values = re.search(r"kFusedCoefficients = \{([^}]*)\}", Path(path).read_text())[1]
     coefficients = [float(v) for v in values.split(",")]
@@ -208,10 +212,17 @@ def features(row, ops, split_coefficients):
         # No transform operations: within a tile size they do not order the 3-pass kernels' times.
         return with_slowdown([1.0, (x + V) / 1e6, (U + V + M) / 1e6, (M + y) / 1e6, gemm / 1e9, (x + V) / 1e6 * nchw,
                               (M + y) / 1e6 * nchw, float(m == 4), float(m == 6), float(m == 8), nchw], row, path)
+    return mma_features(row, ops, mma_launch(row, ops, split_coefficients))
+
+
+def mma_launch(row, ops, split_coefficients):
+    """The mma.sync kernel's launch (tile groups, K blocks, chunk, chunked, row split) for the row:
+    fused_launch's, or (gpu_cost_model.hpp fastest_fused_launch) of its row splits the one that
+    `split_coefficients` predict fastest (the first of equals)."""
+    m, n, _, _, C, K, *_ = sizes(row, ops)
     if UNSPLIT:
-        return mma_features(row, ops, fused_launch(n, C, K) + (1,))
-    return min((mma_features(row, ops, launch) for launch in split_launches(n, m, C, K)),
-               key=lambda f: float(np.dot(f, split_coefficients)))
+        return fused_launch(n, C, K) + (1,)
+    return min(split_launches(n, m, C, K), key=lambda launch: float(np.dot(mma_features(row, ops, launch), split_coefficients)))
 
 
 def mma_features(row, ops, launch):
@@ -235,7 +246,7 @@ def load(paths, mma_only=(), split_with=None, bandwidth=None):
     """Rows of random.csv files, and of frontier.csv files (the benchmark layers, K = C); those of
     `mma_only` files were measured before the wgmma kernel existed. Each row keeps the mma.sync
     coefficients that chose its row split when it was measured (`split_with`: a function of the
-    file's path; default: gpu_cost_model.hpp's) and the memory slowdown of the GPU that measured it
+    file's path; default: gpu_cost_fit.inc's) and the memory slowdown of the GPU that measured it
     (`bandwidth`: GB/s, a function of the path; default: the reference H200's)."""
     rows = []
     for i, path in enumerate(list(paths) + list(mma_only)):
@@ -348,16 +359,111 @@ def fit(rows, ops, correct=True):
     for g, group in enumerate(groups):
         coefficients["correction"][group] = beta[g * terms:(g + 1) * terms]
         coefficients["correction"][group][0] += level
+    if TREES:
+        coefficients["trees"] = fit_trees(named, ops, coefficients)
     return coefficients
 
 
-def predicted_us(row, ops, coefficients, split_coefficients=None):
-    """The runtime's prediction: the path's linear model times its shape correction (gpu_cost_model.hpp),
-    the row split chosen by `split_coefficients` (default: the fitted ones, as the runtime will)."""
-    split = coefficients["mma"] if split_coefficients is None else split_coefficients
-    linear = float(np.dot(features(row, ops, split), coefficients[kernel(row)]))
+# The trees (fit_trees): gradient-boosted regression trees on the log residual of the corrected
+# model. 5-fold cross-validation on the data of docs/results/cost_model/trees/ (one-off runs of this
+# script): 400 trees of at most 31 leaves at a rate of 0.05 choose within 10 % on 92.3 % of the
+# random shapes against 88.9 % without trees; 200 of 15 at 0.1 on 91.1 %, 800 of 31 at 0.05 on 93.2 %.
+TREES = True
+TREE_COUNT, TREE_LEAVES, TREE_RATE = 400, 31, 0.05
+
+
+def tree_features(row, ops, launch, corrected_us):
+    """gpu_cost_model.hpp tree_features: what the trees see of a configuration. The path, tile side
+    and layout; the logs of N, C, K, H, W and the tiles; C and K modulo 16 and 64 (padding); the
+    blocks (tile groups of 16 for wgmma, GEMM tiles of 128 x 128 for 3-pass) in waves over the SMs
+    and the last wave's fill; the transform's operations; the GPU's memory slowdown; the mma.sync
+    launch (tile groups, K blocks, chunked, row split; zeros on the other paths); and the log of the
+    corrected prediction."""
+    m, n, nn, N, C, K, H, W, P, input_ops, output_ops, x, y, nchw = sizes(row, ops)
+    path = kernel(row)
+    groups = k_blocks = chunked = split = 0
+    if path == "mma":
+        groups, k_blocks, _, chunked, split = launch
+        waves = fused_blocks(P, K, launch) / (MULTIPROCESSORS * (2 if k_blocks == 1 and not chunked else 1))
+    elif path == "wgmma":
+        waves = math.ceil(P / 16) / MULTIPROCESSORS
+    else:
+        waves = math.ceil(P / 128) * math.ceil(K / 128) / MULTIPROCESSORS
+    return [PATH_IDS[path], m, nchw, math.log(N), math.log(C), math.log(K), math.log(H), math.log(W), math.log(P),
+            C % 16, K % 16, C % 64, K % 64, waves, waves - math.floor(waves), input_ops, output_ops, row["slowdown"],
+            groups, k_blocks, float(chunked), split, math.log(max(corrected_us, 1e-3))]
+
+
+def corrected_us(row, ops, coefficients, split_coefficients):
+    """The linear prediction times the shape correction, and the mma.sync launch (None elsewhere)."""
+    launch = mma_launch(row, ops, split_coefficients) if kernel(row) == "mma" else None
+    f = mma_features(row, ops, launch) if launch else features(row, ops, split_coefficients)
+    linear = float(np.dot(f, coefficients[kernel(row)]))
     beta = coefficients["correction"].get(correction_group(row))
-    return linear if beta is None else linear * math.exp(float(np.dot(shape_terms(row), beta)))
+    return (linear if beta is None else linear * math.exp(float(np.dot(shape_terms(row), beta)))), launch
+
+
+def fit_trees(named, ops, coefficients):
+    """Gradient-boosted trees (scikit-learn's HistGradientBoostingRegressor, deterministic: no
+    sampling, no early stopping) fitted to log(measured / corrected prediction) of every measured
+    configuration, weighted as row_weight: the corrected model's errors that depend on more than the
+    sizes' logs (waves, padding, launches, the transform). Returned as (baseline, nodes, roots),
+    nodes (feature, threshold, left, right) with feature -1 and the value as threshold at a leaf
+    (gpu_cost_fit.inc writes each number in the digits that give back the same double)."""
+    from sklearn.ensemble import HistGradientBoostingRegressor  # Debian: python3-sklearn
+    X, y, w = [], [], []
+    for r in named:
+        corrected, launch = corrected_us(r, ops, coefficients, r["split_with"])
+        X.append(tree_features(r, ops, launch, corrected))
+        y.append(math.log(float(r["us"])) - X[-1][-1])
+        w.append(row_weight(r))
+    X = np.array(X)
+    model = HistGradientBoostingRegressor(max_iter=TREE_COUNT, max_leaf_nodes=TREE_LEAVES, learning_rate=TREE_RATE,
+                                          min_samples_leaf=20, l2_regularization=1.0, early_stopping=False, random_state=0)
+    model.fit(X, np.array(y), sample_weight=np.array(w))
+    nodes, roots = [], []
+    for (tree,) in model._predictors:  # one tree an iteration (scikit-learn's TreePredictor.nodes)
+        roots.append(len(nodes))
+        for node in tree.nodes:
+            if node["is_leaf"]:
+                nodes.append((-1, float(node["value"]), 0, 0))
+            else:
+                nodes.append((int(node["feature_idx"]), float(node["num_threshold"]), roots[-1] + int(node["left"]),
+                              roots[-1] + int(node["right"])))
+    trees = (float(np.ravel(model._baseline_prediction)[0]), nodes, roots)
+    assert np.allclose(tree_residuals(trees, X), model.predict(X), rtol=0, atol=1e-9), "the exported trees disagree with the fit"
+    return trees
+
+
+def tree_residuals(trees, X):
+    """The trees' sum for each row of X (gpu_cost_model.hpp tree_residual), all rows at once."""
+    baseline, nodes, roots = trees
+    feature, threshold, left, right = (np.array([node[i] for node in nodes]) for i in range(4))
+    total = np.full(len(X), baseline)
+    rows = np.arange(len(X))
+    for root in roots:
+        at = np.full(len(X), root)
+        while (inner := feature[at] >= 0).any():
+            goes_left = X[rows, np.where(inner, feature[at], 0)] <= threshold[at]
+            at = np.where(inner, np.where(goes_left, left[at], right[at]), at)
+        total += threshold[at]
+    return total
+
+
+def predicted_us(rows, ops, coefficients, split_of=lambda row: None):
+    """The runtime's predictions for `rows` (gpu_cost_model.hpp): the path's linear model times its
+    shape correction times exp of the trees, the row split chosen by split_of(row) (None: by the
+    fitted coefficients, as the runtime will)."""
+    corrected, X = [], []
+    for r in rows:
+        split = split_of(r)
+        us, launch = corrected_us(r, ops, coefficients, coefficients["mma"] if split is None else split)
+        corrected.append(us)
+        X.append(tree_features(r, ops, launch, us))
+    corrected = np.array(corrected)
+    if "trees" not in coefficients or not rows:
+        return corrected
+    return np.exp(np.log(np.maximum(corrected, 1e-3)) + tree_residuals(coefficients["trees"], np.array(X)))
 
 
 def print_errors(rows, ops, coefficients):
@@ -365,7 +471,7 @@ def print_errors(rows, ops, coefficients):
     measured - 1|, and of the time relative to the shape's fastest configuration (what AUTO's choice
     depends on), |(predicted / predicted of the fastest) / (measured / fastest) - 1|."""
     named = [r for r in rows if r["config"] == "named"]
-    predicted = {id(r): predicted_us(r, ops, coefficients, r["split_with"]) for r in named}
+    predicted = dict(zip(map(id, named), predicted_us(named, ops, coefficients, lambda r: r["split_with"])))
     fastest = {}
     for r in named:
         if r["shape"] not in fastest or float(r["us"]) < float(fastest[r["shape"]]["us"]):
@@ -381,25 +487,24 @@ def print_errors(rows, ops, coefficients):
               f"90th percentile {100 * np.percentile(relative, 90):.1f}%")
 
 
-def choice_key(row, ops, coefficients):
-    """How the runtime ranks configurations (conv_shape.cpp, ranked_transforms): predicted time,
-    then transform operations (the fused path only), then amp2D, then name."""
-    fused = row["path"] == "fused"
-    input_ops, output_ops, amp2d = ops[row["transform"]]
-    return (predicted_us(row, ops, coefficients), input_ops + output_ops if fused else 0, amp2d, row["transform"])
-
-
 def choices(rows, ops, coefficients):
     """Per shape of `rows`: (the measured time of the model's choice over the fastest, shape, its
-    transform, its path)."""
+    transform, its path). The runtime ranks configurations (conv_shape.cpp, ranked_transforms) by
+    predicted time, then transform operations (the fused path only), then amp2D, then name."""
+    named = [r for r in rows if r["config"] == "named"]
+    predicted = dict(zip(map(id, named), predicted_us(named, ops, coefficients)))
+
+    def key(r):
+        input_ops, output_ops, amp2d = ops[r["transform"]]
+        return predicted[id(r)], input_ops + output_ops if r["path"] == "fused" else 0, amp2d, r["transform"]
+
     shapes = collections.defaultdict(list)
-    for r in rows:
-        if r["config"] == "named":
-            shapes[r["shape"]].append(r)
+    for r in named:
+        shapes[r["shape"]].append(r)
     ratios = []
     for shape, configs in shapes.items():
         fastest = min(float(r["us"]) for r in configs)
-        pick = min(configs, key=lambda r: choice_key(r, ops, coefficients))
+        pick = min(configs, key=key)
         ratios.append((float(pick["us"]) / fastest, shape, pick["transform"], pick["path"]))
     return ratios
 
@@ -412,8 +517,37 @@ def check(rows, ops, coefficients):
           f"({ratios[-1][2]} {ratios[-1][3]})")
 
 
+def write_fit(path, coefficients, arguments):
+    """gpu_cost_fit.inc: the fitted coefficients, shape corrections and trees as the C++ initialisers
+    gpu_cost_model.hpp includes, written to a temporary file and renamed."""
+    lines = ["// Generated by tools/device/fit_cost_model.py: do not edit; fit again instead. Its arguments",
+             "// (paths from docs/results/cost_model/):"]
+    lines += textwrap.wrap(arguments, 100, initial_indent="//   ", subsequent_indent="//   ", break_on_hyphens=False)
+    lines.append("// Included by gpu_cost_model.hpp inside namespace nova::runtime.")
+    numbers = lambda values: ", ".join(repr(float(v)) for v in values)  # noqa: E731 (digits that give back each double)
+    wrapped = lambda text, indent="    ": textwrap.wrap(text, 118, initial_indent=indent, subsequent_indent="    ",  # noqa: E731
+                                                      break_long_words=False, break_on_hyphens=False)
+    for p, name in PATHS.items():
+        lines += wrapped(f"inline constexpr std::array<double, {len(coefficients[p])}> {name}Coefficients = "
+                         f"{{{numbers(coefficients[p])}}};", "")
+    lines.append("inline constexpr ShapeCorrection kShapeCorrections[] = {")
+    for (p, m, nchw), beta in coefficients["correction"].items():
+        lines += wrapped(f"{{{p}, {m}, {nchw}, {{{numbers(beta)}}}}},")
+    lines.append("};")
+    baseline, nodes, roots = coefficients["trees"]
+    lines.append(f"inline constexpr double kCostTreeBaseline = {numbers([baseline])};")
+    lines += wrapped(f"inline constexpr int kCostTreeRoots[] = {{{', '.join(map(str, roots))}}};", "")
+    lines.append("inline constexpr CostTreeNode kCostTreeNodes[] = {")
+    lines += wrapped(", ".join(f"{{{f}, {numbers([t])}, {l}, {r}}}" for f, t, l, r in nodes) + ",")
+    lines.append("};")
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text("\n".join(lines) + "\n")
+    temporary.replace(path)
+    print(f"wrote {path}")
+
+
 def main():
-    global UNSPLIT, BENCHMARK_WEIGHT, SMALL_BATCH_WEIGHT
+    global UNSPLIT, BENCHMARK_WEIGHT, SMALL_BATCH_WEIGHT, TREES
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("train", nargs="+", help="random.csv and frontier.csv files to fit")
     parser.add_argument("--mma-only", nargs="+", default=[],
@@ -424,7 +558,7 @@ def main():
     parser.add_argument("--chosen-with", action="append", nargs="+", default=[], metavar=("COEFFICIENTS", "CSV"),
                         help="a file with the kFusedCoefficients of the build that measured the CSV files named "
                              "after it (all files not named elsewhere where none are named; default: "
-                             "gpu_cost_model.hpp's); may be repeated")
+                             "gpu_cost_fit.inc's); may be repeated")
     parser.add_argument("--benchmark-weight", type=float, default=BENCHMARK_WEIGHT, metavar="W",
                         help=f"the weight of each benchmark layer's rows (default {BENCHMARK_WEIGHT:g}; fits before "
                              "2026-11-26's pooled one used 10)")
@@ -438,15 +572,17 @@ def main():
                         help="the peak memory bandwidth (GB/s) of the GPU that measured the CSV files named after "
                              f"it (default: the H200's {REFERENCE_GBPS:g}); may be repeated")
     parser.add_argument("--no-correction", action="store_true", help="the linear model alone, no shape correction")
+    parser.add_argument("--no-trees", action="store_true", help="no trees on the corrected model")
+    parser.add_argument("--write", metavar="INC", help="write the fit as C++ initialisers (runtime/src/gpu_cost_fit.inc)")
     parser.add_argument("--cv", type=int, default=0, metavar="FOLDS", help="k-fold cross-validation of the choice")
     args = parser.parse_args()
     print("# fit_cost_model.py " + " ".join(sys.argv[1:]))
     UNSPLIT, BENCHMARK_WEIGHT, SMALL_BATCH_WEIGHT = args.unsplit, args.benchmark_weight, args.small_batch_weight
+    TREES = not args.no_trees and not args.no_correction
     NARROW_PRODUCT.update(Path(path).resolve() for path in args.narrow_product)
     ops = transform_ops()
     named = {Path(csv_path).resolve(): fused_coefficients(group[0]) for group in args.chosen_with for csv_path in group[1:]}
-    default = next((fused_coefficients(group[0]) for group in args.chosen_with if len(group) == 1),
-                   fused_coefficients(DEFAULT_COEFFICIENTS))
+    default = fused_coefficients(next((group[0] for group in args.chosen_with if len(group) == 1), DEFAULT_COEFFICIENTS))
     gbps = {Path(csv_path).resolve(): float(group[0]) for group in args.bandwidth for csv_path in group[1:]}
     bandwidth = lambda path: gbps.get(Path(path).resolve(), REFERENCE_GBPS)  # noqa: E731
     train = load(args.train, args.mma_only, lambda path: named.get(Path(path).resolve(), default), bandwidth)
@@ -455,11 +591,10 @@ def main():
     for path, name in PATHS.items():
         values = ", ".join(f"{c:.6g}" for c in coefficients[path])
         print(f"{name}Coefficients = {{{values}}};")
-    print("kShapeCorrections[] = {")
-    for (path, m, nchw), beta in coefficients["correction"].items():
-        values = ", ".join(f"{c:.6g}" for c in beta)
-        print(f"    {{{path}, {m}, {nchw}, {{{values}}}}},")
-    print("};")
+    if "trees" in coefficients:
+        print(f"trees: {len(coefficients['trees'][2])}, {len(coefficients['trees'][1])} nodes")
+    if args.write:
+        write_fit(Path(args.write), coefficients, " ".join(sys.argv[1:]))
     print("training shapes: ", end="")
     check(train, ops, coefficients)
     for path in args.check:
