@@ -163,11 +163,12 @@ TEST_CASE("the cost model splits the fused kernel's rows on small grids and not 
   CHECK(split(8, 64, 224, "f4x3_standard") == 1);   // 125.18 against 249.70
 }
 
-// The fitted shape corrections stay a moderate factor over the fitted sizes and beyond them, whose
-// terms are clamped to them (a refit that extrapolates wildly fails here). The data reach a factor of
-// 4.7 over the linear part (3-pass F(2,3), N 1, C 1419, K 1363, 2 x 3), hence 5.
-TEST_CASE("the cost model's shape correction is at most a factor of 5 either way, also beyond the fitted sizes") {
-  // N, C = K, H = W: the corners of the fitted sizes and beyond each of them; every tile size.
+namespace {
+
+// Calls visit(shape, transform, path) for the corners of the fitted sizes and beyond each of them
+// (N, C = K, H = W), every tile size, both layouts and every path.
+template <typename Visit>
+void for_each_corner(Visit visit) {
   const int64_t shapes[][3] = {{1, 3, 2},    {1, 3, 256},     {64, 3, 2},    {64, 3, 256},  {1, 1536, 2},
                                {1, 1536, 64}, {4, 1536, 64}, {1000, 16, 8}, {1, 6000, 20}, {1, 16, 3000}};
   for (const char* transform : {"f2x3_standard", "f4x3_standard", "f6x3_fp16"})
@@ -183,10 +184,21 @@ TEST_CASE("the cost model's shape correction is at most a factor of 5 either way
           INFO(transform << " N " << n << " C " << c << " HW " << hw << " path " << static_cast<int>(path));
           ConvShape s;
           REQUIRE(nova::runtime::validate_descriptor(&d, s) == NOVA_STATUS_SUCCESS);
-          const double factor = nova::runtime::corrected(1.0, path, s, *t);
-          CHECK(factor >= 0.2);
-          CHECK(factor <= 5.0);
+          visit(s, *t, path);
         }
+}
+
+}  // namespace
+
+// The fitted shape corrections stay a moderate factor over the fitted sizes and beyond them, whose
+// terms are clamped to them (a refit that extrapolates wildly fails here). The data reach a factor of
+// 4.7 over the linear part (3-pass F(2,3), N 1, C 1419, K 1363, 2 x 3), hence 5.
+TEST_CASE("the cost model's shape correction is at most a factor of 5 either way, also beyond the fitted sizes") {
+  for_each_corner([](const ConvShape& s, const nova::kernels::TransformEntry& t, nova::runtime::CostPath path) {
+    const double factor = nova::runtime::corrected(1.0, path, s, t);
+    CHECK(factor >= 0.2);
+    CHECK(factor <= 5.0);
+  });
   // Beyond the fitted sizes the terms are those of the largest fitted ones.
   const nova::kernels::TransformEntry* t = nova::kernels::find_transform("f4x3_standard");
   REQUIRE(t);
@@ -245,30 +257,17 @@ TEST_CASE("the cost model's trees are well formed") {
 // The trees' factor on the corrected prediction stays moderate over the fitted sizes' corners and
 // beyond them (trees extend their outermost leaves); a refit whose trees swing wildly fails here.
 TEST_CASE("the cost model's trees change a prediction by at most a factor of 5 either way") {
-  const int64_t shapes[][3] = {{1, 3, 2},    {1, 3, 256},     {64, 3, 2},    {64, 3, 256},  {1, 1536, 2},
-                               {1, 1536, 64}, {4, 1536, 64}, {1000, 16, 8}, {1, 6000, 20}, {1, 16, 3000}};
-  for (const char* transform : {"f2x3_standard", "f4x3_standard", "f6x3_fp16"})
-    for (const auto& [n, c, hw] : shapes)
-      for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})
-        for (const auto path : {nova::runtime::CostPath::three_pass, nova::runtime::CostPath::mma, nova::runtime::CostPath::wgmma})
-          for (const double us : {1.0, 100.0, 1e5}) {
-            const nova::kernels::TransformEntry* t = nova::kernels::find_transform(transform);
-            REQUIRE(t);
-            nova_conv_desc_t d;
-            nova_conv_desc_init(&d);
-            d.n = n, d.c = c, d.k = c, d.h = hw, d.w = hw, d.pad = 1, d.layout = layout;
-            d.dtype = NOVA_DTYPE_FP16;
-            ConvShape s;
-            REQUIRE(nova::runtime::validate_descriptor(&d, s) == NOVA_STATUS_SUCCESS);
-            const auto launch = path == nova::runtime::CostPath::mma
-                                    ? nova::kernels::fused_launch(t->n, static_cast<int>(c), static_cast<int>(c), kSharedLimit)
-                                    : nova::kernels::FusedLaunch{};
-            if (path == nova::runtime::CostPath::mma && launch.tile_groups == 0) continue;  // F(6,3) does not run fused
-            INFO(transform << " N " << n << " C " << c << " HW " << hw << " path " << static_cast<int>(path) << " us " << us);
-            for (const auto& device : {kH200, kH100}) {
-              const double factor = std::exp(nova::runtime::tree_residual(nova::runtime::tree_features(s, *t, path, launch, device, us)));
-              CHECK(factor >= 0.2);
-              CHECK(factor <= 5.0);
-            }
-          }
+  for_each_corner([](const ConvShape& s, const nova::kernels::TransformEntry& t, nova::runtime::CostPath path) {
+    const bool mma = path == nova::runtime::CostPath::mma;
+    const auto launch = mma ? nova::kernels::fused_launch(t.n, static_cast<int>(s.c), static_cast<int>(s.k), kSharedLimit)
+                            : nova::kernels::FusedLaunch{};
+    if (mma && launch.tile_groups == 0) return;  // F(6,3) does not run fused
+    for (const double us : {1.0, 100.0, 1e5})
+      for (const auto& device : {kH200, kH100}) {
+        INFO("corrected prediction " << us << " us, memory " << device.memory_gbps << " GB/s");
+        const double factor = std::exp(nova::runtime::tree_residual(nova::runtime::tree_features(s, t, path, launch, device, us)));
+        CHECK(factor >= 0.2);
+        CHECK(factor <= 5.0);
+      }
+  });
 }
