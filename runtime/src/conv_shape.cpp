@@ -177,6 +177,11 @@ nova_status_t resolve_transform(const nova_conv_desc_t* desc, const ConvShape& s
   return check_tiled_sizes(s, *out);
 }
 
+bool same_problem(const ConvShape& a, const ConvShape& b) {
+  return a.n == b.n && a.c == b.c && a.h == b.h && a.w == b.w && a.k == b.k && a.r == b.r && a.pad == b.pad &&
+         a.layout == b.layout && a.dtype == b.dtype && a.algorithm == b.algorithm && a.error_budget == b.error_budget;
+}
+
 nova_status_t check_tiled_sizes(const ConvShape& s, const TransformEntry& t) {
   int64_t elements = 0;
   const Tiling tiling = tile_shape(s, t);

@@ -48,6 +48,10 @@ const DtypeTraits& dtype_traits(nova_dtype_t dtype);
 // Checks every field; returns SUCCESS and fills `shape`, or the status that names the problem.
 nova_status_t validate_descriptor(const nova_conv_desc_t* desc, ConvShape& shape);
 
+// Whether two validated shapes pose the same problem (sizes, layout, dtype, path asked, error
+// budget): what the choices remembered per shape are keyed by.
+bool same_problem(const ConvShape& a, const ConvShape& b);
+
 Tiling tile_shape(const ConvShape& shape, const TransformEntry& transform);
 Tiling tile_shape(const ConvShape& shape, int m, int n);  // by tile sizes alone
 

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "nova/kernels/fused_wgmma_kernels.hpp"
 #include "nova/kernels/hip_compat.h"
@@ -314,16 +315,22 @@ class GpuBackend final : public Backend {
   }
 
   // AUTO fuses where the cost model (gpu_cost_model.hpp) predicts the fastest fused transform within
-  // the error budget to beat the fastest 3-pass one; fp32 has no fused kernel.
+  // the error budget to beat the fastest 3-pass one; fp32 has no fused kernel. That prices every
+  // transform on both paths (about 2,400 tree nodes a prediction), and a forward of a named transform
+  // asks it on every call, so the answer is remembered per shape (the oldest of kRememberedPaths
+  // goes first).
   bool fuses_by_default(const ConvShape& s) const override {
     if (s.dtype == NOVA_DTYPE_FP32) return false;
-    double fused = HUGE_VAL, three_pass = HUGE_VAL;
-    for (const TransformEntry* t : all_transforms()) {
-      if (t->r != s.r || !within_error_budget(*t, s) || check_tiled_sizes(s, *t) != NOVA_STATUS_SUCCESS) continue;
-      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t, product_element_bytes(s, *t), cost_device()));
-      if (can_fuse(s, *t)) fused = std::min(fused, predicted_fused(s, *t));
+    {
+      std::lock_guard lock(paths_mutex_);
+      for (const auto& [shape, fused] : auto_paths_)
+        if (same_problem(shape, s)) return fused;
     }
-    return fused < three_pass;
+    const bool fused = fusion_pays(s);
+    std::lock_guard lock(paths_mutex_);
+    if (auto_paths_.size() == kRememberedPaths) auto_paths_.erase(auto_paths_.begin());
+    auto_paths_.emplace_back(s, fused);  // another thread may have added it meanwhile: the same answer
+    return fused;
   }
 
   // The mma.sync kernel's launch: of its row splits, the one the cost model predicts fastest
@@ -468,6 +475,17 @@ class GpuBackend final : public Backend {
   nova_status_t zero(void* p, size_t bytes) override { return status_of(hipMemsetAsync(p, 0, bytes, stream_)); }
 
  private:
+  // The cost model's answer for fuses_by_default.
+  bool fusion_pays(const ConvShape& s) const {
+    double fused = HUGE_VAL, three_pass = HUGE_VAL;
+    for (const TransformEntry* t : all_transforms()) {
+      if (t->r != s.r || !within_error_budget(*t, s) || check_tiled_sizes(s, *t) != NOVA_STATUS_SUCCESS) continue;
+      three_pass = std::min(three_pass, predicted_three_pass_us(s, *t, product_element_bytes(s, *t), cost_device()));
+      if (can_fuse(s, *t)) fused = std::min(fused, predicted_fused(s, *t));
+    }
+    return fused < three_pass;
+  }
+
   // The kernels of a built-in transform, or of a loaded one (compiled for this device at first use).
   const GpuTransformEntry* kernels_of(const TransformEntry& t, bool fused, nova_status_t& status) const {
     if (t.gpu) return t.gpu;
@@ -495,6 +513,9 @@ class GpuBackend final : public Backend {
   std::string arch_;    // device_arch: what loaded transforms are compiled for
   FusedKernelChoice fused_kernel_ = fused_kernel_choice();
   int row_split_ = fused_row_split_choice();  // 0: the cost model's
+  static constexpr std::size_t kRememberedPaths = 1024;
+  mutable std::mutex paths_mutex_;
+  mutable std::vector<std::pair<ConvShape, bool>> auto_paths_;  // fuses_by_default's answers, oldest first
   std::mutex opt_in_mutex_;
   std::set<const GpuTransformEntry*> opted_in_;
 };

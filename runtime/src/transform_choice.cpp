@@ -14,11 +14,6 @@ namespace {
 // and the best-ranked one of the fused path.
 constexpr std::size_t kTunedCandidates = 3;
 
-bool same_problem(const ConvShape& a, const ConvShape& b) {
-  return a.n == b.n && a.c == b.c && a.h == b.h && a.w == b.w && a.k == b.k && a.r == b.r && a.pad == b.pad &&
-         a.layout == b.layout && a.dtype == b.dtype && a.algorithm == b.algorithm && a.error_budget == b.error_budget;
-}
-
 // Best time of a few forward passes of `t` on zero-filled scratch tensors (no pass depends on the
 // values), including the wait for the device.
 nova_status_t time_forward(Backend& backend, const ConvShape& s, const TransformEntry& t, double& best_ms) {
