@@ -21,7 +21,7 @@ includes.
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...] [--narrow-product CSV...]
                     [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction]
                     [--benchmark-weight W] [--small-batch-weight W] [--bandwidth GBPS CSV...]
-                    [--cv FOLDS] [--no-trees] [--write runtime/src/gpu_cost_fit.inc]
+                    [--cv FOLDS] [--no-trees | --tree-size COUNT LEAVES RATE] [--write runtime/src/gpu_cost_fit.inc]
 
 --check: how often the fitted model's choice is within 10 % of the fastest measured configuration
 on shapes that were not fitted, and the worst miss (what AUTO does with the model, offline); a
@@ -365,11 +365,9 @@ def fit(rows, ops, correct=True):
 
 
 # The trees (fit_trees): gradient-boosted regression trees on the log residual of the corrected
-# model. Their size was chosen by 5-fold cross-validation in a one-off experiment script (features
-# close to tree_features', the data of docs/results/cost_model/trees/ without its fresh seeds): 300
-# trees of at most 31 leaves at a rate of 0.1 chose within 10 % on 92.1 % of the random shapes, 500
-# at 0.05 on 92.3 %, 200 of 15 leaves at 0.1 on 91.1 %, no trees 88.9 %. This script with the
-# values below: 93.3 % (trees/fit.txt), without trees 90.2 % (trees/fit_no_trees.txt).
+# model. Their size by 5-fold cross-validation (--tree-size, docs/results/cost_model/trees/): 200
+# trees of at most 15 leaves at a rate of 0.1 choose within 10 % on 92.6 % of the random shapes,
+# these 400 of 31 at 0.05 on 93.3 %, 800 of 31 at 0.05 on 93.9 % (twice the nodes), no trees 90.2 %.
 TREES = True
 TREE_COUNT, TREE_LEAVES, TREE_RATE = 400, 31, 0.05
 
@@ -549,7 +547,7 @@ def write_fit(path, coefficients, arguments):
 
 
 def main():
-    global UNSPLIT, BENCHMARK_WEIGHT, SMALL_BATCH_WEIGHT, TREES
+    global UNSPLIT, BENCHMARK_WEIGHT, SMALL_BATCH_WEIGHT, TREES, TREE_COUNT, TREE_LEAVES, TREE_RATE
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("train", nargs="+", help="random.csv and frontier.csv files to fit")
     parser.add_argument("--mma-only", nargs="+", default=[],
@@ -575,12 +573,16 @@ def main():
                              f"it (default: the H200's {REFERENCE_GBPS:g}); may be repeated")
     parser.add_argument("--no-correction", action="store_true", help="the linear model alone, no shape correction")
     parser.add_argument("--no-trees", action="store_true", help="no trees on the corrected model")
+    parser.add_argument("--tree-size", nargs=3, type=float, metavar=("COUNT", "LEAVES", "RATE"),
+                        default=(TREE_COUNT, TREE_LEAVES, TREE_RATE),
+                        help=f"trees, leaves a tree at most, learning rate (default {TREE_COUNT} {TREE_LEAVES} {TREE_RATE:g})")
     parser.add_argument("--write", metavar="INC", help="write the fit as C++ initialisers (runtime/src/gpu_cost_fit.inc)")
     parser.add_argument("--cv", type=int, default=0, metavar="FOLDS", help="k-fold cross-validation of the choice")
     args = parser.parse_args()
     print("# fit_cost_model.py " + " ".join(sys.argv[1:]))
     UNSPLIT, BENCHMARK_WEIGHT, SMALL_BATCH_WEIGHT = args.unsplit, args.benchmark_weight, args.small_batch_weight
     TREES = not args.no_trees and not args.no_correction
+    TREE_COUNT, TREE_LEAVES, TREE_RATE = int(args.tree_size[0]), int(args.tree_size[1]), args.tree_size[2]
     NARROW_PRODUCT.update(Path(path).resolve() for path in args.narrow_product)
     ops = transform_ops()
     named = {Path(csv_path).resolve(): fused_coefficients(group[0]) for group in args.chosen_with for csv_path in group[1:]}
