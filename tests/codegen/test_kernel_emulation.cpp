@@ -110,9 +110,13 @@ void check_emulated() {
   const nova::kernels::TransformEntry* entry = nova::kernels::find_transform(Transform::name);
   REQUIRE(entry != nullptr);
   // Odd sizes: several tile and channel blocks, partial blocks, clipped border tiles, pad 0 to 2;
-  // the last two have channel counts that are multiples of 8 and of 4 only (vector-friendly NHWC).
-  const std::vector<nova::test::ConvShape> shapes = {
-      {2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2}, {3, 16, 24, 9, 11, 1}, {1, 12, 20, 6, 70, 1}};
+  // the next three have channel counts that are multiples of 8 and of 4 only (vector-friendly NHWC)
+  // and even output widths: 70 (a multiple of m = 2 only) and 24 (NCHW output rows of a tile in one
+  // store for m = 2, 4 and 8). Even input widths with an even number of tiles a row take the NCHW
+  // input in tile pairs, with an odd padding (pad 1) and an even one (the last two: 0 and 2).
+  const std::vector<nova::test::ConvShape> shapes = {{2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2},
+                                                     {3, 16, 24, 9, 11, 1},  {1, 12, 20, 6, 70, 1}, {2, 8, 16, 12, 24, 1},
+                                                     {2, 6, 8, 10, 26, 0},   {1, 6, 8, 11, 20, 2}};
   EmulatedRunner<Transform> runner;
   for (const nova::test::KernelResult& r : nova::test::check_transform(*entry, runner, shapes, 2024)) {
     INFO(Transform::name << " " << r.kernel << ": max rel err " << r.max_rel_error << ", err/bound " << r.bound_use

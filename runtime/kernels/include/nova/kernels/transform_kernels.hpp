@@ -232,6 +232,19 @@ __device__ inline bool aligned_to(const void* p, unsigned long long bytes) {
   return reinterpret_cast<unsigned long long>(p) % bytes == 0;
 }
 
+// `count` consecutive storage elements as one aligned store (count * sizeof(T) a power of two).
+template <typename T, int count>
+struct alignas(count * sizeof(T)) ElementRun {
+  T e[count];
+};
+template <int count, typename T>
+__device__ inline void store_run(T* at, const float* values) {
+  ElementRun<T, count> run;
+#pragma unroll
+  for (int i = 0; i < count; ++i) store(&run.e[i], values[i]);
+  *reinterpret_cast<ElementRun<T, count>*>(at) = run;
+}
+
 // Whether the input transform's threads take channel pairs: from NHWC images, on tiles up to 8 x 8
 // (two channels of a 10 x 10 patch spill in fp32), and for AMD up to 6 x 6 (two bf16 channels of an
 // 8 x 8 patch need scratch on gfx90a and gfx942; docs/results/amd_kernel_resources.md).
@@ -275,6 +288,69 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
   }
 }
 
+// Whether the NCHW input transform's threads take two horizontally adjacent tiles of one channel: where
+// every image row holds an even number of tiles and elements (so that a thread's two tiles share a
+// row and its element pairs never cross one), on the tiles input_in_pairs allows (two patches in
+// fp32 registers).
+NOVA_HD constexpr bool input_in_tile_pairs(Layout layout, int n, const TileGrid& g) {
+  return layout == Layout::nchw && input_in_pairs(Layout::nhwc, n) && g.tiles_w % 2 == 0 && g.width % 2 == 0;
+}
+
+// From NCHW images (input_in_tile_pairs) a thread takes tiles p and p + 1 of one channel (a block:
+// kBlockChannels channels x 2 kBlockTiles tiles, consecutive threads on consecutive tile pairs).
+// With x and V aligned to pairs (kWord), each patch row of both tiles (n + m elements from column
+// `left`, whose parity kOddLeft is the padding's) is read as the aligned element pairs covering it,
+// and each position's two V elements (tiles p, p + 1) are stored as one pair: about half the loads
+// and half the stores of a tile a thread (docs/performance.md, "NCHW 3-pass transforms in whole runs").
+template <class Transform, typename TIn, typename TV, bool kWord, bool kOddLeft>
+__device__ void input_transform_tile_pairs(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
+  constexpr int m = Transform::m, n = Transform::n, nn = n * n;
+  constexpr int kParity = kOddLeft ? 1 : 0, kPairs = (kParity + m + n - 1) / 2 + 1;  // pairs of a patch row
+  const int c = static_cast<int>(blockIdx.y) * kBlockChannels + static_cast<int>(threadIdx.x) / kBlockTiles;
+  const long long tile = (static_cast<long long>(blockIdx.x) * kBlockTiles + static_cast<int>(threadIdx.x) % kBlockTiles) * 2;
+  const bool valid = c < g.channels && tile < g.tiles;  // tiles is even: tile + 1 < tiles too
+  float v0[nn], v1[nn];
+  {
+    float d0[nn], d1[nn];
+    const TileOrigin o = tile_origin(g, valid ? tile : 0, m);
+    if constexpr (kWord) {
+      const int top = o.row - g.pad, first = o.col - g.pad - kParity;  // first: even
+      const PatchWalk walk = patch_walk<Layout::nchw>(o.image, valid ? c : 0, top, first, g.channels, g.height, g.width);
+      const bool interior = valid && top >= 0 && top + n <= g.height && first >= 0 && first + 2 * kPairs <= g.width;
+#pragma unroll
+      for (int i = 0; i < n; ++i) {
+        const bool row_inside = valid && top + i >= 0 && top + i < g.height;
+        float row[2 * kPairs];
+#pragma unroll
+        for (int q = 0; q < kPairs; ++q) {
+          const bool inside = interior || (row_inside && first + 2 * q >= 0 && first + 2 * q < g.width);
+          const StoragePair<TIn> p = inside ? load_word(x + walk.at(i, 2 * q)) : pair_of(storage_zero<TIn>(), storage_zero<TIn>());
+          unpack_pair(p, row[2 * q], row[2 * q + 1]);
+        }
+#pragma unroll
+        for (int j = 0; j < n; ++j) d0[i * n + j] = row[kParity + j], d1[i * n + j] = row[kParity + m + j];
+      }
+    } else {
+      load_patch<n, Layout::nchw>(x, g, o, c, valid, d0);
+      load_patch<n, Layout::nchw>(x, g, {o.image, o.row, o.col + m}, c, valid, d1);
+    }
+    Transform::input_2d(d0, v0);
+    Transform::input_2d(d1, v1);
+  }
+  if (!valid) return;
+  const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of V
+  TV* at = V + static_cast<long long>(c) * g.tiles + tile;
+#pragma unroll
+  for (int xi = 0; xi < nn; ++xi) {
+    if constexpr (kWord) {
+      store_pair(at + xi * plane, v0[xi], v1[xi]);
+    } else {
+      store(at + xi * plane, v0[xi]);
+      store(at + xi * plane + 1, v1[xi]);
+    }
+  }
+}
+
 // V[xi][c][p] (NCHW) or V[xi][p][c] (NHWC) = (B^T d B)[xi] for the input patch d of channel c,
 // tile p: each layout's V keeps the image's fastest index, so consecutive threads read and write
 // consecutive addresses (the GEMM reads either order).
@@ -287,6 +363,16 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
       input_transform_pairs<Transform, TIn, TV, false>(x, V, g);
     return;
   }
+  if constexpr (layout == Layout::nchw && input_in_pairs(Layout::nhwc, Transform::n))
+    if (input_in_tile_pairs(layout, Transform::n, g)) {
+      if (!aligned_to(x, sizeof(StoragePair<TIn>)) || !aligned_to(V, sizeof(StoragePair<TV>)))
+        input_transform_tile_pairs<Transform, TIn, TV, false, false>(x, V, g);
+      else if (g.pad % 2 == 1)
+        input_transform_tile_pairs<Transform, TIn, TV, true, true>(x, V, g);
+      else
+        input_transform_tile_pairs<Transform, TIn, TV, true, false>(x, V, g);
+      return;
+    }
   constexpr int m = Transform::m, n = Transform::n;
   const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
   float v[n * n];
@@ -391,16 +477,30 @@ __device__ void output_transform_tiles(const TM* __restrict__ M, TOut* __restric
   float out[m * m];
   Transform::output_2d(mm, out);
   const float b = bias ? bias[at.channel] : 0.0f;
+#pragma unroll
+  for (int e = 0; e < m * m; ++e) {
+    out[e] += b;
+    if (relu) out[e] = fmaxf(out[e], 0.0f);
+  }
   const TileOrigin o = tile_origin(g, at.tile, m);
   const PatchWalk walk = patch_walk<layout>(o.image, at.channel, o.row, o.col, g.channels, g.out_height, g.out_width);
+  // A tile row of m pixels is contiguous in an NCHW plane: one store of the whole row where every row
+  // of the plane is aligned to it (the width a multiple of m; m * sizeof(TOut) a power of two up to 16
+  // bytes), so that a warp's stores write whole sectors instead of every m-th element of them. (For
+  // m = 6, pairs were no faster: docs/performance.md, "NCHW 3-pass transforms in whole runs".)
+  constexpr int kRowBytes = m * static_cast<int>(sizeof(TOut));
+  if constexpr (layout == Layout::nchw && (kRowBytes & (kRowBytes - 1)) == 0 && kRowBytes <= 16)
+    if (o.row + m <= g.out_height && o.col + m <= g.out_width && g.out_width % m == 0 && aligned_to(y, kRowBytes)) {
+#pragma unroll
+      for (int i = 0; i < m; ++i) store_run<m>(y + walk.at(i, 0), out + i * m);
+      return;
+    }
 #pragma unroll
   for (int i = 0; i < m; ++i) {
 #pragma unroll
     for (int j = 0; j < m; ++j) {
       if (o.row + i >= g.out_height || o.col + j >= g.out_width) continue;  // clipped border tile
-      float value = out[i * m + j] + b;
-      if (relu) value = fmaxf(value, 0.0f);
-      store(y + walk.at(i, j), value);
+      store(y + walk.at(i, j), out[i * m + j]);
     }
   }
 }
@@ -452,6 +552,9 @@ inline dim3 transform_blocks(Layout layout, bool pairs, const TileGrid& g) {
   return layout == Layout::nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g);
 }
 inline dim3 input_blocks(Layout layout, int n, const TileGrid& g) {
+  if (input_in_tile_pairs(layout, n, g))  // blocks of 2 kBlockTiles tiles (input_transform_tile_pairs)
+    return dim3(static_cast<unsigned>((g.tiles + 2 * kBlockTiles - 1) / (2 * kBlockTiles)),
+                static_cast<unsigned>((g.channels + kBlockChannels - 1) / kBlockChannels));
   return transform_blocks(layout, input_in_pairs(layout, n), g);
 }
 template <typename TM>
