@@ -10,6 +10,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -135,4 +137,26 @@ void check_all(nova::generated::TransformList<Transforms...>) {
 
 TEST_CASE("transform kernels, emulated on the CPU, match the CPU path within the precision model") {
   check_all(nova::generated::AllTransforms{});
+}
+
+// The NCHW input transform in tile pairs where x is not aligned to an element pair: the kernel takes
+// its element-by-element path, which must give the same V, bit for bit, as its pair loads from the
+// same image one element later in an aligned buffer (both paths round the same fp32 transform).
+TEST_CASE("NCHW input in tile pairs: an image not aligned to a pair gives the aligned one's V") {
+  using Transform = nova::generated::f4x3_standard::Transform;
+  TileGrid g{};
+  REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, 2, 5, 10, 16, 1, g));
+  REQUIRE(nova::kernels::input_in_tile_pairs(Layout::nchw, Transform::n, g));
+  const std::size_t elements = 2 * 5 * 10 * 16, nn = Transform::n * Transform::n;
+  std::vector<__half> aligned(elements + 2), shifted(elements + 2);
+  for (std::size_t i = 0; i < elements; ++i) aligned[i] = shifted[i + 1] = static_cast<__half>(static_cast<float>(i % 23) / 7 - 1);
+  const auto transform = [&](const __half* x) {
+    std::vector<__half> V = nan_filled<__half>(nn * 5 * static_cast<std::size_t>(g.tiles));
+    nova::emulation::launch(nova::kernels::input_blocks(Layout::nchw, Transform::n, g), nova::kernels::kBlockThreads,
+                            [&] { nova::kernels::input_transform_tiles<Transform, Layout::nchw>(x, V.data(), g); });
+    return as_float(V);
+  };
+  const std::vector<float> from_pairs = transform(aligned.data()), from_elements = transform(shifted.data() + 1);
+  CHECK(std::count_if(from_pairs.begin(), from_pairs.end(), [](float v) { return !std::isfinite(v); }) == 0);
+  CHECK(from_pairs == from_elements);
 }
