@@ -288,12 +288,17 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
   }
 }
 
+// Whether the NCHW input transform on n x n tiles has a tile-pair path: up to 6 x 6. The kernel holds
+// both paths, and with 8 x 8 tiles the pairs took it from 80 to 194 registers, so that its single-tile
+// path (rows with an odd number of tiles) ran 57-75 % slower (F(6,3), VGG-16 128@112 batch 32: 152 ->
+// 266 µs; docs/performance.md, "NCHW 3-pass transforms in whole runs").
+NOVA_HD constexpr bool nchw_input_has_tile_pairs(int n) { return n <= 6; }
+
 // Whether the NCHW input transform's threads take two horizontally adjacent tiles of one channel: where
 // every image row holds an even number of tiles and elements (so that a thread's two tiles share a
-// row and its element pairs never cross one), on the tiles input_in_pairs allows (two patches in
-// fp32 registers).
+// row and its element pairs never cross one).
 NOVA_HD constexpr bool input_in_tile_pairs(Layout layout, int n, const TileGrid& g) {
-  return layout == Layout::nchw && input_in_pairs(Layout::nhwc, n) && g.tiles_w % 2 == 0 && g.width % 2 == 0;
+  return layout == Layout::nchw && nchw_input_has_tile_pairs(n) && g.tiles_w % 2 == 0 && g.width % 2 == 0;
 }
 
 // From NCHW images (input_in_tile_pairs) a thread takes tiles p and p + 1 of one channel (a block:
@@ -363,7 +368,7 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
       input_transform_pairs<Transform, TIn, TV, false>(x, V, g);
     return;
   }
-  if constexpr (layout == Layout::nchw && input_in_pairs(Layout::nhwc, Transform::n))
+  if constexpr (layout == Layout::nchw && nchw_input_has_tile_pairs(Transform::n))
     if (input_in_tile_pairs(layout, Transform::n, g)) {
       if (!aligned_to(x, sizeof(StoragePair<TIn>)) || !aligned_to(V, sizeof(StoragePair<TV>)))
         input_transform_tile_pairs<Transform, TIn, TV, false, false>(x, V, g);
