@@ -290,7 +290,7 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
 
 // Whether the NCHW input transform on n x n tiles has a tile-pair path: up to 6 x 6. The kernel holds
 // both paths, and with 8 x 8 tiles the pairs took it from 80 to 194 registers, so that its single-tile
-// path (rows with an odd number of tiles) ran 57-75 % slower (F(6,3), VGG-16 128@112 batch 32: 152 ->
+// path (rows with an odd number of tiles) ran 54-71 % slower (F(6,3), VGG-16 128@112 batch 32: 155 ->
 // 266 µs; docs/performance.md, "NCHW 3-pass transforms in whole runs").
 NOVA_HD constexpr bool nchw_input_has_tile_pairs(int n) { return n <= 6; }
 
