@@ -129,6 +129,28 @@ nova_f4x5_kappa_output_nhwc_bf16(const float* __restrict__ M, hip_bfloat16* __re
   nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
 }
 
+// Input transform V = B^T d B, two tiles of an image row a thread: x NCHW __half -> V [kN*kN][C][P] __half; pixels outside the image are zero.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x5_kappa_input_tile_pairs_nchw_f16(const __half* __restrict__ x, __half* __restrict__ V,
+                                          nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tile_pairs<Transform>(x, V, grid);
+}
+
+// Input transform V = B^T d B, two tiles of an image row a thread: x NCHW float -> V [kN*kN][C][P] float; pixels outside the image are zero.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x5_kappa_input_tile_pairs_nchw_f32(const float* __restrict__ x, float* __restrict__ V,
+                                          nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tile_pairs<Transform>(x, V, grid);
+}
+
+// Input transform V = B^T d B, two tiles of an image row a thread: x NCHW hip_bfloat16 -> V [kN*kN][C][P] hip_bfloat16; pixels outside the image are zero.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x5_kappa_input_tile_pairs_nchw_bf16(const hip_bfloat16* __restrict__ x,
+                                           hip_bfloat16* __restrict__ V,
+                                           nova::kernels::TileGrid grid) {
+  nova::kernels::input_transform_tile_pairs<Transform>(x, V, grid);
+}
+
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] __half -> y NCHW __half, border tiles clipped.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 nova_f4x5_kappa_output_m16_nchw_f16(const __half* __restrict__ M, __half* __restrict__ y,
@@ -179,6 +201,9 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     reinterpret_cast<const void*>(&nova_f4x5_kappa_output_nhwc_f16),
     reinterpret_cast<const void*>(&nova_f4x5_kappa_output_nhwc_f32),
     reinterpret_cast<const void*>(&nova_f4x5_kappa_output_nhwc_bf16),
+    reinterpret_cast<const void*>(&nova_f4x5_kappa_input_tile_pairs_nchw_f16),
+    reinterpret_cast<const void*>(&nova_f4x5_kappa_input_tile_pairs_nchw_f32),
+    reinterpret_cast<const void*>(&nova_f4x5_kappa_input_tile_pairs_nchw_bf16),
     reinterpret_cast<const void*>(&nova_f4x5_kappa_output_m16_nchw_f16),
     reinterpret_cast<const void*>(&nova_f4x5_kappa_output_m16_nchw_bf16),
     reinterpret_cast<const void*>(&nova_f4x5_kappa_output_m16_nhwc_f16),

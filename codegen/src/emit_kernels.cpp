@@ -62,6 +62,12 @@ std::string kernel_definition(const std::string& transform, const kernels::Kerne
       params = "const " + type + "* __restrict__ x, " + type + "* __restrict__ V, nova::kernels::TileGrid grid";
       body = "input_transform_tiles<Transform, " + layout + ">(x, V, grid)";
       break;
+    case KernelKind::input_tile_pairs:
+      comment = "Input transform V = B^T d B, two tiles of an image row a thread: x NCHW " + type + " -> V [kN*kN][C][P] " +
+                type + "; pixels outside the image are zero.";
+      params = "const " + type + "* __restrict__ x, " + type + "* __restrict__ V, nova::kernels::TileGrid grid";
+      body = "input_transform_tile_pairs<Transform>(x, V, grid)";
+      break;
     case KernelKind::output:
     case KernelKind::output_m16: {
       const std::string product = id.kind == KernelKind::output ? "float" : type;

@@ -45,6 +45,20 @@ std::vector<float> with_type(Storage s, F&& f) {
   return nova::test::with_storage_type<__half, hip_bfloat16>(s, std::forward<F>(f));
 }
 
+// The input transform as its launcher runs it (launch_input_transform): NCHW images in tile pairs where
+// the transform has that kernel and input_in_tile_pairs says, else a tile (or channel pair) a thread.
+template <class Transform, Layout layout, typename T>
+void emulated_input(const T* x, T* V, const TileGrid& g) {
+  if (layout == Layout::nchw && nova::kernels::nchw_input_has_tile_pairs(Transform::n) &&
+      nova::kernels::input_in_tile_pairs(layout, g, x, V, sizeof(nova::kernels::StoragePair<T>))) {
+    nova::emulation::launch(nova::kernels::input_tile_pair_blocks(g), nova::kernels::kBlockThreads,
+                            [&] { nova::kernels::input_transform_tile_pairs<Transform>(x, V, g); });
+    return;
+  }
+  nova::emulation::launch(nova::kernels::input_blocks(layout, Transform::n, g), nova::kernels::kBlockThreads,
+                          [&] { nova::kernels::input_transform_tiles<Transform, layout>(x, V, g); });
+}
+
 template <class Transform>
 class EmulatedRunner final : public nova::test::KernelRunner {
  public:
@@ -90,8 +104,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
     REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, s.N, s.C, s.H, s.W, s.pad, g));
     const std::vector<T> image = converted<T>(x);
     std::vector<T> V = nan_filled<T>(static_cast<std::size_t>(nn * s.C * g.tiles) + nova::test::kGuard);
-    nova::emulation::launch(nova::kernels::input_blocks(layout, Transform::n, g), nova::kernels::kBlockThreads,
-                            [&] { nova::kernels::input_transform_tiles<Transform, layout>(image.data(), V.data(), g); });
+    emulated_input<Transform, layout>(image.data(), V.data(), g);
     return as_float(V);
   }
 
@@ -114,11 +127,12 @@ void check_emulated() {
   // Odd sizes: several tile and channel blocks, partial blocks, clipped border tiles, pad 0 to 2;
   // the next three have channel counts that are multiples of 8 and of 4 only (vector-friendly NHWC)
   // and even output widths: 70 (a multiple of m = 2 only) and 24 (NCHW output rows of a tile in one
-  // store for m = 2, 4 and 8). Even input widths with an even number of tiles a row take the NCHW
-  // input in tile pairs, with an odd padding (pad 1) and an even one (the last two: 0 and 2).
+  // store for m = 2, 4 and 8). Even input widths take the NCHW input in tile pairs, with an odd
+  // padding (pad 1) and an even one (0 and 2), and rows of an odd number of tiles (F(2,3) at widths 70
+  // and 20; the last shape's 7 tiles of F(4,3) and 5 of F(6,3)).
   const std::vector<nova::test::ConvShape> shapes = {{2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2},
                                                      {3, 16, 24, 9, 11, 1},  {1, 12, 20, 6, 70, 1}, {2, 8, 16, 12, 24, 1},
-                                                     {2, 6, 8, 10, 26, 0},   {1, 6, 8, 11, 20, 2}};
+                                                     {2, 6, 8, 10, 26, 0},   {1, 6, 8, 11, 20, 2},  {2, 5, 6, 9, 28, 1}};
   EmulatedRunner<Transform> runner;
   for (const nova::test::KernelResult& r : nova::test::check_transform(*entry, runner, shapes, 2024)) {
     INFO(Transform::name << " " << r.kernel << ": max rel err " << r.max_rel_error << ", err/bound " << r.bound_use
@@ -139,24 +153,30 @@ TEST_CASE("transform kernels, emulated on the CPU, match the CPU path within the
   check_all(nova::generated::AllTransforms{});
 }
 
-// The NCHW input transform in tile pairs where x is not aligned to an element pair: the kernel takes
-// its element-by-element path, which must give the same V, bit for bit, as its pair loads from the
-// same image one element later in an aligned buffer (both paths round the same fp32 transform).
+// An NCHW image not aligned to an element pair runs the input kernel of a tile a thread, which must
+// give the same V, bit for bit, as the tile-pair kernel from the same image one element later in an
+// aligned buffer (both round the same fp32 transform). Rows of 4 tiles (F(4,3), width 16) and of 7
+// (width 28: a missing second tile in each row's last pair).
 TEST_CASE("NCHW input in tile pairs: an image not aligned to a pair gives the aligned one's V") {
   using Transform = nova::generated::f4x3_standard::Transform;
-  TileGrid g{};
-  REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, 2, 5, 10, 16, 1, g));
-  REQUIRE(nova::kernels::input_in_tile_pairs(Layout::nchw, Transform::n, g));
-  const std::size_t elements = 2 * 5 * 10 * 16, nn = Transform::n * Transform::n;
-  std::vector<__half> aligned(elements + 2), shifted(elements + 2);
-  for (std::size_t i = 0; i < elements; ++i) aligned[i] = shifted[i + 1] = static_cast<__half>(static_cast<float>(i % 23) / 7 - 1);
-  const auto transform = [&](const __half* x) {
-    std::vector<__half> V = nan_filled<__half>(nn * 5 * static_cast<std::size_t>(g.tiles));
-    nova::emulation::launch(nova::kernels::input_blocks(Layout::nchw, Transform::n, g), nova::kernels::kBlockThreads,
-                            [&] { nova::kernels::input_transform_tiles<Transform, Layout::nchw>(x, V.data(), g); });
-    return as_float(V);
-  };
-  const std::vector<float> from_pairs = transform(aligned.data()), from_elements = transform(shifted.data() + 1);
-  CHECK(std::count_if(from_pairs.begin(), from_pairs.end(), [](float v) { return !std::isfinite(v); }) == 0);
-  CHECK(from_pairs == from_elements);
+  for (const int width : {16, 28}) {
+    TileGrid g{};
+    REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, 2, 5, 10, width, 1, g));
+    const std::size_t elements = 2 * 5 * 10 * static_cast<std::size_t>(width), nn = Transform::n * Transform::n;
+    std::vector<__half> aligned(elements + 2), shifted(elements + 2);
+    for (std::size_t i = 0; i < elements; ++i)
+      aligned[i] = shifted[i + 1] = static_cast<__half>(static_cast<float>(i % 23) / 7 - 1);
+    REQUIRE(nova::kernels::input_in_tile_pairs(Layout::nchw, g, aligned.data(), aligned.data(), 4));
+    REQUIRE_FALSE(nova::kernels::input_in_tile_pairs(Layout::nchw, g, shifted.data() + 1, aligned.data(), 4));
+    const auto transform = [&](const __half* x) {
+      std::vector<__half> V = nan_filled<__half>(nn * 5 * static_cast<std::size_t>(g.tiles) + nova::test::kGuard);
+      emulated_input<Transform, Layout::nchw>(x, V.data(), g);
+      return as_float(V);
+    };
+    const std::vector<float> from_pairs = transform(aligned.data()), from_tiles = transform(shifted.data() + 1);
+    INFO("width " << width);
+    CHECK(std::count_if(from_pairs.begin(), from_pairs.end() - nova::test::kGuard, [](float v) { return !std::isfinite(v); }) == 0);
+    CHECK(std::all_of(from_pairs.end() - nova::test::kGuard, from_pairs.end(), [](float v) { return std::isnan(v); }));
+    CHECK(std::equal(from_pairs.begin(), from_pairs.end() - nova::test::kGuard, from_tiles.begin()));
+  }
 }

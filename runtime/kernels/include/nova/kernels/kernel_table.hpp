@@ -15,11 +15,12 @@ namespace nova::kernels {
 enum class Layout { nchw, nhwc };
 enum class Storage { f16, f32, bf16 };  // the element type of x, V, U and y
 
-// What a kernel does: the 3-pass stages (output: from an fp32 M; output_m16: from an M stored in the
-// 16-bit storage type, fp16 and bf16 only), and the fused convolution's mma.sync variants (one K
+// What a kernel does: the 3-pass stages (input_tile_pairs: the NCHW input transform with two tiles a
+// thread; output: from an fp32 M; output_m16: from an M stored in the 16-bit storage type, fp16 and
+// bf16 only), and the fused convolution's mma.sync variants (one K
 // block a warp, two, chunked channels), wgmma variants (16 tiles a group, 8) and MFMA variants (two
 // tile groups a block, one).
-enum class KernelKind { filter, input, output, output_m16, fused_mma, fused_wgmma, fused_mfma };
+enum class KernelKind { filter, input, input_tile_pairs, output, output_m16, fused_mma, fused_wgmma, fused_mfma };
 // Which compiled module holds a kernel: a transform loaded at run time compiles each at first use.
 enum class KernelGroup { three_pass, fused };
 
@@ -67,13 +68,13 @@ struct KernelId {
   int variant = 0;  // fused kernels only
 };
 
-// Table positions: filter [storage], input and output [layout][storage], output_m16 [layout][storage
-// f16 / bf16], the fused kernels [storage f16 / bf16][layout][variant] of each family (mma.sync,
+// Table positions: filter [storage], input and output [layout][storage], input_tile_pairs [storage]
+// (NCHW), output_m16 [layout][storage f16 / bf16], the fused kernels [storage f16 / bf16][layout][variant] of each family (mma.sync,
 // wgmma, MFMA).
-inline constexpr int kFilterKernels = 3, kTileKernels = 6, kNarrowOutputKernels = 2 * 2,
+inline constexpr int kFilterKernels = 3, kTileKernels = 6, kTilePairKernels = 3, kNarrowOutputKernels = 2 * 2,
                      kFusedMmaKernels = 2 * 2 * kFusedMmaVariants, kFusedWgmmaKernels = 2 * 2 * kFusedWgmmaVariants,
                      kFusedMfmaKernels = 2 * 2 * kFusedMfmaVariants;
-inline constexpr int kThreePassKernels = kFilterKernels + 2 * kTileKernels + kNarrowOutputKernels;
+inline constexpr int kThreePassKernels = kFilterKernels + 2 * kTileKernels + kTilePairKernels + kNarrowOutputKernels;
 inline constexpr int kKernelsPerTransform = kThreePassKernels + kFusedMmaKernels + kFusedWgmmaKernels + kFusedMfmaKernels;
 
 // The fused families in table order: their kinds, variants a (storage, layout) pair, and first index.
@@ -97,7 +98,8 @@ constexpr int kernel_index(const KernelId& id) {
     case KernelKind::filter: return storage;
     case KernelKind::input: return kFilterKernels + layout * 3 + storage;
     case KernelKind::output: return kFilterKernels + kTileKernels + layout * 3 + storage;
-    case KernelKind::output_m16: return kFilterKernels + 2 * kTileKernels + layout * 2 + narrow;
+    case KernelKind::input_tile_pairs: return kFilterKernels + 2 * kTileKernels + storage;
+    case KernelKind::output_m16: return kFilterKernels + 2 * kTileKernels + kTilePairKernels + layout * 2 + narrow;
     case KernelKind::fused_mma:
     case KernelKind::fused_wgmma:
     case KernelKind::fused_mfma:
@@ -113,8 +115,10 @@ constexpr KernelId kernel_id(int index) {
     const KernelKind kind = tile < kTileKernels ? KernelKind::input : KernelKind::output;
     return {kind, static_cast<Layout>(tile % kTileKernels / 3), static_cast<Storage>(tile % 3), 0};
   }
+  if (index < kFilterKernels + 2 * kTileKernels + kTilePairKernels)
+    return {KernelKind::input_tile_pairs, Layout::nchw, static_cast<Storage>(index - kFilterKernels - 2 * kTileKernels), 0};
   if (index < kThreePassKernels) {
-    const int narrow = index - kFilterKernels - 2 * kTileKernels;
+    const int narrow = index - kFilterKernels - 2 * kTileKernels - kTilePairKernels;
     return {KernelKind::output_m16, static_cast<Layout>(narrow / 2), narrow % 2 ? Storage::bf16 : Storage::f16, 0};
   }
   KernelKind kind = KernelKind::fused_mma;
@@ -138,9 +142,15 @@ constexpr KernelGroup kernel_group(KernelKind kind) {
              : KernelGroup::three_pass;
 }
 
+// Whether the NCHW input transform on n x n tiles has a tile-pair kernel: up to 8 x 8 (two 10 x 10
+// patches would spill).
+constexpr bool nchw_input_has_tile_pairs(int n) { return n <= 8; }
+
 // Whether a transform with n x n input tiles has kernel `id` (given it has the kernels of id's group):
-// every kernel but the MFMA variants with more tile groups than fused_mfma_max_tile_groups(n).
+// every kernel but the MFMA variants with more tile groups than fused_mfma_max_tile_groups(n), and the
+// NCHW input in tile pairs beyond nchw_input_has_tile_pairs.
 constexpr bool kernel_emitted(const KernelId& id, int n) {
+  if (id.kind == KernelKind::input_tile_pairs) return nchw_input_has_tile_pairs(n);
   return id.kind != KernelKind::fused_mfma || kFusedMfmaTileGroups[id.variant] <= fused_mfma_max_tile_groups(n);
 }
 
@@ -155,6 +165,7 @@ inline std::string kernel_symbol(std::string_view transform, const KernelId& id)
   switch (id.kind) {
     case KernelKind::filter: return s + "filter_" + storage_suffix(id.storage);
     case KernelKind::input: s += "input_"; break;
+    case KernelKind::input_tile_pairs: s += "input_tile_pairs_"; break;
     case KernelKind::output: s += "output_"; break;
     case KernelKind::output_m16: s += "output_m16_"; break;
     case KernelKind::fused_mma: s += "fused_mma_"; break;

@@ -288,56 +288,60 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
   }
 }
 
-// Whether the NCHW input transform on n x n tiles has a tile-pair path: up to 6 x 6. The kernel holds
-// both paths, and with 8 x 8 tiles the pairs took it from 80 to 194 registers, so that its single-tile
-// path (rows with an odd number of tiles) ran 54-71 % slower (F(6,3), VGG-16 128@112 batch 32: 155 ->
-// 266 µs; docs/performance.md, "NCHW 3-pass transforms in whole runs").
-NOVA_HD constexpr bool nchw_input_has_tile_pairs(int n) { return n <= 6; }
-
-// Whether the NCHW input transform's threads take two horizontally adjacent tiles of one channel: where
-// every image row holds an even number of tiles and elements (so that a thread's two tiles share a
-// row and its element pairs never cross one).
-NOVA_HD constexpr bool input_in_tile_pairs(Layout layout, int n, const TileGrid& g) {
-  return layout == Layout::nchw && nchw_input_has_tile_pairs(n) && g.tiles_w % 2 == 0 && g.width % 2 == 0;
+// Whether an NCHW input transform takes tiles in pairs (input_transform_tile_pairs, a kernel of its
+// own: beside the single-tile loop, its registers would halve that loop's occupancy): from images
+// whose rows hold an even number of elements, so that aligned element pairs never cross a row, with
+// x and V aligned to pairs.
+inline bool input_in_tile_pairs(Layout layout, const TileGrid& g, const void* x, const void* V, int pair_bytes) {
+  return layout == Layout::nchw && g.width % 2 == 0 && reinterpret_cast<unsigned long long>(x) % pair_bytes == 0 &&
+         reinterpret_cast<unsigned long long>(V) % pair_bytes == 0;
 }
 
-// From NCHW images (input_in_tile_pairs) a thread takes tiles p and p + 1 of one channel (a block:
-// kBlockChannels channels x 2 kBlockTiles tiles, consecutive threads on consecutive tile pairs).
-// With x and V aligned to pairs (kWord), each patch row of both tiles (n + m elements from column
-// `left`, whose parity kOddLeft is the padding's) is read as the aligned element pairs covering it,
-// and each position's two V elements (tiles p, p + 1) are stored as one pair: about half the loads
-// and half the stores of a tile a thread (docs/performance.md, "NCHW 3-pass transforms in whole runs").
-template <class Transform, typename TIn, typename TV, bool kWord, bool kOddLeft>
-__device__ void input_transform_tile_pairs(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
+// Tile pairs of each image row: tiles 2q and 2q + 1 (the second absent where the row's tile count is
+// odd).
+NOVA_HD inline long long tile_pair_count(const TileGrid& g) {
+  return static_cast<long long>(g.images) * g.tiles_h * ((g.tiles_w + 1) / 2);
+}
+
+// From NCHW images (input_in_tile_pairs) a thread takes tiles 2q and 2q + 1 of one image row and one
+// channel (a block: kBlockChannels channels x kBlockTiles pairs, consecutive threads on consecutive
+// pairs). Each patch row of both tiles (n + m elements from column `left`, whose parity kOddLeft is
+// the padding's) is read as the aligned element pairs covering it; where the row has an even number
+// of tiles (so P is even and tile 2q's V element starts a pair), each position's two V elements are
+// stored as one pair: about half the loads and stores of a tile a thread (docs/performance.md, "NCHW
+// 3-pass transforms in whole runs"). A missing second tile reads zeros past the image and stores
+// nothing.
+template <class Transform, typename TIn, typename TV, bool kOddLeft>
+__device__ void input_transform_tile_pair_loop(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n, nn = n * n;
   constexpr int kParity = kOddLeft ? 1 : 0, kPairs = (kParity + m + n - 1) / 2 + 1;  // pairs of a patch row
   const int c = static_cast<int>(blockIdx.y) * kBlockChannels + static_cast<int>(threadIdx.x) / kBlockTiles;
-  const long long tile = (static_cast<long long>(blockIdx.x) * kBlockTiles + static_cast<int>(threadIdx.x) % kBlockTiles) * 2;
-  const bool valid = c < g.channels && tile < g.tiles;  // tiles is even: tile + 1 < tiles too
+  const long long pair = static_cast<long long>(blockIdx.x) * kBlockTiles + static_cast<int>(threadIdx.x) % kBlockTiles;
+  const bool valid = c < g.channels && pair < tile_pair_count(g);
+  const int pairs_w = (g.tiles_w + 1) / 2;
+  const long long slot = valid ? pair : 0, row = slot / pairs_w;  // row: image * tiles_h + tile row
+  const int first_col = 2 * static_cast<int>(slot - row * pairs_w);
+  const long long tile = row * g.tiles_w + first_col;
+  const bool second = first_col + 1 < g.tiles_w;
   float v0[nn], v1[nn];
   {
     float d0[nn], d1[nn];
-    const TileOrigin o = tile_origin(g, valid ? tile : 0, m);
-    if constexpr (kWord) {
-      const int top = o.row - g.pad, first = o.col - g.pad - kParity;  // first: even
-      const PatchWalk walk = patch_walk<Layout::nchw>(o.image, valid ? c : 0, top, first, g.channels, g.height, g.width);
-      const bool interior = valid && top >= 0 && top + n <= g.height && first >= 0 && first + 2 * kPairs <= g.width;
+    const TileOrigin o = tile_origin(g, tile, m);
+    const int top = o.row - g.pad, first = o.col - g.pad - kParity;  // first: even
+    const PatchWalk walk = patch_walk<Layout::nchw>(o.image, valid ? c : 0, top, first, g.channels, g.height, g.width);
+    const bool interior = valid && top >= 0 && top + n <= g.height && first >= 0 && first + 2 * kPairs <= g.width;
 #pragma unroll
-      for (int i = 0; i < n; ++i) {
-        const bool row_inside = valid && top + i >= 0 && top + i < g.height;
-        float row[2 * kPairs];
+    for (int i = 0; i < n; ++i) {
+      const bool row_inside = valid && top + i >= 0 && top + i < g.height;
+      float elements[2 * kPairs];
 #pragma unroll
-        for (int q = 0; q < kPairs; ++q) {
-          const bool inside = interior || (row_inside && first + 2 * q >= 0 && first + 2 * q < g.width);
-          const StoragePair<TIn> p = inside ? load_word(x + walk.at(i, 2 * q)) : pair_of(storage_zero<TIn>(), storage_zero<TIn>());
-          unpack_pair(p, row[2 * q], row[2 * q + 1]);
-        }
-#pragma unroll
-        for (int j = 0; j < n; ++j) d0[i * n + j] = row[kParity + j], d1[i * n + j] = row[kParity + m + j];
+      for (int q = 0; q < kPairs; ++q) {
+        const bool inside = interior || (row_inside && first + 2 * q >= 0 && first + 2 * q < g.width);
+        const StoragePair<TIn> p = inside ? load_word(x + walk.at(i, 2 * q)) : pair_of(storage_zero<TIn>(), storage_zero<TIn>());
+        unpack_pair(p, elements[2 * q], elements[2 * q + 1]);
       }
-    } else {
-      load_patch<n, Layout::nchw>(x, g, o, c, valid, d0);
-      load_patch<n, Layout::nchw>(x, g, {o.image, o.row, o.col + m}, c, valid, d1);
+#pragma unroll
+      for (int j = 0; j < n; ++j) d0[i * n + j] = elements[kParity + j], d1[i * n + j] = elements[kParity + m + j];
     }
     Transform::input_2d(d0, v0);
     Transform::input_2d(d1, v1);
@@ -345,15 +349,26 @@ __device__ void input_transform_tile_pairs(const TIn* __restrict__ x, TV* __rest
   if (!valid) return;
   const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of V
   TV* at = V + static_cast<long long>(c) * g.tiles + tile;
+  const bool pair_stores = g.tiles_w % 2 == 0;
 #pragma unroll
   for (int xi = 0; xi < nn; ++xi) {
-    if constexpr (kWord) {
+    if (pair_stores) {
       store_pair(at + xi * plane, v0[xi], v1[xi]);
     } else {
       store(at + xi * plane, v0[xi]);
-      store(at + xi * plane + 1, v1[xi]);
+      if (second) store(at + xi * plane + 1, v1[xi]);
     }
   }
+}
+
+// The NCHW input transform in tile pairs (its kernel: KernelKind::input_tile_pairs), for either
+// parity of the padding.
+template <class Transform, typename TIn, typename TV>
+__device__ void input_transform_tile_pairs(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
+  if (g.pad % 2 == 1)
+    input_transform_tile_pair_loop<Transform, TIn, TV, true>(x, V, g);
+  else
+    input_transform_tile_pair_loop<Transform, TIn, TV, false>(x, V, g);
 }
 
 // V[xi][c][p] (NCHW) or V[xi][p][c] (NHWC) = (B^T d B)[xi] for the input patch d of channel c,
@@ -368,16 +383,6 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
       input_transform_pairs<Transform, TIn, TV, false>(x, V, g);
     return;
   }
-  if constexpr (layout == Layout::nchw && nchw_input_has_tile_pairs(Transform::n))
-    if (input_in_tile_pairs(layout, Transform::n, g)) {
-      if (!aligned_to(x, sizeof(StoragePair<TIn>)) || !aligned_to(V, sizeof(StoragePair<TV>)))
-        input_transform_tile_pairs<Transform, TIn, TV, false, false>(x, V, g);
-      else if (g.pad % 2 == 1)
-        input_transform_tile_pairs<Transform, TIn, TV, true, true>(x, V, g);
-      else
-        input_transform_tile_pairs<Transform, TIn, TV, true, false>(x, V, g);
-      return;
-    }
   constexpr int m = Transform::m, n = Transform::n;
   const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
   float v[n * n];
@@ -455,6 +460,15 @@ __device__ void output_transform_pairs(const T* __restrict__ M, T* __restrict__ 
   }
 }
 
+// The elements of an NCHW tile row the output transform stores at once: the largest power of two that
+// divides m and takes at most 16 bytes (m = 6: pairs, whose output stage measured 257.8 -> 135.5 µs
+// at VGG-16 128@112 batch 32, F(6,3); docs/performance.md, "NCHW 3-pass transforms in whole runs").
+NOVA_HD constexpr int output_run_length(int m, int element_bytes) {
+  int run = 1;
+  while (m % (2 * run) == 0 && 2 * run * element_bytes <= 16) run *= 2;
+  return run;
+}
+
 // y = A^T M A (+ bias[k], then ReLU) for channel k, tile p; only pixels inside the output. M is
 // [xi][k][p] for NCHW images and [xi][p][k] for NHWC ones, the order of the image it writes; fp32, or
 // (TM = TOut, 16-bit) rounded to the storage type by the GEMM, which halves the bytes both stages
@@ -489,15 +503,17 @@ __device__ void output_transform_tiles(const TM* __restrict__ M, TOut* __restric
   }
   const TileOrigin o = tile_origin(g, at.tile, m);
   const PatchWalk walk = patch_walk<layout>(o.image, at.channel, o.row, o.col, g.channels, g.out_height, g.out_width);
-  // A tile row of m pixels is contiguous in an NCHW plane: one store of the whole row where every row
-  // of the plane is aligned to it (the width a multiple of m; m * sizeof(TOut) a power of two up to 16
-  // bytes), so that a warp's stores write whole sectors instead of every m-th element of them. (For
-  // m = 6, pairs were no faster: docs/performance.md, "NCHW 3-pass transforms in whole runs".)
-  constexpr int kRowBytes = m * static_cast<int>(sizeof(TOut));
-  if constexpr (layout == Layout::nchw && (kRowBytes & (kRowBytes - 1)) == 0 && kRowBytes <= 16)
-    if (o.row + m <= g.out_height && o.col + m <= g.out_width && g.out_width % m == 0 && aligned_to(y, kRowBytes)) {
+  // A tile row of m pixels is contiguous in an NCHW plane: it is stored in runs of kRun elements
+  // (output_run_length) where every row of the plane is aligned to a run (the width a multiple of it),
+  // so that a warp's stores write whole sectors instead of every m-th element of them.
+  constexpr int kRun = output_run_length(m, sizeof(TOut));
+  if constexpr (layout == Layout::nchw && kRun > 1)
+    if (o.row + m <= g.out_height && o.col + m <= g.out_width && g.out_width % kRun == 0 &&
+        aligned_to(y, kRun * sizeof(TOut))) {
 #pragma unroll
-      for (int i = 0; i < m; ++i) store_run<m>(y + walk.at(i, 0), out + i * m);
+      for (int i = 0; i < m; ++i)
+#pragma unroll
+        for (int j = 0; j < m; j += kRun) store_run<kRun>(y + walk.at(i, j), out + i * m + j);
       return;
     }
 #pragma unroll
@@ -550,17 +566,19 @@ inline bool fits_channels_fastest_grid(const TileGrid& g) {
   return (g.tiles + kBlockTiles - 1) / kBlockTiles * ((g.channels + kBlockChannels - 1) / kBlockChannels) <= INT_MAX;
 }
 
-// The grids of the input transform on n x n tiles (input_in_pairs: threads on channel pairs) and of
-// the output transform from an M of type TM (output_in_pairs).
+// The grids of the input transform on n x n tiles (input_in_pairs: threads on channel pairs; the NCHW
+// tile pairs have input_tile_pair_blocks) and of the output transform from an M of type TM (output_in_pairs).
 inline dim3 transform_blocks(Layout layout, bool pairs, const TileGrid& g) {
   if (pairs) return tile_blocks<true, kPairBlockChannels>(g);
   return layout == Layout::nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g);
 }
 inline dim3 input_blocks(Layout layout, int n, const TileGrid& g) {
-  if (input_in_tile_pairs(layout, n, g))  // blocks of 2 kBlockTiles tiles (input_transform_tile_pairs)
-    return dim3(static_cast<unsigned>((g.tiles + 2 * kBlockTiles - 1) / (2 * kBlockTiles)),
-                static_cast<unsigned>((g.channels + kBlockChannels - 1) / kBlockChannels));
   return transform_blocks(layout, input_in_pairs(layout, n), g);
+}
+// The grid of input_transform_tile_pairs: blocks of kBlockTiles tile pairs x kBlockChannels channels.
+inline dim3 input_tile_pair_blocks(const TileGrid& g) {
+  return dim3(static_cast<unsigned>((tile_pair_count(g) + kBlockTiles - 1) / kBlockTiles),
+              static_cast<unsigned>((g.channels + kBlockChannels - 1) / kBlockChannels));
 }
 template <typename TM>
 inline dim3 output_blocks(Layout layout, int n, const TileGrid& g) {

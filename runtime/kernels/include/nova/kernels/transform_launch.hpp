@@ -31,15 +31,19 @@ hipError_t launch_filter_transform(const void* kernel, const float* w, TU* U, in
   return launch_kernel(kernel, dim3(filter_blocks(filters)), dim3(kBlockThreads), 0, stream, w, U, K, C);
 }
 
+// `tile_pairs`: the transform's NCHW input kernel in tile pairs, or nullptr where it has none; it runs
+// where input_in_tile_pairs says.
 template <typename TIn, typename TV>
-hipError_t launch_input_transform(const void* kernel, const TileSize& t, Layout layout, const TIn* x, TV* V, int N,
-                                  int C, int H, int W, int pad, hipStream_t stream) {
+hipError_t launch_input_transform(const void* kernel, const void* tile_pairs, const TileSize& t, Layout layout,
+                                  const TIn* x, TV* V, int N, int C, int H, int W, int pad, hipStream_t stream) {
   const bool nhwc = layout == Layout::nhwc;  // block order: see block_origin
   TileGrid g{};
   if (!make_tile_grid(t.m, t.r, N, C, H, W, pad, g) || (nhwc && !fits_channels_fastest_grid(g)))
     return hipErrorInvalidValue;
   if (g.tiles == 0 || C == 0) return hipSuccess;
   if (!x || !V || !kernel) return hipErrorInvalidValue;
+  if (tile_pairs && input_in_tile_pairs(layout, g, x, V, sizeof(StoragePair<TIn>)))
+    return launch_kernel(tile_pairs, input_tile_pair_blocks(g), dim3(kBlockThreads), 0, stream, x, V, g);
   return launch_kernel(kernel, input_blocks(layout, t.n, g), dim3(kBlockThreads), 0, stream, x, V, g);
 }
 

@@ -83,8 +83,9 @@ class Launchers {
     return launch_filter_transform(kernels_.kernel({KernelKind::filter, Layout::nchw, kStorage}), w, U, K, C, stream);
   }
   hipError_t input(Layout layout, const T* x, T* V, int N, int C, int H, int W, int pad, hipStream_t stream) const {
-    return launch_input_transform(kernels_.kernel({KernelKind::input, layout, kStorage}), tile_, layout, x, V, N, C, H,
-                                  W, pad, stream);
+    return launch_input_transform(kernels_.kernel({KernelKind::input, layout, kStorage}),
+                                  kernels_.kernel({KernelKind::input_tile_pairs, Layout::nchw, kStorage}), tile_, layout,
+                                  x, V, N, C, H, W, pad, stream);
   }
   // bias: K values or nullptr; relu: non-zero clamps at zero after the bias. M in fp32, or (16-bit
   // storage types) in T.
