@@ -142,8 +142,8 @@ constexpr KernelGroup kernel_group(KernelKind kind) {
              : KernelGroup::three_pass;
 }
 
-// Whether the NCHW input transform on n x n tiles has a tile-pair kernel: up to 8 x 8 (two 10 x 10
-// patches would spill).
+// Whether the NCHW input transform on n x n tiles has a tile-pair kernel: up to 8 x 8, the largest
+// measured (F(6,3) VGG-16 256@56 batch 32: input stage 91.5 -> 80.2 µs).
 constexpr bool nchw_input_has_tile_pairs(int n) { return n <= 8; }
 
 // Whether a transform with n x n input tiles has kernel `id` (given it has the kernels of id's group):

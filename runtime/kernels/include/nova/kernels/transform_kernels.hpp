@@ -289,44 +289,33 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
 }
 
 // Whether an NCHW input transform takes tiles in pairs (input_transform_tile_pairs, a kernel of its
-// own: beside the single-tile loop, its registers would halve that loop's occupancy): from images
-// whose rows hold an even number of elements, so that aligned element pairs never cross a row, with
-// x and V aligned to pairs.
+// own: beside the single-tile loop its registers would halve that loop's occupancy): where every image
+// row holds an even number of tiles and of elements (so that a thread's two tiles share a row and its
+// aligned element pairs never cross one), with x and V aligned to pairs. Rows of an odd number of
+// tiles (the last pair's second tile missing) measured 24-67 % slower in pairs than a tile a thread
+// (docs/performance.md, "NCHW input in tile pairs: a kernel of its own").
 inline bool input_in_tile_pairs(Layout layout, const TileGrid& g, const void* x, const void* V, int pair_bytes) {
-  return layout == Layout::nchw && g.width % 2 == 0 && reinterpret_cast<unsigned long long>(x) % pair_bytes == 0 &&
-         reinterpret_cast<unsigned long long>(V) % pair_bytes == 0;
+  return layout == Layout::nchw && g.tiles_w % 2 == 0 && g.width % 2 == 0 &&
+         reinterpret_cast<unsigned long long>(x) % pair_bytes == 0 && reinterpret_cast<unsigned long long>(V) % pair_bytes == 0;
 }
 
-// Tile pairs of each image row: tiles 2q and 2q + 1 (the second absent where the row's tile count is
-// odd).
-NOVA_HD inline long long tile_pair_count(const TileGrid& g) {
-  return static_cast<long long>(g.images) * g.tiles_h * ((g.tiles_w + 1) / 2);
-}
-
-// From NCHW images (input_in_tile_pairs) a thread takes tiles 2q and 2q + 1 of one image row and one
-// channel (a block: kBlockChannels channels x kBlockTiles pairs, consecutive threads on consecutive
-// pairs). Each patch row of both tiles (n + m elements from column `left`, whose parity kOddLeft is
-// the padding's) is read as the aligned element pairs covering it; where the row has an even number
-// of tiles (so P is even and tile 2q's V element starts a pair), each position's two V elements are
-// stored as one pair: about half the loads and stores of a tile a thread (docs/performance.md, "NCHW
-// 3-pass transforms in whole runs"). A missing second tile reads zeros past the image and stores
-// nothing.
+// From NCHW images (input_in_tile_pairs) a thread takes tiles p and p + 1 of one channel (a block:
+// kBlockChannels channels x 2 kBlockTiles tiles, consecutive threads on consecutive tile pairs). Each
+// patch row of both tiles (n + m elements from column `left`, whose parity kOddLeft is the padding's)
+// is read as the aligned element pairs covering it, and each position's two V elements are stored as
+// one pair: about half the loads and stores of a tile a thread (docs/performance.md, "NCHW 3-pass
+// transforms in whole runs").
 template <class Transform, typename TIn, typename TV, bool kOddLeft>
 __device__ void input_transform_tile_pair_loop(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n, nn = n * n;
   constexpr int kParity = kOddLeft ? 1 : 0, kPairs = (kParity + m + n - 1) / 2 + 1;  // pairs of a patch row
   const int c = static_cast<int>(blockIdx.y) * kBlockChannels + static_cast<int>(threadIdx.x) / kBlockTiles;
-  const long long pair = static_cast<long long>(blockIdx.x) * kBlockTiles + static_cast<int>(threadIdx.x) % kBlockTiles;
-  const bool valid = c < g.channels && pair < tile_pair_count(g);
-  const int pairs_w = (g.tiles_w + 1) / 2;
-  const long long slot = valid ? pair : 0, row = slot / pairs_w;  // row: image * tiles_h + tile row
-  const int first_col = 2 * static_cast<int>(slot - row * pairs_w);
-  const long long tile = row * g.tiles_w + first_col;
-  const bool second = first_col + 1 < g.tiles_w;
+  const long long tile = (static_cast<long long>(blockIdx.x) * kBlockTiles + static_cast<int>(threadIdx.x) % kBlockTiles) * 2;
+  const bool valid = c < g.channels && tile < g.tiles;  // tiles is even: tile + 1 < tiles too
   float v0[nn], v1[nn];
   {
     float d0[nn], d1[nn];
-    const TileOrigin o = tile_origin(g, tile, m);
+    const TileOrigin o = tile_origin(g, valid ? tile : 0, m);
     const int top = o.row - g.pad, first = o.col - g.pad - kParity;  // first: even
     const PatchWalk walk = patch_walk<Layout::nchw>(o.image, valid ? c : 0, top, first, g.channels, g.height, g.width);
     const bool interior = valid && top >= 0 && top + n <= g.height && first >= 0 && first + 2 * kPairs <= g.width;
@@ -349,16 +338,8 @@ __device__ void input_transform_tile_pair_loop(const TIn* __restrict__ x, TV* __
   if (!valid) return;
   const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of V
   TV* at = V + static_cast<long long>(c) * g.tiles + tile;
-  const bool pair_stores = g.tiles_w % 2 == 0;
 #pragma unroll
-  for (int xi = 0; xi < nn; ++xi) {
-    if (pair_stores) {
-      store_pair(at + xi * plane, v0[xi], v1[xi]);
-    } else {
-      store(at + xi * plane, v0[xi]);
-      if (second) store(at + xi * plane + 1, v1[xi]);
-    }
-  }
+  for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * plane, v0[xi], v1[xi]);
 }
 
 // The NCHW input transform in tile pairs (its kernel: KernelKind::input_tile_pairs), for either
@@ -575,9 +556,9 @@ inline dim3 transform_blocks(Layout layout, bool pairs, const TileGrid& g) {
 inline dim3 input_blocks(Layout layout, int n, const TileGrid& g) {
   return transform_blocks(layout, input_in_pairs(layout, n), g);
 }
-// The grid of input_transform_tile_pairs: blocks of kBlockTiles tile pairs x kBlockChannels channels.
+// The grid of input_transform_tile_pairs: blocks of 2 kBlockTiles tiles x kBlockChannels channels.
 inline dim3 input_tile_pair_blocks(const TileGrid& g) {
-  return dim3(static_cast<unsigned>((tile_pair_count(g) + kBlockTiles - 1) / kBlockTiles),
+  return dim3(static_cast<unsigned>((g.tiles + 2 * kBlockTiles - 1) / (2 * kBlockTiles)),
               static_cast<unsigned>((g.channels + kBlockChannels - 1) / kBlockChannels));
 }
 template <typename TM>
