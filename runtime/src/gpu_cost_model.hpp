@@ -121,13 +121,20 @@ inline double corrected(double linear, CostPath path, const ConvShape& s, const 
 // order): the path, tile side and layout; the logs of N, C, K, H, W and the tiles; C and K modulo 16
 // and 64; the blocks (`launch`'s on the mma.sync path, tile groups of 16 on the wgmma one, GEMM tiles
 // of 128 x 128 on the 3-pass one) in waves over the SMs and the last wave's fill; the transform's
-// operations; the memory slowdown; the mma.sync launch (zeros elsewhere); the log of the corrected
-// prediction.
-inline constexpr std::size_t kTreeFeatures = 23;
+// operations; the memory slowdown; the mma.sync launch (zeros elsewhere); for NCHW images whether the
+// 3-pass input transform takes tile pairs and the output stores runs (transform_kernels.hpp
+// input_in_tile_pairs, output_run_length: either changes its stage's speed by up to 2x); the log of
+// the corrected prediction.
+inline constexpr std::size_t kTreeFeatures = 25;
 inline std::array<double, kTreeFeatures> tree_features(const ConvShape& s, const TransformEntry& t, CostPath path,
                                                        const kernels::FusedLaunch& launch, const CostDevice& d,
                                                        double corrected_us) {
-  const int64_t C = s.c, K = s.k, P = tile_shape(s, t).tiles, sms = d.multiprocessors;
+  const Tiling tiling = tile_shape(s, t);
+  const int64_t C = s.c, K = s.k, P = tiling.tiles, sms = d.multiprocessors;
+  const bool nchw = s.layout == NOVA_LAYOUT_NCHW;
+  const int run = kernels::output_run_length(t.m, dtype_traits(s.dtype).bytes);
+  const bool tile_pairs = nchw && kernels::nchw_input_has_tile_pairs(t.n) && tiling.tiles_w % 2 == 0 && s.w % 2 == 0;
+  const bool output_runs = nchw && run > 1 && s.w_out % run == 0;
   const auto ceil_div = [](int64_t a, int64_t b) { return static_cast<double>((a + b - 1) / b); };
   const bool mma = path == CostPath::mma;
   double waves = 0;
@@ -138,13 +145,14 @@ inline std::array<double, kTreeFeatures> tree_features(const ConvShape& s, const
     waves = ceil_div(P, 16) / static_cast<double>(sms);
   else
     waves = ceil_div(P, 128) * ceil_div(K, 128) / static_cast<double>(sms);
-  return {static_cast<double>(path), static_cast<double>(t.m), s.layout == NOVA_LAYOUT_NCHW ? 1.0 : 0.0,
+  return {static_cast<double>(path), static_cast<double>(t.m), nchw ? 1.0 : 0.0,
           std::log(static_cast<double>(s.n)), std::log(static_cast<double>(C)), std::log(static_cast<double>(K)),
           std::log(static_cast<double>(s.h)), std::log(static_cast<double>(s.w)), std::log(static_cast<double>(P)),
           static_cast<double>(C % 16), static_cast<double>(K % 16), static_cast<double>(C % 64), static_cast<double>(K % 64),
           waves, waves - std::floor(waves), static_cast<double>(t.input_ops), static_cast<double>(t.output_ops),
           memory_slowdown(d), mma ? launch.tile_groups : 0.0, mma ? launch.k_blocks : 0.0,
-          mma && launch.chunked ? 1.0 : 0.0, mma ? launch.row_split : 0.0, std::log(std::max(corrected_us, 1e-3))};
+          mma && launch.chunked ? 1.0 : 0.0, mma ? launch.row_split : 0.0, tile_pairs ? 1.0 : 0.0, output_runs ? 1.0 : 0.0,
+          std::log(std::max(corrected_us, 1e-3))};
 }
 
 // The trees' sum for `f`: the log of the factor they put on the corrected prediction.

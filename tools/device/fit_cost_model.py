@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits the GPU backend's cost model (runtime/src/gpu_cost_model.hpp) to measured times.
 
-Input: random.csv files of `nova-bench-conv OUT --random COUNT --seed S` (every transform within
+Input: random.csv files (or gzipped, .csv.gz) of `nova-bench-conv OUT --random COUNT --seed S` (every transform within
 the fp16 budget on both paths, graph-replay microseconds, random shapes) and frontier.csv files of
 `--frontier` (every transform on both paths on the benchmark layers at batch 32). The model predicts a
 forward pass's time as a linear combination of features of the shape, the transform and the path
@@ -38,6 +38,7 @@ GPUs that differ in memory bandwidth.
 import argparse
 import collections
 import csv
+import gzip
 import math
 import itertools
 import random
@@ -252,7 +253,7 @@ def load(paths, mma_only=(), split_with=None, bandwidth=None):
     for i, path in enumerate(list(paths) + list(mma_only)):
         coefficients = split_with(path) if split_with else fused_coefficients(DEFAULT_COEFFICIENTS)
         slowdown = memory_slowdown(bandwidth(path) if bandwidth else REFERENCE_GBPS)
-        for row in csv.DictReader(open(path)):
+        for row in csv.DictReader(gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)):
             if "shape" not in row:  # frontier.csv
                 if row["config"] == "cudnn" or float(row["predicted"]) > 1e-2:  # cuDNN; beyond fp16's budget
                     continue
@@ -377,8 +378,9 @@ def tree_features(row, ops, launch, corrected_us):
     and layout; the logs of N, C, K, H, W and the tiles; C and K modulo 16 and 64 (padding); the
     blocks (tile groups of 16 for wgmma, GEMM tiles of 128 x 128 for 3-pass) in waves over the SMs
     and the last wave's fill; the transform's operations; the GPU's memory slowdown; the mma.sync
-    launch (tile groups, K blocks, chunked, row split; zeros on the other paths); and the log of the
-    corrected prediction."""
+    launch (tile groups, K blocks, chunked, row split; zeros on the other paths); for NCHW images
+    whether the 3-pass input transform takes tile pairs and the output stores runs (fp16: 2-byte
+    elements); and the log of the corrected prediction."""
     m, n, nn, N, C, K, H, W, P, input_ops, output_ops, x, y, nchw = sizes(row, ops)
     path = kernel(row)
     groups = k_blocks = chunked = split = 0
@@ -391,7 +393,23 @@ def tree_features(row, ops, launch, corrected_us):
         waves = math.ceil(P / 128) * math.ceil(K / 128) / MULTIPROCESSORS
     return [PATH_IDS[path], m, nchw, math.log(N), math.log(C), math.log(K), math.log(H), math.log(W), math.log(P),
             C % 16, K % 16, C % 64, K % 64, waves, waves - math.floor(waves), input_ops, output_ops, row["slowdown"],
-            groups, k_blocks, float(chunked), split, math.log(max(corrected_us, 1e-3))]
+            groups, k_blocks, float(chunked), split, *nchw_runs(m, n, W, nchw), math.log(max(corrected_us, 1e-3))]
+
+
+def output_run_length(m, element_bytes):
+    """kernel_table.hpp output_run_length: the largest power of two dividing m within 16 bytes."""
+    run = 1
+    while m % (2 * run) == 0 and 2 * run * element_bytes <= 16:
+        run *= 2
+    return run
+
+
+def nchw_runs(m, n, W, nchw):
+    """Whether an NCHW image (pad 1: the output as wide as the input) takes the input transform in
+    tile pairs (transform_kernels.hpp input_in_tile_pairs) and the output stores in runs."""
+    run = output_run_length(m, 2)
+    pairs = nchw and n <= 8 and math.ceil(W / m) % 2 == 0 and W % 2 == 0
+    return float(pairs), float(bool(nchw) and run > 1 and W % run == 0)
 
 
 def corrected_us(row, ops, coefficients, split_coefficients):

@@ -2,8 +2,10 @@
 // the names kernel_symbol gives, a build's generated/<name>_kernels.hip fills a GpuTransformEntry with
 // their addresses, and a transform loaded at run time (nova_transform_load) fills one with the
 // handles of the same kernels compiled by NVRTC. Plain C++: the code generator includes it too, and
-// the kernels (which need only the enums) under NVRTC, which has no <string>.
+// the kernels (which need the enums and output_run_length) under NVRTC, which has no <string>.
 #pragma once
+
+#include "nova/kernels/hd.hpp"
 
 #ifndef __CUDACC_RTC__
 #include <string>
@@ -145,6 +147,16 @@ constexpr KernelGroup kernel_group(KernelKind kind) {
 // Whether the NCHW input transform on n x n tiles has a tile-pair kernel: up to 8 x 8, the largest
 // measured (F(6,3) VGG-16 256@56 batch 32: input stage 91.5 -> 80.2 µs).
 constexpr bool nchw_input_has_tile_pairs(int n) { return n <= 8; }
+
+// The elements of an NCHW tile row the output transform stores at once: the largest power of two that
+// divides m and takes at most 16 bytes (m = 6: pairs, whose output stage measured 255.4 -> 139.9 µs
+// at VGG-16 128@112 batch 32, F(6,3); docs/performance.md, "NCHW input in tile pairs: a kernel of its
+// own"), where the output width is a multiple of it.
+NOVA_HD constexpr int output_run_length(int m, int element_bytes) {
+  int run = 1;
+  while (m % (2 * run) == 0 && 2 * run * element_bytes <= 16) run *= 2;
+  return run;
+}
 
 // Whether a transform with n x n input tiles has kernel `id` (given it has the kernels of id's group):
 // every kernel but the MFMA variants with more tile groups than fused_mfma_max_tile_groups(n), and the

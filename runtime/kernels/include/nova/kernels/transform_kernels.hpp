@@ -441,15 +441,6 @@ __device__ void output_transform_pairs(const T* __restrict__ M, T* __restrict__ 
   }
 }
 
-// The elements of an NCHW tile row the output transform stores at once: the largest power of two that
-// divides m and takes at most 16 bytes (m = 6: pairs, whose output stage measured 257.8 -> 135.5 µs
-// at VGG-16 128@112 batch 32, F(6,3); docs/performance.md, "NCHW 3-pass transforms in whole runs").
-NOVA_HD constexpr int output_run_length(int m, int element_bytes) {
-  int run = 1;
-  while (m % (2 * run) == 0 && 2 * run * element_bytes <= 16) run *= 2;
-  return run;
-}
-
 // y = A^T M A (+ bias[k], then ReLU) for channel k, tile p; only pixels inside the output. M is
 // [xi][k][p] for NCHW images and [xi][p][k] for NHWC ones, the order of the image it writes; fp32, or
 // (TM = TOut, 16-bit) rounded to the storage type by the GEMM, which halves the bytes both stages
