@@ -122,8 +122,8 @@ inline double corrected(double linear, CostPath path, const ConvShape& s, const 
 // and 64; the blocks (`launch`'s on the mma.sync path, tile groups of 16 on the wgmma one, GEMM tiles
 // of 128 x 128 on the 3-pass one) in waves over the SMs and the last wave's fill; the transform's
 // operations; the memory slowdown; the mma.sync launch (zeros elsewhere); for NCHW images whether the
-// 3-pass input transform takes tile pairs and the output stores runs (transform_kernels.hpp
-// input_in_tile_pairs, output_run_length: either changes its stage's speed by up to 2x); the log of
+// 3-pass input transform takes tile pairs and the output stores runs (kernel_table.hpp
+// nchw_rows_in_tile_pairs, output_run_length: either changes its stage's speed by up to 2x); the log of
 // the corrected prediction.
 inline constexpr std::size_t kTreeFeatures = 25;
 inline std::array<double, kTreeFeatures> tree_features(const ConvShape& s, const TransformEntry& t, CostPath path,
@@ -133,7 +133,7 @@ inline std::array<double, kTreeFeatures> tree_features(const ConvShape& s, const
   const int64_t C = s.c, K = s.k, P = tiling.tiles, sms = d.multiprocessors;
   const bool nchw = s.layout == NOVA_LAYOUT_NCHW;
   const int run = kernels::output_run_length(t.m, dtype_traits(s.dtype).bytes);
-  const bool tile_pairs = nchw && kernels::nchw_input_has_tile_pairs(t.n) && tiling.tiles_w % 2 == 0 && s.w % 2 == 0;
+  const bool tile_pairs = nchw && kernels::nchw_rows_in_tile_pairs(t.n, tiling.tiles_w, s.w);
   const bool output_runs = nchw && run > 1 && s.w_out % run == 0;
   const auto ceil_div = [](int64_t a, int64_t b) { return static_cast<double>((a + b - 1) / b); };
   const bool mma = path == CostPath::mma;

@@ -45,12 +45,11 @@ std::vector<float> with_type(Storage s, F&& f) {
   return nova::test::with_storage_type<__half, hip_bfloat16>(s, std::forward<F>(f));
 }
 
-// The input transform as its launcher runs it (launch_input_transform): NCHW images in tile pairs where
-// the transform has that kernel and input_in_tile_pairs says, else a tile (or channel pair) a thread.
+// The input transform as its launcher runs it (launch_input_transform): in tile pairs where
+// input_in_tile_pairs says, else a tile (or channel pair) a thread.
 template <class Transform, Layout layout, typename T>
 void emulated_input(const T* x, T* V, const TileGrid& g) {
-  if (layout == Layout::nchw && nova::kernels::nchw_input_has_tile_pairs(Transform::n) &&
-      nova::kernels::input_in_tile_pairs(layout, g, x, V, sizeof(nova::kernels::StoragePair<T>))) {
+  if (nova::kernels::input_in_tile_pairs(layout, Transform::n, g, x, V, sizeof(nova::kernels::StoragePair<T>))) {
     nova::emulation::launch(nova::kernels::input_tile_pair_blocks(g), nova::kernels::kBlockThreads,
                             [&] { nova::kernels::input_transform_tile_pairs<Transform>(x, V, g); });
     return;
@@ -164,8 +163,8 @@ TEST_CASE("NCHW input in tile pairs: an image not aligned to a pair gives the al
   const std::size_t elements = 2 * 5 * 10 * 16, nn = Transform::n * Transform::n;
   std::vector<__half> aligned(elements + 2), shifted(elements + 2);
   for (std::size_t i = 0; i < elements; ++i) aligned[i] = shifted[i + 1] = static_cast<__half>(static_cast<float>(i % 23) / 7 - 1);
-  REQUIRE(nova::kernels::input_in_tile_pairs(Layout::nchw, g, aligned.data(), aligned.data(), 4));
-  REQUIRE_FALSE(nova::kernels::input_in_tile_pairs(Layout::nchw, g, shifted.data() + 1, aligned.data(), 4));
+  REQUIRE(nova::kernels::input_in_tile_pairs(Layout::nchw, Transform::n, g, aligned.data(), aligned.data(), 4));
+  REQUIRE_FALSE(nova::kernels::input_in_tile_pairs(Layout::nchw, Transform::n, g, shifted.data() + 1, aligned.data(), 4));
   const auto transform = [&](const __half* x) {
     std::vector<__half> V = nan_filled<__half>(nn * 5 * static_cast<std::size_t>(g.tiles) + nova::test::kGuard);
     emulated_input<Transform, Layout::nchw>(x, V.data(), g);
@@ -177,5 +176,5 @@ TEST_CASE("NCHW input in tile pairs: an image not aligned to a pair gives the al
   CHECK(std::equal(from_pairs.begin(), from_pairs.end() - nova::test::kGuard, from_tiles.begin()));
   TileGrid odd{};  // 7 tiles a row
   REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, 2, 5, 10, 28, 1, odd));
-  CHECK_FALSE(nova::kernels::input_in_tile_pairs(Layout::nchw, odd, aligned.data(), aligned.data(), 4));
+  CHECK_FALSE(nova::kernels::input_in_tile_pairs(Layout::nchw, Transform::n, odd, aligned.data(), aligned.data(), 4));
 }

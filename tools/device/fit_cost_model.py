@@ -406,7 +406,7 @@ def output_run_length(m, element_bytes):
 
 def nchw_runs(m, n, W, nchw):
     """Whether an NCHW image (pad 1: the output as wide as the input) takes the input transform in
-    tile pairs (transform_kernels.hpp input_in_tile_pairs) and the output stores in runs."""
+    tile pairs (kernel_table.hpp nchw_rows_in_tile_pairs) and the output stores in runs."""
     run = output_run_length(m, 2)
     pairs = nchw and n <= 8 and math.ceil(W / m) % 2 == 0 and W % 2 == 0
     return float(pairs), float(bool(nchw) and run > 1 and W % run == 0)

@@ -71,8 +71,8 @@ struct KernelId {
 };
 
 // Table positions: filter [storage], input and output [layout][storage], input_tile_pairs [storage]
-// (NCHW), output_m16 [layout][storage f16 / bf16], the fused kernels [storage f16 / bf16][layout][variant] of each family (mma.sync,
-// wgmma, MFMA).
+// (NCHW), output_m16 [layout][storage f16 / bf16], the fused kernels [storage f16 / bf16][layout]
+// [variant] of each family (mma.sync, wgmma, MFMA).
 inline constexpr int kFilterKernels = 3, kTileKernels = 6, kTilePairKernels = 3, kNarrowOutputKernels = 2 * 2,
                      kFusedMmaKernels = 2 * 2 * kFusedMmaVariants, kFusedWgmmaKernels = 2 * 2 * kFusedWgmmaVariants,
                      kFusedMfmaKernels = 2 * 2 * kFusedMfmaVariants;
@@ -145,8 +145,18 @@ constexpr KernelGroup kernel_group(KernelKind kind) {
 }
 
 // Whether the NCHW input transform on n x n tiles has a tile-pair kernel: up to 8 x 8, the largest
-// measured (F(6,3) VGG-16 256@56 batch 32: input stage 91.5 -> 80.2 µs).
+// measured (F(6,3) VGG-16 256@56 batch 32: input stage 94.0 -> 75.3 µs).
 constexpr bool nchw_input_has_tile_pairs(int n) { return n <= 8; }
+
+// Whether NCHW images `width` wide, whose rows hold `tiles_w` tiles of n x n, take the input transform
+// in tile pairs (given aligned buffers): where the kernel exists and every row holds an even number of
+// tiles and of elements, so that a thread's two tiles share a row and its aligned element pairs never
+// cross one. Rows of an odd number of tiles (the last pair's second tile missing) measured 24-67 %
+// slower in pairs than a tile a thread (docs/performance.md, "NCHW input in tile pairs: a kernel of
+// its own"). The launcher and the cost model ask this.
+constexpr bool nchw_rows_in_tile_pairs(int n, long long tiles_w, long long width) {
+  return nchw_input_has_tile_pairs(n) && tiles_w % 2 == 0 && width % 2 == 0;
+}
 
 // The elements of an NCHW tile row the output transform stores at once: the largest power of two that
 // divides m and takes at most 16 bytes (m = 6: pairs, whose output stage measured 255.4 -> 139.9 µs

@@ -228,7 +228,7 @@ __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restri
 
 // Whether `p` is a multiple of `bytes` (no <cstdint> here: run-time compilation has no standard
 // library).
-__device__ inline bool aligned_to(const void* p, unsigned long long bytes) {
+NOVA_HD inline bool aligned_to(const void* p, unsigned long long bytes) {
   return reinterpret_cast<unsigned long long>(p) % bytes == 0;
 }
 
@@ -288,15 +288,12 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
   }
 }
 
-// Whether an NCHW input transform takes tiles in pairs (input_transform_tile_pairs, a kernel of its
-// own: beside the single-tile loop its registers would halve that loop's occupancy): where every image
-// row holds an even number of tiles and of elements (so that a thread's two tiles share a row and its
-// aligned element pairs never cross one), with x and V aligned to pairs. Rows of an odd number of
-// tiles (the last pair's second tile missing) measured 24-67 % slower in pairs than a tile a thread
-// (docs/performance.md, "NCHW input in tile pairs: a kernel of its own").
-inline bool input_in_tile_pairs(Layout layout, const TileGrid& g, const void* x, const void* V, int pair_bytes) {
-  return layout == Layout::nchw && g.tiles_w % 2 == 0 && g.width % 2 == 0 &&
-         reinterpret_cast<unsigned long long>(x) % pair_bytes == 0 && reinterpret_cast<unsigned long long>(V) % pair_bytes == 0;
+// Whether an input transform on n x n tiles takes them in pairs (input_transform_tile_pairs, a kernel
+// of its own: beside the single-tile loop its registers would halve that loop's occupancy): NCHW
+// images whose rows allow it (nchw_rows_in_tile_pairs), with x and V aligned to pairs.
+inline bool input_in_tile_pairs(Layout layout, int n, const TileGrid& g, const void* x, const void* V, int pair_bytes) {
+  return layout == Layout::nchw && nchw_rows_in_tile_pairs(n, g.tiles_w, g.width) && aligned_to(x, pair_bytes) &&
+         aligned_to(V, pair_bytes);
 }
 
 // From NCHW images (input_in_tile_pairs) a thread takes tiles p and p + 1 of one channel (a block:

@@ -42,7 +42,7 @@ hipError_t launch_input_transform(const void* kernel, const void* tile_pairs, co
     return hipErrorInvalidValue;
   if (g.tiles == 0 || C == 0) return hipSuccess;
   if (!x || !V || !kernel) return hipErrorInvalidValue;
-  if (tile_pairs && input_in_tile_pairs(layout, g, x, V, sizeof(StoragePair<TIn>)))
+  if (tile_pairs && input_in_tile_pairs(layout, t.n, g, x, V, sizeof(StoragePair<TIn>)))
     return launch_kernel(tile_pairs, input_tile_pair_blocks(g), dim3(kBlockThreads), 0, stream, x, V, g);
   return launch_kernel(kernel, input_blocks(layout, t.n, g), dim3(kBlockThreads), 0, stream, x, V, g);
 }
