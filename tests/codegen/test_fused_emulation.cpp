@@ -83,6 +83,25 @@ TEST_CASE("fused fp16 kernel: every channel-count class and both layouts, emulat
   }
 }
 
+// The one-K-block kernels' NHWC epilogue by the whole block (fused_store_block): K = 64 (one pass of
+// the block's warps) and K = 120 (two, the second past K in its last 8 channels), border tiles,
+// every tile-group count (a block barrier per group), fp16 and bf16.
+TEST_CASE("fused kernel: NHWC outputs stored by the whole block, emulated") {
+  using nova::kernels::fused_block_stores;
+  CHECK(fused_block_stores(Layout::nhwc, 64));
+  CHECK(fused_block_stores(Layout::nhwc, 120));
+  CHECK_FALSE(fused_block_stores(Layout::nchw, 64));
+  CHECK_FALSE(fused_block_stores(Layout::nhwc, 80));  // warps would take 1 or 2 K blocks
+  CHECK_FALSE(fused_block_stores(Layout::nhwc, 60));  // K not a multiple of 8
+  const std::vector<Shape> shapes = {{1, 24, 64, 10, 9, 1}, {2, 16, 120, 7, 9, 0}};
+  unsigned seed = 61;
+  for (const Shape& s : shapes) {
+    check_launches<nova::generated::f4x3_standard::Transform, Layout::nhwc>(s, seed++);
+    check_launches<nova::generated::f2x3_standard::Transform, Layout::nhwc>(s, seed++);
+    check_launches<nova::generated::f4x3_standard::Transform, Layout::nhwc, hip_bfloat16>(s, seed++);
+  }
+}
+
 // bf16: the same loops on the storage type with 8 bits of precision, in both layouts, unchunked and
 // chunked.
 TEST_CASE("fused bf16 kernel, emulated on the CPU, matches the reference within its rounding") {

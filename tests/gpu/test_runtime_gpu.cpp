@@ -387,13 +387,15 @@ TEST_CASE("fp16 and bf16 inputs up to 8 in magnitude stay finite and within the 
 // the runtime's cost model picks one per forward, NOVA_FUSED_ROW_SPLIT forces it, NOVA_FUSED_KERNEL=mma
 // keeps NCHW off the wgmma kernel): every split sums its warps' partial outputs right, on a shape
 // whose K fills whole slices and one whose K (20) and C (24) do not, both layouts, fp16 and bf16.
+// Unsplit, the NHWC shapes with K = 64 and 120 store through the whole block (fused_store_block), the
+// second in two passes of the block's warps with clipped border tiles.
 TEST_CASE("the fused kernel with its rows split over every warp count matches FP64", "[gpu]") {
   NOVA_REQUIRE_GPU();
   REQUIRE(setenv("NOVA_FUSED_KERNEL", "mma", 1) == 0);
   for (const char* split : {"1", "2", "4", "8"}) {
     REQUIRE(setenv("NOVA_FUSED_ROW_SPLIT", split, 1) == 0);
     nova::Handle gpu(NOVA_BACKEND_GPU);  // reads both when it is made
-    for (const Shape& s : {Shape{1, 64, 64, 24, 1}, Shape{2, 24, 20, 17, 0}}) {
+    for (const Shape& s : {Shape{1, 64, 64, 24, 1}, Shape{2, 32, 120, 22, 1}, Shape{2, 24, 20, 17, 0}}) {
       const Problem p(s, 1.0f, 11u);
       for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_BF16})
         for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})

@@ -23,10 +23,13 @@
 //      into y = A^T M A at once, a domain row at a time, so only the m*m outputs and one row of M
 //      stay in registers. Every M element a thread holds has the same (tile, k) for every xi,
 //      which is what makes the output transform thread-local.
-//   3. the epilogue adds the bias, applies ReLU and stores each tile's pixels: as channel pairs
-//      (or single channels where K is odd, or NCHW planes) straight from the accumulators
-//      (fused_store_direct), or, with two K blocks a warp, NHWC and K a multiple of 8, as 16-byte
-//      channel runs restaged through the U buffer (fused_store_restaged).
+//   3. the epilogue adds the bias, applies ReLU and stores each tile's pixels. NHWC with K a
+//      multiple of 8: with one K block a warp the block restages its 64 channels of each pixel
+//      through the warps' U buffers and stores whole 128-byte runs (fused_store_block, where every
+//      warp has as many K blocks as the others); with two K blocks a warp each warp restages its
+//      16-byte channel runs through its own U buffer (fused_store_restaged). Otherwise channel pairs
+//      (or single channels where K is odd) straight from the accumulators (fused_store_direct), and
+//      NCHW planes restaged per warp (fused_store_planes).
 // Where V of every channel does not fit the shared memory (C beyond ~130 for F(4,3) on Hopper) the
 // block takes the channels in chunks (kChunked): a warp then owns one tile group and one K block
 // for the whole kernel, its outputs stay in registers from chunk to chunk (the output transform
@@ -622,6 +625,51 @@ __device__ __forceinline__ void fused_store_restaged(const FusedConvArgs& a, con
   fused_warp_sync();  // the next tile group's U copies overwrite the buffer
 }
 
+// Phase 3 of the one-K-block kernels for NHWC images, by the whole block, where K is a multiple of
+// 8 and every warp takes as many K blocks as the others (fused_block_stores, so that all meet the
+// same barriers): after a block barrier each warp writes its biased, rectified outputs into the
+// block's U buffers (free once every warp is done with the tile group) as [tile][pixel][the block's
+// 64 channels], and then the block stores whole pixels of those channels, 16 bytes a thread: the
+// 128 bytes of a pixel's 64 channels are one run in y. Stored by each warp instead, a warp
+// instruction writes half sectors of 8 pixels, and the epilogue cost about as much as the input
+// transform (VGG-16 64@224: 438 -> 406 us, docs/performance.md "Where the mma.sync kernel's time
+// goes"). With two K blocks a warp the warp's own 16-byte runs stay faster (fused_store_restaged).
+// A tile is padded by 16 bytes, which keeps the writes of a lane quad's 8 tiles in different banks.
+inline constexpr int kFusedBlockRun = kFusedWarps * kFusedBlockK;  // channels a block stages
+NOVA_HD constexpr int fused_block_tile_stride(int m) { return m * m * kFusedBlockRun + 8; }  // halves
+NOVA_HD constexpr bool fused_block_stores(Layout layout, int K) {
+  return layout == Layout::nhwc && K % kFusedBlockK == 0 && fused_padded_outputs(K) / kFusedBlockK % kFusedWarps == 0;
+}
+template <class Transform, typename T>
+__device__ __forceinline__ void fused_store_block(const FusedConvArgs& a, const FusedBlock<T>& blk,
+                                                  const float (&out)[1][Transform::m * Transform::m][4], int t0, int kb,
+                                                  int warp, int lane) {
+  constexpr int m = Transform::m, n = Transform::n;
+  constexpr int kRun = kFusedBlockRun, kTileStride = fused_block_tile_stride(m);
+  static_assert(kFusedGroupTiles * kTileStride <= kFusedWarps * fused_u_buffer_halves(n, 1),
+                "the block's staged outputs must fit in its U buffers");
+  const TileGrid& g = a.grid;
+  T* y = static_cast<T*>(a.y);
+  T* staging = blk.u_buffers;
+  const int k0 = (kb - warp) * kFusedBlockK;  // the block's first channel
+  __syncthreads();  // every warp is done with its U buffer
+  fused_stage_outputs<Transform, 1>(a, out, kb, lane, [&](int, int h, int p, float first, float second) {
+    store_pair(staging + (lane / 4 + 8 * h) * kTileStride + p * kRun + warp * kFusedBlockK + lane % 4 * 2, first, second);
+  });
+  __syncthreads();
+  constexpr int kChunks = kRun / 8;  // 16-byte runs of a pixel
+#pragma unroll 1
+  for (int c = static_cast<int>(threadIdx.x); c < kFusedGroupTiles * m * m * kChunks; c += static_cast<int>(blockDim.x)) {
+    const int t = c / (m * m * kChunks), p = c / kChunks % (m * m), q = c % kChunks;
+    if (t0 + t >= blk.tiles || k0 + q * 8 >= a.K) continue;
+    const TileOrigin o = blk.origins[t0 + t];
+    const int row = o.row + p / m, col = o.col + p % m;
+    if (row >= g.out_height || col >= g.out_width) continue;
+    copy_run(y + ((o.image * g.out_height + row) * g.out_width + col) * a.K + k0 + q * 8, staging + t * kTileStride + p * kRun + q * 8);
+  }
+  __syncthreads();  // the next tile group's U copies overwrite the buffers
+}
+
 // Phase 3 for NCHW images: bias and ReLU, then the warp restages its outputs through its U buffer
 // (free once the loop is done) as [channel][tile][pixel], and each lane stores a tile row of one
 // channel per step, so that consecutive lanes write consecutive tiles of an image row (stored
@@ -742,10 +790,12 @@ __device__ __forceinline__ void fused_store(const FusedConvArgs& a, const FusedB
 template <class Transform, typename T, Layout layout, int kKBlocks>
 __device__ __forceinline__ void fused_tile_group(const FusedConvArgs& a, const FusedBlock<T>& blk,
                                                  const UStream<T, Transform::n, kKBlocks>& u, int t0, int kb,
-                                                 int lane) {
+                                                 int warp, int lane, bool block_stores) {
   constexpr int m = Transform::m;
   float out[kKBlocks][m * m][4] = {};
   fused_accumulate<Transform, T, kKBlocks>(out, blk, u, t0, lane);
+  if constexpr (kKBlocks == 1)
+    if (block_stores) return fused_store_block<Transform, T>(a, blk, out, t0, kb, warp, lane);
   fused_store<Transform, T, layout, kKBlocks, false>(a, blk, out, u.buffer, t0, kb, lane);
 }
 
@@ -819,11 +869,14 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
     __syncthreads();
     fused_input_transform<Transform, T, layout, kKBlocks, kChunked>(a, blk, 0, pairs);
     __syncthreads();
+    // Every warp meets the block stores' barriers as often as the others (fused_block_stores).
+    const bool block_stores = kKBlocks == 1 && fused_block_stores(layout, a.K);
 #pragma unroll 1
     for (int kb = static_cast<int>(blockIdx.y) * a.k_slice + warp * kKBlocks; kb < kb_end; kb += warps * kKBlocks) {
       const UStream<T, n, kKBlocks> u = stream(kb, 0, steps);  // fused_launch: K blocks come in pairs
 #pragma unroll 1
-      for (int t0 = 0; t0 < blk.tiles; t0 += kFusedGroupTiles) fused_tile_group<Transform, T, layout, kKBlocks>(a, blk, u, t0, kb, lane);
+      for (int t0 = 0; t0 < blk.tiles; t0 += kFusedGroupTiles)
+        fused_tile_group<Transform, T, layout, kKBlocks>(a, blk, u, t0, kb, warp, lane, block_stores);
     }
   } else {
     // One tile group; K block blockIdx.y * k_slice + warp / split for this warp, which takes the
