@@ -632,7 +632,7 @@ __device__ __forceinline__ void fused_store_restaged(const FusedConvArgs& a, con
 // 64 channels], and then the block stores whole pixels of those channels, 16 bytes a thread: the
 // 128 bytes of a pixel's 64 channels are one run in y. Stored by each warp instead, a warp
 // instruction writes half sectors of 8 pixels, and the epilogue cost about as much as the input
-// transform (VGG-16 64@224: 431.6 -> 404.6 us, docs/performance.md "Where the mma.sync kernel's time
+// transform (VGG-16 64@224: 432.1 -> 404.6 us, docs/performance.md "Where the mma.sync kernel's time
 // goes"). With two K blocks a warp the warp's own 16-byte runs stay faster (fused_store_restaged).
 // A tile is padded by 16 bytes, which keeps the writes of a lane quad's 8 tiles in different banks.
 inline constexpr int kFusedBlockRun = kFusedWarps * kFusedBlockK;  // channels a block stages
