@@ -267,6 +267,49 @@ TEST_CASE("wgmma fused kernel, emulated on the CPU: channel classes, layouts, fp
   check_wgmma<Transform, Layout::nchw, __half>(shapes[0], seed++);
 }
 
+// NCHW patch rows read and output rows stored in aligned runs (load_pair_patch_runs in both kernels'
+// producers, store_staged_tile_row in both epilogues): where the widths are multiples of the run and
+// the padding 1 (x and y aligned), runs outside the image on every side, clipped tile rows, C odd (the
+// last pair's second channel read where the first is), below 16 and beyond one chunk, every launch
+// variant of the mma.sync kernel and the wgmma kernel, fp16 and bf16.
+TEST_CASE("fused kernels: NCHW rows in aligned runs, emulated") {
+  using F43 = nova::generated::f4x3_standard::Transform;
+  using F23 = nova::generated::f2x3_standard::Transform;
+  using nova::kernels::nchw_patch_runs;
+  const std::vector<__half> buffer(8);
+  const auto runs = [&](int m, int W, int pad, int offset) {
+    nova::kernels::TileGrid g{};
+    REQUIRE(nova::kernels::make_tile_grid(m, 3, 1, 1, 8, W, pad, g));
+    return m == 4 ? nchw_patch_runs<4>(buffer.data() + offset, g) : nchw_patch_runs<2>(buffer.data() + offset, g);
+  };
+  CHECK(runs(4, 12, 1, 0));
+  CHECK(runs(4, 12, 5, 4));        // the padding's place in a run is what matters
+  CHECK_FALSE(runs(4, 10, 1, 0));  // rows start off a run of 4
+  CHECK(runs(2, 10, 1, 0));
+  CHECK_FALSE(runs(4, 12, 0, 0));
+  CHECK_FALSE(runs(4, 12, 2, 0));
+  CHECK_FALSE(runs(4, 12, 1, 2));  // x not aligned to a run
+  CHECK_FALSE(runs(2, 10, 1, 1));
+  const auto output_runs = [&](int W, int pad, int offset) {
+    nova::kernels::TileGrid g{};
+    REQUIRE(nova::kernels::make_tile_grid(4, 3, 1, 1, 8, W, pad, g));
+    return nova::kernels::nchw_output_runs<4>(buffer.data() + offset, g);
+  };
+  CHECK(output_runs(12, 1, 0));
+  CHECK(output_runs(14, 0, 4));   // 12 output columns
+  CHECK_FALSE(output_runs(10, 1, 0));
+  CHECK_FALSE(output_runs(12, 1, 2));
+  const std::vector<Shape> shapes = {{2, 24, 40, 9, 12, 1}, {1, 5, 16, 8, 8, 1}, {1, 136, 24, 6, 4, 1}};
+  unsigned seed = 81;
+  for (const Shape& s : shapes) {
+    REQUIRE(runs(4, s.W, s.pad, 0));
+    check_launches<F43, Layout::nchw>(s, seed++);
+    check_launches<F23, Layout::nchw>(s, seed++);
+    check_launches<F43, Layout::nchw, hip_bfloat16>(s, seed++);
+    check_wgmma<F43, Layout::nchw, __half>(s, seed++);
+  }
+}
+
 TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes, filter slots are unique") {
   using namespace nova::kernels;
   for (const std::uint32_t address : {0u, 4096u, 200704u})

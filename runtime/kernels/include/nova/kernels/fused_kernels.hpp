@@ -491,7 +491,7 @@ __device__ __forceinline__ void fused_input_transform(const FusedConvArgs& a, co
       const int c = c0 + 2 * (layout == Layout::nhwc ? item % pairs : item / blk.capacity);
       const bool valid = item < items && t < blk.tiles && c < C;
       const int next = word || c + 1 < C ? plane : 0;
-      load_pair_patch<n, layout>(x, g, blk.origins[valid ? t : 0], c, valid, next, word, raw[ahead]);
+      load_pair_patch<n, Transform::m, layout>(x, g, blk.origins[valid ? t : 0], c, valid, next, word, raw[ahead]);
     }
 #pragma unroll
     for (int ahead = 0; ahead < kItemsAhead; ++ahead) {
@@ -670,6 +670,39 @@ __device__ __forceinline__ void fused_store_block(const FusedConvArgs& a, const 
   __syncthreads();  // the next tile group's U copies overwrite the buffers
 }
 
+// Whether NCHW output rows can be stored in aligned runs of output_run_length(m) elements: every
+// row of y starts on a run (the output width a multiple of it, y aligned to one).
+template <int m, typename T>
+__device__ inline bool nchw_output_runs(const T* y, const TileGrid& g) {
+  constexpr int kRun = output_run_length(m, sizeof(T));
+  return kRun > 1 && g.out_width % kRun == 0 && aligned_to(y, kRun * sizeof(T));
+}
+
+// Tile row `from` (restaged outputs, aligned to an element pair) to `to` in y: as aligned runs where
+// `runs` (nchw_output_runs) holds, one store a run instead of one an element, else element by element;
+// columns from the output width on are not stored.
+template <int m, typename T>
+__device__ __forceinline__ void store_staged_tile_row(T* to, const T* from, int col, int out_width, bool runs) {
+  constexpr int kRun = output_run_length(m, sizeof(T));
+  if (kRun > 1 && runs) {
+#pragma unroll
+    for (int s = 0; s < m; s += kRun) {
+      if (col + s >= out_width) break;
+      ElementRun<T, kRun> run;
+#pragma unroll
+      for (int e = 0; e < kRun; e += 2) {
+        const ElementPair<T> p = *reinterpret_cast<const ElementPair<T>*>(from + s + e);
+        run.e[e] = p.a, run.e[e + 1] = p.b;
+      }
+      *reinterpret_cast<ElementRun<T, kRun>*>(to + s) = run;
+    }
+    return;
+  }
+#pragma unroll
+  for (int s = 0; s < m; ++s)
+    if (col + s < out_width) to[s] = from[s];
+}
+
 // Phase 3 for NCHW images: bias and ReLU, then the warp restages its outputs through its U buffer
 // (free once the loop is done) as [channel][tile][pixel], and each lane stores a tile row of one
 // channel per step, so that consecutive lanes write consecutive tiles of an image row (stored
@@ -690,6 +723,7 @@ __device__ __forceinline__ void fused_store_planes(const FusedConvArgs& a, const
     store(at + kChannelStride, second);
   });
   const int plane = g.out_height * g.out_width;
+  const bool runs = nchw_output_runs<m>(y, g);
 #pragma unroll 1
   for (int unit = lane; unit < kChannels * kFusedGroupTiles * m; unit += 32) {
     const int t = unit % kFusedGroupTiles, r = unit / kFusedGroupTiles % m, c = unit / (kFusedGroupTiles * m);
@@ -699,10 +733,7 @@ __device__ __forceinline__ void fused_store_planes(const FusedConvArgs& a, const
     const int row = o.row + r;
     if (row >= g.out_height) continue;
     T* to = y + (o.image * a.K + k) * plane + row * g.out_width + o.col;
-    const T* from = staging + c * kChannelStride + t * m * m + r * m;
-#pragma unroll
-    for (int s = 0; s < m; ++s)
-      if (o.col + s < g.out_width) to[s] = from[s];
+    store_staged_tile_row<m>(to, staging + c * kChannelStride + t * m * m + r * m, o.col, g.out_width, runs);
   }
   fused_warp_sync();  // the next tile group's U copies overwrite the buffer
 }

@@ -174,6 +174,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
       }
     }
   } else {
+    const bool runs = nchw_output_runs<m>(y, g);
 #pragma unroll 1
     for (int unit = thread; unit < kWgRows * kTiles * m; unit += kWgProducerThreads) {
       const int t = unit % kTiles, r = unit / kTiles % m, kl = unit / (kTiles * m), k = kh * kWgRows + kl;
@@ -182,10 +183,8 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
       const int row = o.row + r;
       if (row >= g.out_height) continue;
       T* to = y + (static_cast<long long>(o.image * a.K + k) * g.out_height + row) * g.out_width + o.col;
-      const T* from = blk.staging + fused_wg_staging_offset<layout>(t, r * m, kl, m, kTiles);
-#pragma unroll
-      for (int s = 0; s < m; ++s)
-        if (o.col + s < g.out_width) to[s] = from[s];
+      store_staged_tile_row<m>(to, blk.staging + fused_wg_staging_offset<layout>(t, r * m, kl, m, kTiles), o.col,
+                               g.out_width, runs);
     }
   }
   wg_arrive(blk.stored);
@@ -226,7 +225,7 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
         const TileOrigin o = origins[valid ? t : 0];
         const int next = second ? plane : 0;
         StoragePair<T> raw[nn];
-        load_pair_patch<n, layout>(x, g, o, c, valid, next, word, raw);
+        load_pair_patch<n, m, layout>(x, g, o, c, valid, next, word, raw);
         float v0[nn], v1[nn];
         transform_pair_patch<Transform, T>(raw, v0, v1);
         T* at = v + fused_wg_v_offset(0, t, c, steps, kTiles);

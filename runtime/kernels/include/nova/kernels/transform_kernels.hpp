@@ -188,11 +188,71 @@ __device__ inline StoragePair<T> load_channel_pair(const T* __restrict__ x, int 
   return inside ? pair_of(x[at], x[at + next]) : pair_of(zero, zero);
 }
 
+// Whether `p` is a multiple of `bytes` (no <cstdint> here: run-time compilation has no standard
+// library).
+NOVA_HD inline bool aligned_to(const void* p, unsigned long long bytes) {
+  return reinterpret_cast<unsigned long long>(p) % bytes == 0;
+}
+
+// `count` consecutive storage elements as one aligned load or store (count * sizeof(T) a power of two).
+template <typename T, int count>
+struct alignas(count * sizeof(T)) ElementRun {
+  T e[count];
+};
+
+// Whether NCHW patch rows of tiles m wide can be read in aligned runs of kRun = output_run_length(m)
+// elements (load_pair_patch_runs): every row of x starts on a run (the width a multiple of it, x
+// aligned to one), and the padding puts each patch row's first element last in a run, so that its
+// place in the run is the same for every tile (pad = 1, the 3 x 3 "same" convolution).
+template <int m, typename T>
+__device__ inline bool nchw_patch_runs(const T* x, const TileGrid& g) {
+  constexpr int kRun = output_run_length(m, sizeof(T));
+  return kRun > 1 && g.width % kRun == 0 && g.pad % kRun == 1 && aligned_to(x, kRun * sizeof(T));
+}
+
+// The n x n patch of channels c and c + 1 (the second `next` elements further) of the tile at `o`
+// from an NCHW image where nchw_patch_runs holds: each patch row as the aligned runs covering it, one
+// load a run (3 loads of 8 bytes a row of F(4,3), against 6 of 2 bytes), a run outside the image
+// zero. Each run is wholly inside or outside a row, since rows start on runs.
+template <int n, int m, typename T>
+__device__ __forceinline__ void load_pair_patch_runs(const T* __restrict__ x, const TileGrid& g, const TileOrigin& o,
+                                                     int c, bool valid, int next, StoragePair<T> (&raw)[n * n]) {
+  constexpr int kRun = output_run_length(m, sizeof(T)), kFirst = kRun - 1, kRuns = (kFirst + n + kRun - 1) / kRun;
+  using Run = ElementRun<T, kRun>;
+  const int top = o.row - g.pad, first = o.col - g.pad - kFirst;  // first: a multiple of kRun
+  const PatchWalk walk = patch_walk<Layout::nchw>(o.image, c, top, first, g.channels, g.height, g.width);
+  const T zero = storage_zero<T>();
+#pragma unroll
+  for (int i = 0; i < n; ++i) {
+    const bool row_inside = valid && top + i >= 0 && top + i < g.height;
+    Run a[kRuns], b[kRuns];
+#pragma unroll
+    for (int q = 0; q < kRuns; ++q) {
+      const bool inside = row_inside && first + q * kRun >= 0 && first + q * kRun < g.width;
+      const T* at = x + walk.at(i, q * kRun);
+      if (inside) {
+        a[q] = *reinterpret_cast<const Run*>(at), b[q] = *reinterpret_cast<const Run*>(at + next);
+      } else {
+#pragma unroll
+        for (int e = 0; e < kRun; ++e) a[q].e[e] = zero, b[q].e[e] = zero;
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < n; ++j) {
+      const int e = kFirst + j;
+      raw[i * n + j] = pair_of(a[e / kRun].e[e % kRun], b[e / kRun].e[e % kRun]);
+    }
+  }
+}
+
 // The n x n patch of channels c and c + 1 of the tile at `o` as pairs (load_channel_pair per element;
-// `next`, `word` as there); all zero where !valid.
-template <int n, Layout layout, typename T>
+// `next`, `word` as there; NCHW images in runs where nchw_patch_runs holds); all zero where !valid.
+template <int n, int m, Layout layout, typename T>
 __device__ __forceinline__ void load_pair_patch(const T* __restrict__ x, const TileGrid& g, const TileOrigin& o, int c,
                                                 bool valid, int next, bool word, StoragePair<T> (&raw)[n * n]) {
+  if constexpr (layout == Layout::nchw) {
+    if (nchw_patch_runs<m>(x, g)) return load_pair_patch_runs<n, m>(x, g, o, c, valid, next, raw);
+  }
   walk_patch<n, layout>(g, o, c, valid,
                         [&](int e, bool inside, int at) { raw[e] = load_channel_pair<layout>(x, at, next, inside, word); });
 }
@@ -226,17 +286,6 @@ __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restri
   for (int xi = 0; xi < n * n; ++xi) store(U + xi * filters + f, u[xi]);
 }
 
-// Whether `p` is a multiple of `bytes` (no <cstdint> here: run-time compilation has no standard
-// library).
-NOVA_HD inline bool aligned_to(const void* p, unsigned long long bytes) {
-  return reinterpret_cast<unsigned long long>(p) % bytes == 0;
-}
-
-// `count` consecutive storage elements as one aligned store (count * sizeof(T) a power of two).
-template <typename T, int count>
-struct alignas(count * sizeof(T)) ElementRun {
-  T e[count];
-};
 template <int count, typename T>
 __device__ inline void store_run(T* at, const float* values) {
   ElementRun<T, count> run;
@@ -271,7 +320,7 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
   float v0[nn], v1[nn];
   {
     StoragePair<TIn> raw[nn];
-    load_pair_patch<n, Layout::nhwc>(x, g, tile_origin(g, valid ? tile : 0, m), c, valid, second ? 1 : 0, kWord, raw);
+    load_pair_patch<n, m, Layout::nhwc>(x, g, tile_origin(g, valid ? tile : 0, m), c, valid, second ? 1 : 0, kWord, raw);
     transform_pair_patch<Transform, TIn>(raw, v0, v1);
   }
   if (!valid) return;
