@@ -13,7 +13,8 @@
 //      memory (the storage type of the 3-pass pipeline). A thread takes a channel pair of one
 //      tile: from NHWC images consecutive threads take consecutive pairs of a tile (one 4-byte load
 //      per patch element where C is even), from NCHW images consecutive tiles of a pair (each
-//      channel a 2-byte load from its own plane, so a warp reads along image rows); two
+//      channel from its own plane, so a warp reads along image rows: a patch row as aligned 8-byte
+//      runs where the width allows, nchw_patch_runs, else a 2-byte load an element); two
 //      transforms in fp32, one 4-byte store per position.
 //   2. fused_accumulate: a warp takes kKBlocks blocks of 8 output channels and, in turn, each tile
 //      group of 16 tiles: for every Winograd position xi it computes the 16 (tile) x 8 (channel)
@@ -29,7 +30,8 @@
 //      warp has as many K blocks as the others); with two K blocks a warp each warp restages its
 //      16-byte channel runs through its own U buffer (fused_store_restaged). Otherwise channel pairs
 //      (or single channels where K is odd) straight from the accumulators (fused_store_direct), and
-//      NCHW planes restaged per warp (fused_store_planes).
+//      NCHW planes restaged per warp (fused_store_planes; tile rows as aligned runs where the output
+//      width allows, store_staged_tile_row).
 // Where V of every channel does not fit the shared memory (C beyond ~130 for F(4,3) on Hopper) the
 // block takes the channels in chunks (kChunked): a warp then owns one tile group and one K block
 // for the whole kernel, its outputs stay in registers from chunk to chunk (the output transform
