@@ -686,19 +686,21 @@ __device__ inline bool nchw_output_runs(const T* y, const TileGrid& g) {
 template <int m, typename T>
 __device__ __forceinline__ void store_staged_tile_row(T* to, const T* from, int col, int out_width, bool runs) {
   constexpr int kRun = output_run_length(m, sizeof(T));
-  if (kRun > 1 && runs) {
+  if constexpr (kRun > 1) {
+    if (runs) {
 #pragma unroll
-    for (int s = 0; s < m; s += kRun) {
-      if (col + s >= out_width) break;
-      ElementRun<T, kRun> run;
+      for (int s = 0; s < m; s += kRun) {
+        if (col + s >= out_width) break;
+        ElementRun<T, kRun> run;
 #pragma unroll
-      for (int e = 0; e < kRun; e += 2) {
-        const ElementPair<T> p = *reinterpret_cast<const ElementPair<T>*>(from + s + e);
-        run.e[e] = p.a, run.e[e + 1] = p.b;
+        for (int e = 0; e < kRun; e += 2) {
+          const ElementPair<T> p = *reinterpret_cast<const ElementPair<T>*>(from + s + e);
+          run.e[e] = p.a, run.e[e + 1] = p.b;
+        }
+        *reinterpret_cast<ElementRun<T, kRun>*>(to + s) = run;
       }
-      *reinterpret_cast<ElementRun<T, kRun>*>(to + s) = run;
+      return;
     }
-    return;
   }
 #pragma unroll
   for (int s = 0; s < m; ++s)

@@ -250,7 +250,7 @@ __device__ __forceinline__ void load_pair_patch_runs(const T* __restrict__ x, co
 template <int n, int m, Layout layout, typename T>
 __device__ __forceinline__ void load_pair_patch(const T* __restrict__ x, const TileGrid& g, const TileOrigin& o, int c,
                                                 bool valid, int next, bool word, StoragePair<T> (&raw)[n * n]) {
-  if constexpr (layout == Layout::nchw) {
+  if constexpr (layout == Layout::nchw && output_run_length(m, sizeof(T)) > 1) {
     if (nchw_patch_runs<m>(x, g)) return load_pair_patch_runs<n, m>(x, g, o, c, valid, next, raw);
   }
   walk_patch<n, layout>(g, o, c, valid,
@@ -286,6 +286,7 @@ __device__ void filter_transform_tiles(const float* __restrict__ w, TU* __restri
   for (int xi = 0; xi < n * n; ++xi) store(U + xi * filters + f, u[xi]);
 }
 
+// `count` values stored as one aligned run of the storage type.
 template <int count, typename T>
 __device__ inline void store_run(T* at, const float* values) {
   ElementRun<T, count> run;
