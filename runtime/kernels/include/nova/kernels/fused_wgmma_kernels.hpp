@@ -253,14 +253,21 @@ __device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgB
                                                const float (&out)[Transform::m * Transform::m][kTiles / 2], int kh, int e,
                                                int thread) {
   constexpr int m = Transform::m;
+  // A thread's accumulators lie in two rows (wg_accumulator_row: d / 2 % 2 picks one): their biases
+  // are read before the wait, so that the loads' latency hides in it.
+  float biases[2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int k = kh * kWgRows + wg_accumulator_row(thread, 2 * h);
+    biases[h] = a.bias && k < a.K ? a.bias[k] : 0.0f;
+  }
   if (e > 0) wg_wait(blk.stored, (e - 1) & 1);
 #pragma unroll
   for (int d = 0; d < kTiles / 2; ++d) {
-    const int kl = wg_accumulator_row(thread, d), t = wg_accumulator_column(thread, d), k = kh * kWgRows + kl;
-    const float bias = a.bias && k < a.K ? a.bias[k] : 0.0f;
+    const int kl = wg_accumulator_row(thread, d), t = wg_accumulator_column(thread, d);
 #pragma unroll
     for (int p = 0; p < m * m; ++p) {
-      float value = out[p][d] + bias;
+      float value = out[p][d] + biases[d / 2 % 2];
       if (a.relu) value = fmaxf(value, 0.0f);
       store(blk.staging + fused_wg_staging_offset<layout>(t, p, kl, m, kTiles), value);
     }
