@@ -290,15 +290,12 @@ TEST_CASE("fused kernels: NCHW rows in aligned runs, emulated") {
   CHECK_FALSE(runs(4, 12, 2, 0));
   CHECK_FALSE(runs(4, 12, 1, 2));  // x not aligned to a run
   CHECK_FALSE(runs(2, 10, 1, 1));
-  const auto output_runs = [&](int W, int pad, int offset) {
-    nova::kernels::TileGrid g{};
-    REQUIRE(nova::kernels::make_tile_grid(4, 3, 1, 1, 8, W, pad, g));
-    return nova::kernels::nchw_output_runs<4>(buffer.data() + offset, g);
-  };
-  CHECK(output_runs(12, 1, 0));
-  CHECK(output_runs(14, 0, 4));   // 12 output columns
-  CHECK_FALSE(output_runs(10, 1, 0));
-  CHECK_FALSE(output_runs(12, 1, 2));
+  using nova::kernels::nchw_rows_on_runs;  // the output rows' condition
+  CHECK(nchw_rows_on_runs<4>(buffer.data() + 4, 12));
+  CHECK_FALSE(nchw_rows_on_runs<4>(buffer.data(), 10));
+  CHECK_FALSE(nchw_rows_on_runs<4>(buffer.data() + 2, 12));
+  CHECK(nchw_rows_on_runs<2>(buffer.data() + 2, 10));
+  CHECK_FALSE(nchw_rows_on_runs<3>(buffer.data(), 12));  // a run of one element
   const std::vector<Shape> shapes = {{2, 24, 40, 9, 12, 1}, {1, 5, 16, 8, 8, 1}, {1, 136, 24, 6, 4, 1}};
   unsigned seed = 81;
   for (const Shape& s : shapes) {

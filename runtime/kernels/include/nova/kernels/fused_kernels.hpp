@@ -672,17 +672,9 @@ __device__ __forceinline__ void fused_store_block(const FusedConvArgs& a, const 
   __syncthreads();  // the next tile group's U copies overwrite the buffers
 }
 
-// Whether NCHW output rows can be stored in aligned runs of output_run_length(m) elements: every
-// row of y starts on a run (the output width a multiple of it, y aligned to one).
-template <int m, typename T>
-__device__ inline bool nchw_output_runs(const T* y, const TileGrid& g) {
-  constexpr int kRun = output_run_length(m, sizeof(T));
-  return kRun > 1 && g.out_width % kRun == 0 && aligned_to(y, kRun * sizeof(T));
-}
-
 // Tile row `from` (restaged outputs, aligned to an element pair) to `to` in y: as aligned runs where
-// `runs` (nchw_output_runs) holds, one store a run instead of one an element, else element by element;
-// columns from the output width on are not stored.
+// `runs` (nchw_rows_on_runs of y) holds, one store a run instead of one an element, else element by
+// element; columns from the output width on are not stored.
 template <int m, typename T>
 __device__ __forceinline__ void store_staged_tile_row(T* to, const T* from, int col, int out_width, bool runs) {
   constexpr int kRun = output_run_length(m, sizeof(T));
@@ -727,7 +719,7 @@ __device__ __forceinline__ void fused_store_planes(const FusedConvArgs& a, const
     store(at + kChannelStride, second);
   });
   const int plane = g.out_height * g.out_width;
-  const bool runs = nchw_output_runs<m>(y, g);
+  const bool runs = nchw_rows_on_runs<m>(y, g.out_width);
 #pragma unroll 1
   for (int unit = lane; unit < kChannels * kFusedGroupTiles * m; unit += 32) {
     const int t = unit % kFusedGroupTiles, r = unit / kFusedGroupTiles % m, c = unit / (kFusedGroupTiles * m);

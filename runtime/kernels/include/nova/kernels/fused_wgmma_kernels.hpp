@@ -174,7 +174,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
       }
     }
   } else {
-    const bool runs = nchw_output_runs<m>(y, g);
+    const bool runs = nchw_rows_on_runs<m>(y, g.out_width);
 #pragma unroll 1
     for (int unit = thread; unit < kWgRows * kTiles * m; unit += kWgProducerThreads) {
       const int t = unit % kTiles, r = unit / kTiles % m, kl = unit / (kTiles * m), k = kh * kWgRows + kl;

@@ -200,14 +200,21 @@ struct alignas(count * sizeof(T)) ElementRun {
   T e[count];
 };
 
-// Whether NCHW patch rows of tiles m wide can be read in aligned runs of kRun = output_run_length(m)
-// elements (load_pair_patch_runs): every row of x starts on a run (the width a multiple of it, x
-// aligned to one), and the padding puts each patch row's first element last in a run, so that its
+// Whether every row of the NCHW planes of `p`, `width` elements wide, starts on an aligned run of
+// output_run_length(m) elements (more than one): the width a multiple of the run, `p` aligned to one.
+// Tile rows m wide then go in whole runs.
+template <int m, typename T>
+__device__ inline bool nchw_rows_on_runs(const T* p, int width) {
+  constexpr int kRun = output_run_length(m, sizeof(T));
+  return kRun > 1 && width % kRun == 0 && aligned_to(p, kRun * sizeof(T));
+}
+
+// Whether NCHW patch rows of tiles m wide can be read in aligned runs (load_pair_patch_runs): the rows
+// of x start on runs, and the padding puts each patch row's first element last in a run, so that its
 // place in the run is the same for every tile (pad = 1, the 3 x 3 "same" convolution).
 template <int m, typename T>
 __device__ inline bool nchw_patch_runs(const T* x, const TileGrid& g) {
-  constexpr int kRun = output_run_length(m, sizeof(T));
-  return kRun > 1 && g.width % kRun == 0 && g.pad % kRun == 1 && aligned_to(x, kRun * sizeof(T));
+  return nchw_rows_on_runs<m>(x, g.width) && g.pad % output_run_length(m, sizeof(T)) == 1;
 }
 
 // The n x n patch of channels c and c + 1 (the second `next` elements further) of the tile at `o`
@@ -523,12 +530,11 @@ __device__ void output_transform_tiles(const TM* __restrict__ M, TOut* __restric
   const TileOrigin o = tile_origin(g, at.tile, m);
   const PatchWalk walk = patch_walk<layout>(o.image, at.channel, o.row, o.col, g.channels, g.out_height, g.out_width);
   // A tile row of m pixels is contiguous in an NCHW plane: it is stored in runs of kRun elements
-  // (output_run_length) where every row of the plane is aligned to a run (the width a multiple of it),
-  // so that a warp's stores write whole sectors instead of every m-th element of them.
+  // where every row of the plane starts on a run (nchw_rows_on_runs), so that a warp's stores write
+  // whole sectors instead of every m-th element of them.
   constexpr int kRun = output_run_length(m, sizeof(TOut));
   if constexpr (layout == Layout::nchw && kRun > 1)
-    if (o.row + m <= g.out_height && o.col + m <= g.out_width && g.out_width % kRun == 0 &&
-        aligned_to(y, kRun * sizeof(TOut))) {
+    if (o.row + m <= g.out_height && o.col + m <= g.out_width && nchw_rows_on_runs<m>(y, g.out_width)) {
 #pragma unroll
       for (int i = 0; i < m; ++i)
 #pragma unroll
