@@ -209,7 +209,7 @@ __device__ inline bool nchw_rows_on_runs(const T* p, int width) {
   return kRun > 1 && width % kRun == 0 && aligned_to(p, kRun * sizeof(T));
 }
 
-// Whether NCHW patch rows of tiles m wide can be read in aligned runs (load_pair_patch_runs): the rows
+// Whether NCHW patch rows of tiles m wide can be read in aligned runs (walk_patch_runs): the rows
 // of x start on runs, and the padding puts each patch row's first element last in a run, so that its
 // place in the run is the same for every tile (pad = 1, the 3 x 3 "same" convolution).
 template <int m, typename T>
@@ -217,13 +217,16 @@ __device__ inline bool nchw_patch_runs(const T* x, const TileGrid& g) {
   return nchw_rows_on_runs<m>(x, g.width) && g.pad % output_run_length(m, sizeof(T)) == 1;
 }
 
-// The n x n patch of channels c and c + 1 (the second `next` elements further) of the tile at `o`
-// from an NCHW image where nchw_patch_runs holds: each patch row as the aligned runs covering it, one
-// load a run (3 loads of 8 bytes a row of F(4,3), against 6 of 2 bytes), a run outside the image
-// zero. Each run is wholly inside or outside a row, since rows start on runs.
-template <int n, int m, typename T>
-__device__ __forceinline__ void load_pair_patch_runs(const T* __restrict__ x, const TileGrid& g, const TileOrigin& o,
-                                                     int c, bool valid, int next, StoragePair<T> (&raw)[n * n]) {
+// Visits the n x n patch of the tile at `o` in kPlanes NCHW planes (1 or 2: channel c, and the one
+// `next` elements further) where nchw_patch_runs holds: each patch row is read as the aligned runs
+// covering it, one load a run and plane (3 loads of 8 bytes a row of F(4,3), against 6 of 2 bytes), a
+// run outside the image zero; then element(e, first plane's, second plane's) for e = i * n + j (the
+// first plane's twice where kPlanes is 1). Each run is wholly inside or outside a row, since rows
+// start on runs.
+template <int n, int m, int kPlanes, typename T, class Element>
+__device__ __forceinline__ void walk_patch_runs(const T* __restrict__ x, const TileGrid& g, const TileOrigin& o, int c,
+                                                bool valid, int next, Element&& element) {
+  static_assert(kPlanes == 1 || kPlanes == 2, "one plane or a pair");
   constexpr int kRun = output_run_length(m, sizeof(T)), kFirst = kRun - 1, kRuns = (kFirst + n + kRun - 1) / kRun;
   using Run = ElementRun<T, kRun>;
   const int top = o.row - g.pad, first = o.col - g.pad - kFirst;  // first: a multiple of kRun
@@ -232,22 +235,29 @@ __device__ __forceinline__ void load_pair_patch_runs(const T* __restrict__ x, co
 #pragma unroll
   for (int i = 0; i < n; ++i) {
     const bool row_inside = valid && top + i >= 0 && top + i < g.height;
-    Run a[kRuns], b[kRuns];
+    Run a[kRuns], b[kPlanes == 2 ? kRuns : 1];
 #pragma unroll
     for (int q = 0; q < kRuns; ++q) {
       const bool inside = row_inside && first + q * kRun >= 0 && first + q * kRun < g.width;
       const T* at = x + walk.at(i, q * kRun);
       if (inside) {
-        a[q] = *reinterpret_cast<const Run*>(at), b[q] = *reinterpret_cast<const Run*>(at + next);
+        a[q] = *reinterpret_cast<const Run*>(at);
+        if constexpr (kPlanes == 2) b[q] = *reinterpret_cast<const Run*>(at + next);
       } else {
 #pragma unroll
-        for (int e = 0; e < kRun; ++e) a[q].e[e] = zero, b[q].e[e] = zero;
+        for (int e = 0; e < kRun; ++e) {
+          a[q].e[e] = zero;
+          if constexpr (kPlanes == 2) b[q].e[e] = zero;
+        }
       }
     }
 #pragma unroll
     for (int j = 0; j < n; ++j) {
       const int e = kFirst + j;
-      raw[i * n + j] = pair_of(a[e / kRun].e[e % kRun], b[e / kRun].e[e % kRun]);
+      if constexpr (kPlanes == 2)
+        element(i * n + j, a[e / kRun].e[e % kRun], b[e / kRun].e[e % kRun]);
+      else
+        element(i * n + j, a[e / kRun].e[e % kRun], a[e / kRun].e[e % kRun]);
     }
   }
 }
@@ -258,7 +268,8 @@ template <int n, int m, Layout layout, typename T>
 __device__ __forceinline__ void load_pair_patch(const T* __restrict__ x, const TileGrid& g, const TileOrigin& o, int c,
                                                 bool valid, int next, bool word, StoragePair<T> (&raw)[n * n]) {
   if constexpr (layout == Layout::nchw && output_run_length(m, sizeof(T)) > 1) {
-    if (nchw_patch_runs<m>(x, g)) return load_pair_patch_runs<n, m>(x, g, o, c, valid, next, raw);
+    if (nchw_patch_runs<m>(x, g))
+      return walk_patch_runs<n, m, 2>(x, g, o, c, valid, next, [&](int e, T a, T b) { raw[e] = pair_of(a, b); });
   }
   walk_patch<n, layout>(g, o, c, valid,
                         [&](int e, bool inside, int at) { raw[e] = load_channel_pair<layout>(x, at, next, inside, word); });
@@ -423,7 +434,13 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
   float v[n * n];
   {
     float d[n * n];
-    load_patch<n, layout>(x, g, tile_origin(g, at.tile, m), at.channel, in_range(at, g), d);
+    const TileOrigin o = tile_origin(g, at.tile, m);
+    bool loaded = false;
+    if constexpr (layout == Layout::nchw && output_run_length(m, sizeof(TIn)) > 1) {
+      if ((loaded = nchw_patch_runs<m>(x, g)))
+        walk_patch_runs<n, m, 1>(x, g, o, at.channel, in_range(at, g), 0, [&](int e, TIn a, TIn) { d[e] = to_float(a); });
+    }
+    if (!loaded) load_patch<n, layout>(x, g, o, at.channel, in_range(at, g), d);
     Transform::input_2d(d, v);
   }
   if (!in_range(at, g)) return;
