@@ -129,7 +129,7 @@ void check_emulated() {
   // store for m = 2, 4 and 8). Even input widths take the NCHW input in tile pairs, with an odd
   // padding (pad 1) and an even one (0 and 2) where a row holds an even number of tiles; rows of an
   // odd number (F(2,3) at widths 70 and 20; the last shape's 7 tiles of F(4,3) and 5 of F(6,3)) take a
-  // tile a thread.
+  // tile a thread, which reads patch rows in runs where the padding is 1 (widths 70 and 28).
   const std::vector<nova::test::ConvShape> shapes = {{2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2},
                                                      {3, 16, 24, 9, 11, 1},  {1, 12, 20, 6, 70, 1}, {2, 8, 16, 12, 24, 1},
                                                      {2, 6, 8, 10, 26, 0},   {1, 6, 8, 11, 20, 2},  {2, 5, 6, 9, 28, 1}};

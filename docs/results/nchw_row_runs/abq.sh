@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# A/B of two full builds with --quick, alternating, two rounds: .device/base (base.tar.xz) and build-cuda.
+# Kept for the record (run on the device as .device/abq.sh, with .device/ carried): the A/B of two
+# full builds with --quick, alternating, two rounds: .device/base (base.tar.xz) and build-cuda. Used by
+# final.sh here and, unchanged, for results/nchw_planes/ and results/nchw_output_pairs/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -d .device/base ] || tar xJf .device/base.tar.xz -C .device

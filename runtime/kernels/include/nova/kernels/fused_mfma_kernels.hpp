@@ -191,7 +191,9 @@ __device__ __forceinline__ void fused_mfma_input_transform(const FusedConvArgs& 
   for (int item = static_cast<int>(threadIdx.x); item < items; item += static_cast<int>(blockDim.x)) {
     const auto [t, c] = mfma_item(layout, item, channels, blk.capacity);
     float d[nn], v[nn];
-    load_patch<n, layout>(x, a.grid, blk.origins[t < blk.tiles ? t : 0], c0 + c, t < blk.tiles && c0 + c < a.grid.channels, d);
+    // Element by element: the NCHW runs of load_patch were measured on NVIDIA only.
+    load_patch_elements<n, layout>(x, a.grid, blk.origins[t < blk.tiles ? t : 0], c0 + c,
+                                   t < blk.tiles && c0 + c < a.grid.channels, d);
     Transform::input_2d(d, v);
     T* to = blk.vs + VLayout::offset(t, c);
 #pragma unroll

@@ -170,10 +170,11 @@ __device__ inline void walk_patch(const TileGrid& g, const TileOrigin& o, int ch
   }
 }
 
-// The n x n input patch of one channel as float, zero where walk_patch says outside.
+// The n x n input patch of one channel as float, element by element, zero where walk_patch says
+// outside.
 template <int n, Layout layout, typename TIn>
-__device__ inline void load_patch(const TIn* __restrict__ x, const TileGrid& g, const TileOrigin& o, int channel,
-                                  bool valid, float d[n * n]) {
+__device__ inline void load_patch_elements(const TIn* __restrict__ x, const TileGrid& g, const TileOrigin& o,
+                                           int channel, bool valid, float d[n * n]) {
   walk_patch<n, layout>(g, o, channel, valid, [&](int e, bool inside, int at) { d[e] = inside ? to_float(x[at]) : 0.0f; });
 }
 
@@ -260,6 +261,18 @@ __device__ __forceinline__ void walk_patch_runs(const T* __restrict__ x, const T
         element(i * n + j, a[e / kRun].e[e % kRun], a[e / kRun].e[e % kRun]);
     }
   }
+}
+
+// The n x n patch of one channel of the tile at `o` as float: from an NCHW image where
+// nchw_patch_runs holds in runs (walk_patch_runs), else element by element (load_patch_elements).
+template <int n, int m, Layout layout, typename TIn>
+__device__ __forceinline__ void load_patch(const TIn* __restrict__ x, const TileGrid& g, const TileOrigin& o, int c,
+                                           bool valid, float (&d)[n * n]) {
+  if constexpr (layout == Layout::nchw && output_run_length(m, sizeof(TIn)) > 1) {
+    if (nchw_patch_runs<m>(x, g))
+      return walk_patch_runs<n, m, 1>(x, g, o, c, valid, 0, [&](int e, TIn a, TIn) { d[e] = to_float(a); });
+  }
+  load_patch_elements<n, layout>(x, g, o, c, valid, d);
 }
 
 // The n x n patch of channels c and c + 1 of the tile at `o` as pairs (load_channel_pair per element;
@@ -434,13 +447,7 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
   float v[n * n];
   {
     float d[n * n];
-    const TileOrigin o = tile_origin(g, at.tile, m);
-    bool loaded = false;
-    if constexpr (layout == Layout::nchw && output_run_length(m, sizeof(TIn)) > 1) {
-      if ((loaded = nchw_patch_runs<m>(x, g)))
-        walk_patch_runs<n, m, 1>(x, g, o, at.channel, in_range(at, g), 0, [&](int e, TIn a, TIn) { d[e] = to_float(a); });
-    }
-    if (!loaded) load_patch<n, layout>(x, g, o, at.channel, in_range(at, g), d);
+    load_patch<n, m, layout>(x, g, tile_origin(g, at.tile, m), at.channel, in_range(at, g), d);
     Transform::input_2d(d, v);
   }
   if (!in_range(at, g)) return;
