@@ -5,8 +5,9 @@
 // reads it through hip_compat.h. A CPU test defines NOVA_KERNEL_EMULATION and supplies the GPU
 // built-ins itself, to run these very loops without a GPU.
 //
-// A block of kBlockThreads threads handles kBlockChannels channels x kBlockTiles tiles, one
-// (channel, tile) per thread, all of its transform in fp32 registers. Threads never cooperate, so
+// A block of kBlockThreads threads handles kBlockChannels channels x kBlockTiles tiles (NHWC) or
+// kNchwBlockChannels x kNchwBlockTiles (NCHW), one (channel, tile) per thread, all of its transform
+// in fp32 registers. Threads never cooperate, so
 // nothing depends on the wave size (32 on NVIDIA and RDNA wave32, 64 on CDNA).
 #pragma once
 
@@ -23,6 +24,12 @@ namespace nova::kernels {
 inline constexpr int kBlockChannels = 16;
 inline constexpr int kBlockTiles = 16;
 inline constexpr int kBlockThreads = kBlockChannels * kBlockTiles;
+// NCHW blocks give a warp 32 consecutive tiles of one channel, so that each of its 2-byte V or M
+// accesses a position is one 64-byte L2 request (two channels of 16 tiles made two of 32 bytes, and
+// the NCHW output stage was bound by L2 requests: docs/performance.md, "NCHW transform blocks of 32
+// tiles a channel").
+inline constexpr int kNchwBlockTiles = 32;
+inline constexpr int kNchwBlockChannels = kBlockThreads / kNchwBlockTiles;
 
 // Where the tiles of one convolution lie; built on the host by the launchers, passed by value.
 struct TileGrid {
@@ -107,15 +114,15 @@ __device__ inline BlockOrigin block_origin(const TileGrid& g) {
     const int groups = (g.channels + channels - 1) / channels;
     return {static_cast<int>(blockIdx.x % groups) * channels, static_cast<long long>(blockIdx.x / groups) * kBlockTiles};
   } else {
-    return {static_cast<int>(blockIdx.y) * kBlockChannels, static_cast<long long>(blockIdx.x) * kBlockTiles};
+    return {static_cast<int>(blockIdx.y) * kNchwBlockChannels, static_cast<long long>(blockIdx.x) * kNchwBlockTiles};
   }
 }
 
 template <Layout order>
 __device__ inline Slot thread_slot(const BlockOrigin& b) {
   const int t = static_cast<int>(threadIdx.x);
-  const int c = order == Layout::nchw ? t / kBlockTiles : t % kBlockChannels;
-  const int p = order == Layout::nchw ? t % kBlockTiles : t / kBlockChannels;
+  const int c = order == Layout::nchw ? t / kNchwBlockTiles : t % kBlockChannels;
+  const int p = order == Layout::nchw ? t % kNchwBlockTiles : t / kBlockChannels;
   return {b.channel + c, b.tile + p};
 }
 
@@ -378,7 +385,7 @@ inline bool input_in_tile_pairs(Layout layout, int n, const TileGrid& g, const v
 }
 
 // From NCHW images (input_in_tile_pairs) a thread takes tiles p and p + 1 of one channel (a block:
-// kBlockChannels channels x 2 kBlockTiles tiles, consecutive threads on consecutive tile pairs). Each
+// kNchwBlockChannels channels x 2 kNchwBlockTiles tiles, consecutive threads on consecutive tile pairs). Each
 // patch row of both tiles (n + m elements from column `left`, whose parity kOddLeft is the padding's)
 // is read as the aligned element pairs covering it, and each position's two V elements are stored as
 // one pair: about half the loads and stores of a tile a thread (docs/performance.md, "NCHW 3-pass
@@ -387,8 +394,9 @@ template <class Transform, typename TIn, typename TV, bool kOddLeft>
 __device__ void input_transform_tile_pair_loop(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n, nn = n * n;
   constexpr int kParity = kOddLeft ? 1 : 0, kPairs = (kParity + m + n - 1) / 2 + 1;  // pairs of a patch row
-  const int c = static_cast<int>(blockIdx.y) * kBlockChannels + static_cast<int>(threadIdx.x) / kBlockTiles;
-  const long long tile = (static_cast<long long>(blockIdx.x) * kBlockTiles + static_cast<int>(threadIdx.x) % kBlockTiles) * 2;
+  const int c = static_cast<int>(blockIdx.y) * kNchwBlockChannels + static_cast<int>(threadIdx.x) / kNchwBlockTiles;
+  const long long tile =
+      (static_cast<long long>(blockIdx.x) * kNchwBlockTiles + static_cast<int>(threadIdx.x) % kNchwBlockTiles) * 2;
   const bool valid = c < g.channels && tile < g.tiles;  // tiles is even: tile + 1 < tiles too
   float v0[nn], v1[nn];
   {
@@ -589,7 +597,7 @@ inline bool make_tile_grid(int m, int r, int N, int channels, int H, int W, int 
   if (pixels > INT_MAX || static_cast<long long>(N) * channels * pixels > INT_MAX) return false;  // 32-bit offsets
   const long long tiles_h = (out_h + m - 1) / m, tiles_w = (out_w + m - 1) / m;
   const long long tiles = static_cast<long long>(N) * tiles_h * tiles_w;
-  if ((tiles + kBlockTiles - 1) / kBlockTiles > INT_MAX || (channels + kBlockChannels - 1) / kBlockChannels > 65535)
+  if ((tiles + kBlockTiles - 1) / kBlockTiles > INT_MAX || (channels + kNchwBlockChannels - 1) / kNchwBlockChannels > 65535)
     return false;
   g = {N, channels, H, W, pad, static_cast<int>(out_h), static_cast<int>(out_w), static_cast<int>(tiles_h),
        static_cast<int>(tiles_w), tiles};
@@ -605,10 +613,13 @@ inline unsigned filter_blocks(long long filters) {
 // for huge shapes (launchers check fits_channels_fastest_grid first).
 template <bool channels_fastest, int channels = kBlockChannels>
 inline dim3 tile_blocks(const TileGrid& g) {
-  const long long tile_groups = (g.tiles + kBlockTiles - 1) / kBlockTiles,
-                  channel_groups = (g.channels + channels - 1) / channels;
-  if constexpr (channels_fastest) return dim3(static_cast<unsigned>(tile_groups * channel_groups));
-  return dim3(static_cast<unsigned>(tile_groups), static_cast<unsigned>(channel_groups));
+  if constexpr (channels_fastest) {
+    const long long tile_groups = (g.tiles + kBlockTiles - 1) / kBlockTiles,
+                    channel_groups = (g.channels + channels - 1) / channels;
+    return dim3(static_cast<unsigned>(tile_groups * channel_groups));
+  }
+  return dim3(static_cast<unsigned>((g.tiles + kNchwBlockTiles - 1) / kNchwBlockTiles),
+              static_cast<unsigned>((g.channels + kNchwBlockChannels - 1) / kNchwBlockChannels));
 }
 
 inline bool fits_channels_fastest_grid(const TileGrid& g) {
@@ -624,10 +635,10 @@ inline dim3 transform_blocks(Layout layout, bool pairs, const TileGrid& g) {
 inline dim3 input_blocks(Layout layout, int n, const TileGrid& g) {
   return transform_blocks(layout, input_in_pairs(layout, n), g);
 }
-// The grid of input_transform_tile_pairs: blocks of 2 kBlockTiles tiles x kBlockChannels channels.
+// The grid of input_transform_tile_pairs: blocks of 2 kNchwBlockTiles tiles x kNchwBlockChannels channels.
 inline dim3 input_tile_pair_blocks(const TileGrid& g) {
-  return dim3(static_cast<unsigned>((g.tiles + 2 * kBlockTiles - 1) / (2 * kBlockTiles)),
-              static_cast<unsigned>((g.channels + kBlockChannels - 1) / kBlockChannels));
+  return dim3(static_cast<unsigned>((g.tiles + 2 * kNchwBlockTiles - 1) / (2 * kNchwBlockTiles)),
+              static_cast<unsigned>((g.channels + kNchwBlockChannels - 1) / kNchwBlockChannels));
 }
 template <typename TM>
 inline dim3 output_blocks(Layout layout, int n, const TileGrid& g) {
