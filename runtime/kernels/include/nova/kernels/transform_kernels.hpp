@@ -7,8 +7,8 @@
 //
 // A block of kBlockThreads threads handles kBlockChannels channels x kBlockTiles tiles (NHWC) or
 // kNchwBlockChannels x kNchwBlockTiles (NCHW), one (channel, tile) per thread, all of its transform
-// in fp32 registers. Threads never cooperate, so
-// nothing depends on the wave size (32 on NVIDIA and RDNA wave32, 64 on CDNA).
+// in fp32 registers. Threads never cooperate, so nothing depends on the wave size (32 on NVIDIA and
+// RDNA wave32, 64 on CDNA).
 #pragma once
 
 #include "nova/kernels/hd.hpp"
@@ -21,13 +21,14 @@
 
 namespace nova::kernels {
 
-inline constexpr int kBlockChannels = 16;
-inline constexpr int kBlockTiles = 16;
+// Blocks give a warp one tile's 32 consecutive channels (NHWC) or one channel's 32 consecutive tiles
+// (NCHW), so that each of its 2-byte accesses to a V or M position is one 64-byte L2 request, and a
+// warp of channel pairs one 128-byte request (a warp over two tiles or channels made two requests of
+// half the size, and the transforms were bound by L2 requests: docs/performance.md, "NCHW transform
+// blocks of 32 tiles a channel" and "NHWC transform blocks of one tile a warp").
+inline constexpr int kBlockChannels = 32;
+inline constexpr int kBlockTiles = 8;
 inline constexpr int kBlockThreads = kBlockChannels * kBlockTiles;
-// NCHW blocks give a warp 32 consecutive tiles of one channel, so that each of its 2-byte V or M
-// accesses a position is one 64-byte L2 request (two channels of 16 tiles made two of 32 bytes, and
-// the NCHW output stage was bound by L2 requests: docs/performance.md, "NCHW transform blocks of 32
-// tiles a channel").
 inline constexpr int kNchwBlockTiles = 32;
 inline constexpr int kNchwBlockChannels = kBlockThreads / kNchwBlockTiles;
 
