@@ -3,6 +3,8 @@
 // error against the precision-model bound, non-finite values (and how many of them are fp16
 // overflows the exact values call for), writes past the end. Exit 0 when every kernel passes,
 // 1 otherwise; prints SKIP and exits 0 without a GPU. The ctest gpu.transform_kernels (label gpu).
+// The input and output transforms read data that a kernel just before them writes late (late_copy),
+// which checks that they wait for it although they are launched as programmatic dependents.
 #include "nova/kernels/hip_compat.h"
 #include "nova/kernels/transform_registry.hpp"
 #include "nova/kernels/transform_registry_gpu.hpp"
@@ -74,6 +76,20 @@ class DeviceBuffer {
   std::size_t count_;
 };
 
+// Copies `count` elements of `from` into `to`. From sm_90 on it first lets the kernel after it in the
+// stream start (programmatic dependent launch), then spins for about 50,000 cycles: a transform
+// kernel that read its input before waiting for this one (wait_for_previous_kernel) would read the
+// NaN bits `to` was filled with, and fail its check.
+template <typename T>
+__global__ void late_copy(T* to, const T* from, std::size_t count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+  for (const long long start = clock64(); clock64() - start < 50000;) {
+  }
+#endif
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) to[i] = from[i];
+}
+
 template <class F>
 std::vector<float> with_type(Storage s, F&& f) {
   return nova::test::with_storage_type<__half, hip_bfloat16>(s, std::forward<F>(f));
@@ -97,8 +113,9 @@ class GpuRunner final : public nova::test::KernelRunner {
     const std::size_t count = static_cast<std::size_t>(t_.n * t_.n) * c.C * tiles(c) + kGuard;
     return with_type(s, [&](auto t) {
       using T = decltype(t);
-      const DeviceBuffer<T> image(x);
-      DeviceBuffer<T> V(count);
+      const DeviceBuffer<T> source(x);
+      DeviceBuffer<T> image(x.size()), V(count);
+      write_late(image, source, x.size());
       return finish(launchers<T>().input(layout(l), image.get(), V.get(), c.N, c.C, c.H, c.W, c.pad, stream_), V);
     });
   }
@@ -112,12 +129,16 @@ class GpuRunner final : public nova::test::KernelRunner {
     return with_type(s, [&](auto t) {
       using T = decltype(t);
       DeviceBuffer<T> y(count);
-      const auto run = [&](const auto& m) {
+      const auto run = [&](auto m_type) {
+        using TM = decltype(m_type);
+        const DeviceBuffer<TM> source(M);
+        DeviceBuffer<TM> m(M.size());
+        write_late(m, source, M.size());
         return finish(launchers<T>().output(layout(l), m.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_), y);
       };
       if constexpr (!std::is_same_v<T, float>)
-        if (product != Storage::f32) return run(DeviceBuffer<T>(M));  // M exactly representable in T
-      return run(DeviceBuffer<float>(M));
+        if (product != Storage::f32) return run(T{});  // M exactly representable in T
+      return run(float{});
     });
   }
 
@@ -132,6 +153,12 @@ class GpuRunner final : public nova::test::KernelRunner {
   long long tiles(const ConvShape& c) const {
     const int th = (c.H + 2 * c.pad - t_.r + t_.m) / t_.m, tw = (c.W + 2 * c.pad - t_.r + t_.m) / t_.m;
     return static_cast<long long>(c.N) * th * tw;
+  }
+  // Fills `to` from `from` with a late_copy on the stream; both must live until the stream is done.
+  template <typename T>
+  void write_late(DeviceBuffer<T>& to, const DeviceBuffer<T>& from, std::size_t count) {
+    late_copy<<<64, 256, 0, stream_>>>(to.get(), from.get(), count);
+    check(hipGetLastError(), "late_copy launch");
   }
   template <typename T>
   std::vector<float> finish(hipError_t launched, const DeviceBuffer<T>& out) {

@@ -129,6 +129,17 @@ __device__ inline Slot thread_slot(const BlockOrigin& b) {
 
 __device__ inline bool in_range(const Slot& s, const TileGrid& g) { return s.channel < g.channels && s.tile < g.tiles; }
 
+// The input and output transforms are launched as programmatic dependents (launch_dependent_kernel,
+// sm_90 on): their blocks may start while the kernel before them in the stream finishes. Each thread
+// waits here, after its index arithmetic and before its first global load or store, until that
+// kernel has completed and its writes are visible (a no-op where nothing was launched so, and on
+// AMD).
+__device__ __forceinline__ void wait_for_previous_kernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 struct TileOrigin {
   int image, row, col;  // first output pixel of the tile; its input patch starts at (row - pad, col - pad)
 };
@@ -360,7 +371,9 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
   float v0[nn], v1[nn];
   {
     StoragePair<TIn> raw[nn];
-    load_pair_patch<n, m, Layout::nhwc>(x, g, tile_origin(g, valid ? tile : 0, m), c, valid, second ? 1 : 0, kWord, raw);
+    const TileOrigin o = tile_origin(g, valid ? tile : 0, m);
+    wait_for_previous_kernel();
+    load_pair_patch<n, m, Layout::nhwc>(x, g, o, c, valid, second ? 1 : 0, kWord, raw);
     transform_pair_patch<Transform, TIn>(raw, v0, v1);
   }
   if (!valid) return;
@@ -406,6 +419,7 @@ __device__ void input_transform_tile_pair_loop(const TIn* __restrict__ x, TV* __
     const int top = o.row - g.pad, first = o.col - g.pad - kParity;  // first: even
     const PatchWalk walk = patch_walk<Layout::nchw>(o.image, valid ? c : 0, top, first, g.channels, g.height, g.width);
     const bool interior = valid && top >= 0 && top + n <= g.height && first >= 0 && first + 2 * kPairs <= g.width;
+    wait_for_previous_kernel();
 #pragma unroll
     for (int i = 0; i < n; ++i) {
       const bool row_inside = valid && top + i >= 0 && top + i < g.height;
@@ -456,7 +470,9 @@ __device__ void input_transform_tiles(const TIn* __restrict__ x, TV* __restrict_
   float v[n * n];
   {
     float d[n * n];
-    load_patch<n, m, layout>(x, g, tile_origin(g, at.tile, m), at.channel, in_range(at, g), d);
+    const TileOrigin o = tile_origin(g, at.tile, m);
+    wait_for_previous_kernel();
+    load_patch<n, m, layout>(x, g, o, at.channel, in_range(at, g), d);
     Transform::input_2d(d, v);
   }
   if (!in_range(at, g)) return;
@@ -499,6 +515,7 @@ __device__ void output_transform_pairs(const T* __restrict__ M, T* __restrict__ 
   const bool second = k + 1 < g.channels;
   const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of M
   const T* at = M + tile * g.channels + k;
+  wait_for_previous_kernel();
   float out0[m * m], out1[m * m];
   {
     float m0[nn], m1[nn];
@@ -549,6 +566,7 @@ __device__ void output_transform_tiles(const TM* __restrict__ M, TOut* __restric
   const long long base = layout == Layout::nchw ? static_cast<long long>(at.channel) * g.tiles + at.tile
                                                 : at.tile * g.channels + at.channel;
   float mm[n * n];
+  wait_for_previous_kernel();
 #pragma unroll
   for (int xi = 0; xi < n * n; ++xi) mm[xi] = to_float(M[xi * plane + base]);
 

@@ -22,6 +22,34 @@ hipError_t launch_kernel(const void* kernel, dim3 grid, dim3 block, int shared_b
   return hipLaunchKernel(kernel, grid, block, argv, static_cast<size_t>(shared_bytes), stream);
 }
 
+// launch_kernel for a transform kernel that calls wait_for_previous_kernel before touching global
+// memory: on NVIDIA GPUs from sm_90 on it may start while the kernel before it in the stream
+// finishes (programmatic dependent launch), which hides that kernel's tail and this one's launch; a
+// few microseconds that weigh at small batches (docs/performance.md, "Transform kernels launched as
+// programmatic dependents").
+template <class... Args>
+hipError_t launch_dependent_kernel(const void* kernel, dim3 grid, dim3 block, hipStream_t stream, Args... args) {
+#if defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)
+  return launch_kernel(kernel, grid, block, 0, stream, args...);
+#else
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess || major < 9)
+    return launch_kernel(kernel, grid, block, 0, stream, args...);
+  void* argv[] = {static_cast<void*>(&args)...};
+  cudaLaunchAttribute dependent{};
+  dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  dependent.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.stream = stream;
+  config.attrs = &dependent;
+  config.numAttrs = 1;
+  return cudaLaunchKernelExC(&config, kernel, argv);
+#endif
+}
+
 template <typename TU>
 hipError_t launch_filter_transform(const void* kernel, const float* w, TU* U, int K, int C, hipStream_t stream) {
   const long long filters = static_cast<long long>(K) * C;
@@ -43,8 +71,8 @@ hipError_t launch_input_transform(const void* kernel, const void* tile_pairs, co
   if (g.tiles == 0 || C == 0) return hipSuccess;
   if (!x || !V || !kernel) return hipErrorInvalidValue;
   if (tile_pairs && input_in_tile_pairs(layout, t.n, g, x, V, sizeof(StoragePair<TIn>)))
-    return launch_kernel(tile_pairs, input_tile_pair_blocks(g), dim3(kBlockThreads), 0, stream, x, V, g);
-  return launch_kernel(kernel, input_blocks(layout, t.n, g), dim3(kBlockThreads), 0, stream, x, V, g);
+    return launch_dependent_kernel(tile_pairs, input_tile_pair_blocks(g), dim3(kBlockThreads), stream, x, V, g);
+  return launch_dependent_kernel(kernel, input_blocks(layout, t.n, g), dim3(kBlockThreads), stream, x, V, g);
 }
 
 template <typename TOut, typename TM>
@@ -57,7 +85,8 @@ hipError_t launch_output_transform(const void* kernel, const TileSize& t, Layout
     return hipErrorInvalidValue;
   if (g.tiles == 0 || K == 0) return hipSuccess;
   if (!M || !y || !kernel) return hipErrorInvalidValue;
-  return launch_kernel(kernel, output_blocks<TM>(layout, t.n, g), dim3(kBlockThreads), 0, stream, M, y, bias, relu, g);
+  return launch_dependent_kernel(kernel, output_blocks<TM>(layout, t.n, g), dim3(kBlockThreads), stream, M, y, bias,
+                                 relu, g);
 }
 
 }  // namespace nova::kernels
