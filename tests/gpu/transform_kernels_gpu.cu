@@ -4,7 +4,8 @@
 // overflows the exact values call for), writes past the end. Exit 0 when every kernel passes,
 // 1 otherwise; prints SKIP and exits 0 without a GPU. The ctest gpu.transform_kernels (label gpu).
 // The input and output transforms read data that a kernel just before them writes late (late_copy),
-// which checks that they wait for it although they are launched as programmatic dependents.
+// which checks that they wait for it although they are launched as programmatic dependents (and, on
+// sm_90 on, that they are).
 #include "nova/kernels/hip_compat.h"
 #include "nova/kernels/transform_registry.hpp"
 #include "nova/kernels/transform_registry_gpu.hpp"
@@ -194,6 +195,21 @@ int main() {
     int failures = 0;
     for (const TransformEntry& t : nova::kernels::transform_registry()) {
       if (!t.gpu) throw std::runtime_error(std::string("no GPU kernels in the registry entry of ") + t.name);
+#if !(defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__))
+      // The late_copy check means something only where the transforms launch as dependents: from sm_90
+      // on, every input and output kernel of this build (compiled for sm_90a) must wait.
+      using nova::kernels::KernelKind;
+      for (int i = 0; i < nova::kernels::kKernelsPerTransform && props.major >= 9; ++i) {
+        const KernelKind kind = nova::kernels::kernel_id(i).kind;
+        const bool transform = kind == KernelKind::input || kind == KernelKind::input_tile_pairs ||
+                               kind == KernelKind::output || kind == KernelKind::output_m16;
+        if (transform && t.gpu->kernels[i] && !nova::kernels::waits_for_previous_kernel(t.gpu->kernels[i])) {
+          std::printf("FAIL: %s %s does not launch as a programmatic dependent\n", t.name,
+                      nova::kernels::kernel_symbol(t.name, nova::kernels::kernel_id(i)).c_str());
+          ++failures;
+        }
+      }
+#endif
       GpuRunner runner(t, stream);
       for (const nova::test::KernelResult& r : nova::test::check_transform(t, runner, shapes, seed)) {
         nova::test::print_row(stdout, t.name, r);

@@ -130,7 +130,8 @@ __device__ inline Slot thread_slot(const BlockOrigin& b) {
 __device__ inline bool in_range(const Slot& s, const TileGrid& g) { return s.channel < g.channels && s.tile < g.tiles; }
 
 // The input and output transforms are launched as programmatic dependents (launch_dependent_kernel,
-// sm_90 on): their blocks may start while the kernel before them in the stream finishes. Each thread
+// where they were compiled for sm_90 on: waits_for_previous_kernel): their blocks may start while the
+// kernel before them in the stream finishes. Each thread
 // waits here, after its index arithmetic and before its first global load or store, until that
 // kernel has completed and its writes are visible (a no-op where nothing was launched so, and on
 // AMD).

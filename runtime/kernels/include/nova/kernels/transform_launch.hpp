@@ -7,6 +7,9 @@
 
 #include "nova/kernels/transform_kernels.hpp"
 
+#include <map>
+#include <mutex>
+
 namespace nova::kernels {
 
 // What the launchers need to know of a transform: F(m, r) on n x n tiles.
@@ -22,20 +25,34 @@ hipError_t launch_kernel(const void* kernel, dim3 grid, dim3 block, int shared_b
   return hipLaunchKernel(kernel, grid, block, argv, static_cast<size_t>(shared_bytes), stream);
 }
 
+#if !(defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__))
+// Whether `kernel` was compiled for a virtual architecture of sm_90 or later, where its
+// wait_for_previous_kernel waits (griddepcontrol.wait): the code decides, not the device it runs on,
+// which for a kernel compiled for an older architecture would be a race. Asked of the driver once a
+// kernel (built-in ones and those a loaded transform compiled alike) and remembered.
+inline bool waits_for_previous_kernel(const void* kernel) {
+  static std::mutex mutex;
+  static std::map<const void*, bool> known;
+  const std::lock_guard lock(mutex);
+  if (const auto it = known.find(kernel); it != known.end()) return it->second;
+  cudaFuncAttributes attributes{};
+  const bool waits = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.ptxVersion >= 90;
+  known.emplace(kernel, waits);
+  return waits;
+}
+#endif
+
 // launch_kernel for a transform kernel that calls wait_for_previous_kernel before touching global
-// memory: on NVIDIA GPUs from sm_90 on it may start while the kernel before it in the stream
-// finishes (programmatic dependent launch), which hides that kernel's tail and this one's launch; a
-// few microseconds that weigh at small batches (docs/performance.md, "Transform kernels launched as
-// programmatic dependents").
+// memory: on NVIDIA GPUs, where that kernel waits (waits_for_previous_kernel), it may start while the
+// kernel before it in the stream finishes (programmatic dependent launch), which hides that kernel's
+// tail and this one's launch; a few microseconds that weigh at small batches (docs/performance.md,
+// "Transform kernels launched as programmatic dependents").
 template <class... Args>
 hipError_t launch_dependent_kernel(const void* kernel, dim3 grid, dim3 block, hipStream_t stream, Args... args) {
 #if defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)
   return launch_kernel(kernel, grid, block, 0, stream, args...);
 #else
-  int device = 0, major = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess || major < 9)
-    return launch_kernel(kernel, grid, block, 0, stream, args...);
+  if (!waits_for_previous_kernel(kernel)) return launch_kernel(kernel, grid, block, 0, stream, args...);
   void* argv[] = {static_cast<void*>(&args)...};
   cudaLaunchAttribute dependent{};
   dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
