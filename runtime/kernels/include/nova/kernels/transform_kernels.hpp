@@ -131,10 +131,9 @@ __device__ inline bool in_range(const Slot& s, const TileGrid& g) { return s.cha
 
 // The input and output transforms are launched as programmatic dependents (launch_dependent_kernel,
 // where they were compiled for sm_90 on: waits_for_previous_kernel): their blocks may start while the
-// kernel before them in the stream finishes. Each thread
-// waits here, after its index arithmetic and before its first global load or store, until that
-// kernel has completed and its writes are visible (a no-op where nothing was launched so, and on
-// AMD).
+// kernel before them in the stream finishes. Each thread waits here, after its index arithmetic and
+// before its first global load or store, until that kernel has completed and its writes are visible
+// (a no-op where nothing was launched so, and on AMD).
 __device__ __forceinline__ void wait_for_previous_kernel() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
