@@ -14,6 +14,7 @@ src, samples, executed = hdr.index("Source"), hdr.index("Warp Stall Sampling (Al
 reasons = [h for h in hdr if h.startswith("stall_") and "(Not Issued)" not in h]
 marks = [k for k, r in enumerate(data) if "USETMAXREG" in r[src]]
 bounds = {"setup": (0, marks[0]), "consumer": (marks[0], marks[1]), "producer": (marks[1], len(data))}
+print(f"{len(data)} instructions in the kernel")
 num = lambda r, i: int(r[i] or 0)
 for role, (a, b) in bounds.items():
     part = data[a:b]
