@@ -43,7 +43,7 @@ std::string layout_value(kernels::Layout l) {
 
 // One kernel: a one-line comment and an extern "C" __global__ function named by kernel_symbol, whose
 // body calls the loop it binds to this transform.
-std::string kernel_definition(const std::string& transform, const kernels::KernelId& id) {
+std::string kernel_definition(const std::string& transform, int n, const kernels::KernelId& id) {
   using kernels::KernelKind;
   const std::string type = storage_type(id.storage), layout = layout_value(id.layout);
   const std::string upper = id.layout == kernels::Layout::nchw ? "NCHW" : "NHWC";
@@ -61,6 +61,10 @@ std::string kernel_definition(const std::string& transform, const kernels::Kerne
                 "; pixels outside the image are zero.";
       params = "const " + type + "* __restrict__ x, " + type + "* __restrict__ V, nova::kernels::TileGrid grid";
       body = "input_transform_tiles<Transform, " + layout + ">(x, V, grid)";
+      if (id.layout == kernels::Layout::nhwc &&
+          kernels::input_pairs_in_small_blocks(n, id.storage == kernels::Storage::f32 ? 4 : 2))
+        bounds = "nova::kernels::input_block_threads(" + layout + ", kN, sizeof(" + type +
+                 ")), nova::kernels::kSmallPairBlocksPerSm";
       break;
     case KernelKind::input_tile_pairs:
       comment = "Input transform V = B^T d B, two tiles of an image row a thread: x NCHW " + type + " -> V [kN*kN][C][P] " +
@@ -128,11 +132,12 @@ bool has_kernel(const Source& source, const kernels::KernelId& id) {
 // The kernels of the groups asked for, inside the transform's namespace (where `Transform` is its own).
 std::string kernel_definitions(const Source& source, std::initializer_list<kernels::KernelGroup> groups) {
   const std::string& name = source.config.name;
+  const int n = source.config.transform.tile.n();
   std::string out = "namespace nova::generated::" + name + " {\n";
   for (const kernels::KernelGroup group : groups)
     for (int i = 0; i < kernels::kKernelsPerTransform; ++i) {
       const kernels::KernelId id = kernels::kernel_id(i);
-      if (kernels::kernel_group(id.kind) == group && has_kernel(source, id)) out += kernel_definition(name, id);
+      if (kernels::kernel_group(id.kind) == group && has_kernel(source, id)) out += kernel_definition(name, n, id);
     }
   return out;
 }

@@ -54,7 +54,8 @@ void emulated_input(const T* x, T* V, const TileGrid& g) {
                             [&] { nova::kernels::input_transform_tile_pairs<Transform>(x, V, g); });
     return;
   }
-  nova::emulation::launch(nova::kernels::input_blocks(layout, Transform::n, g), nova::kernels::kBlockThreads,
+  nova::emulation::launch(nova::kernels::input_blocks(layout, Transform::n, sizeof(T), g),
+                          nova::kernels::input_block_threads(layout, Transform::n, sizeof(T)),
                           [&] { nova::kernels::input_transform_tiles<Transform, layout>(x, V, g); });
 }
 

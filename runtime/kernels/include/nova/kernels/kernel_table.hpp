@@ -144,6 +144,12 @@ constexpr KernelGroup kernel_group(KernelKind kind) {
              : KernelGroup::three_pass;
 }
 
+// Whether the NHWC input transform's blocks of channel pairs are half the usual size (128 threads,
+// launch bounds for three blocks an SM): two 16-bit channels of an 8 x 8 patch, whose thread holds one
+// channel in storage precision while it transforms the other (transform_kernels.hpp pair_block_tiles;
+// the code generator emits their launch bounds).
+NOVA_HD constexpr bool input_pairs_in_small_blocks(int n, int element_bytes) { return n == 8 && element_bytes == 2; }
+
 // Whether the NCHW input transform on n x n tiles has a tile-pair kernel: up to 8 x 8, the largest
 // measured (F(6,3) VGG-16 256@56 batch 32: input stage 94.0 -> 75.3 µs).
 constexpr bool nchw_input_has_tile_pairs(int n) { return n <= 8; }

@@ -73,6 +73,11 @@ template <typename T> __device__ inline void store_pair(T* at, float a, float b)
   *reinterpret_cast<ElementPair<T>*>(at) = p;
 }
 template <typename T> __device__ inline T storage_zero() { return T(0.0f); }
+template <typename T> __device__ inline T to_storage(float v) {
+  T s;
+  store(&s, v);
+  return s;
+}
 
 #ifdef NOVA_KERNEL_EMULATION
 template <typename T> inline StoragePair<T> load_word(const T* at) { return {at[0], at[1]}; }
@@ -106,14 +111,15 @@ struct BlockOrigin {
   long long tile;
 };
 
-// A channels-fastest block takes `channels` channels: kBlockChannels, or kPairBlockChannels where a
-// thread takes a channel pair (the NHWC input transform, and the output from a 16-bit M).
+// A channels-fastest block takes `channels` channels x `tiles` tiles: kBlockChannels, or
+// kPairBlockChannels where a thread takes a channel pair (the NHWC input transform, and the output
+// from a 16-bit M), of kBlockTiles tiles (fewer: pair_block_tiles).
 inline constexpr int kPairBlockChannels = 2 * kBlockChannels;
-template <bool channels_fastest, int channels = kBlockChannels>
+template <bool channels_fastest, int channels = kBlockChannels, int tiles = kBlockTiles>
 __device__ inline BlockOrigin block_origin(const TileGrid& g) {
   if constexpr (channels_fastest) {
     const int groups = (g.channels + channels - 1) / channels;
-    return {static_cast<int>(blockIdx.x % groups) * channels, static_cast<long long>(blockIdx.x / groups) * kBlockTiles};
+    return {static_cast<int>(blockIdx.x % groups) * channels, static_cast<long long>(blockIdx.x / groups) * tiles};
   } else {
     return {static_cast<int>(blockIdx.y) * kNchwBlockChannels, static_cast<long long>(blockIdx.x) * kNchwBlockTiles};
   }
@@ -356,36 +362,91 @@ NOVA_HD constexpr bool input_in_pairs(Layout layout, int n) {
 #endif
 }
 
+// Tiles a block of channel pairs takes on n x n tiles of `element_bytes` elements: kBlockTiles, or
+// half as many where input_pairs_in_small_blocks says (its thread then holds one channel in storage
+// precision while it transforms the other, input_transform_pairs: 161-168 registers, three blocks of
+// 128 threads an SM where blocks of 256 fit one; docs/performance.md, "F(6,3) NHWC input transform in
+// small blocks").
+NOVA_HD constexpr int pair_block_tiles(int n, int element_bytes) {
+  return input_pairs_in_small_blocks(n, element_bytes) ? kBlockTiles / 2 : kBlockTiles;
+}
+
+// The threads of an input transform block, and the blocks an SM a kernel of small blocks is compiled
+// for (its launch bounds, which cap it at 168 registers; the other kernels name no such count, which
+// ptxas would take as a hint: 1 gives the F(4,3) kernels other code).
+NOVA_HD constexpr int input_block_threads(Layout layout, int n, int element_bytes) {
+  return input_in_pairs(layout, n) ? kBlockChannels * pair_block_tiles(n, element_bytes) : kBlockThreads;
+}
+inline constexpr int kSmallPairBlocksPerSm = 3;
+
 // From NHWC images a thread takes a channel pair of one tile (a block: kPairBlockChannels channels x
-// kBlockTiles tiles, consecutive threads on consecutive pairs): where C is even and x and V are
+// pair_block_tiles tiles, consecutive threads on consecutive pairs): where C is even and x and V are
 // aligned to a pair (kWord), one load of both channels a patch element and one store a position,
 // half the load and address instructions of a channel a thread, which bound this kernel
 // (docs/performance.md, "3-pass NHWC input in channel pairs").
 template <class Transform, typename TIn, typename TV, bool kWord>
 __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n, nn = n * n;
-  const BlockOrigin b = block_origin<true, kPairBlockChannels>(g);
+  const BlockOrigin b = block_origin<true, kPairBlockChannels, pair_block_tiles(n, sizeof(TIn))>(g);
   const int c = b.channel + 2 * (static_cast<int>(threadIdx.x) % kBlockChannels);
   const long long tile = b.tile + static_cast<int>(threadIdx.x) / kBlockChannels;
   const bool valid = c < g.channels && tile < g.tiles, second = c + 1 < g.channels;
-  float v0[nn], v1[nn];
+  // One channel at a time, in place, while the other waits in `held`: first the second channel's
+  // input, then the first's output. Where the blocks are small (pair_block_tiles: 16-bit 8 x 8 tiles)
+  // `held` keeps them as storage pairs (the output rounded to TV as its store would) and the loop of two
+  // is not unrolled (one copy of the transform), so that two n x n patches never live in fp32 at once:
+  // 161-168 registers a thread against 203-226. Elsewhere `held` is fp32 and the loop unrolled, which
+  // compiles to the same code as two patches side by side (the storage round trips measured 1-5 %
+  // slower on F(4,3)).
+  static_assert(sizeof(TIn) == sizeof(TV), "one block shape for both");
+  constexpr bool kInStorage = pair_block_tiles(n, sizeof(TV)) < kBlockTiles;
+  using Held = std::conditional_t<kInStorage, StoragePair<TV>, ElementPair<float>>;
+  const auto hold = [](float low, float high) -> Held {
+    if constexpr (kInStorage) return pair_of(to_storage<TV>(low), to_storage<TV>(high));
+    else return {low, high};
+  };
+  constexpr int kHeld = (nn + 1) / 2;  // held[k]: positions 2k and 2k + 1 (an odd n x n: its last twice)
+  float v[nn];
+  Held held[kHeld];
   {
     StoragePair<TIn> raw[nn];
     const TileOrigin o = tile_origin(g, valid ? tile : 0, m);
     wait_for_previous_kernel();
     load_pair_patch<n, m, Layout::nhwc>(x, g, o, c, valid, second ? 1 : 0, kWord, raw);
-    transform_pair_patch<Transform, TIn>(raw, v0, v1);
+#pragma unroll
+    for (int k = 0; k < kHeld; ++k) {
+      const int e = 2 * k, f = e + 1 < nn ? e + 1 : e;
+      float b0, b1;
+      unpack_pair(raw[e], v[e], b0);
+      unpack_pair(raw[f], v[f], b1);
+      held[k] = hold(b0, b1);
+    }
+  }
+  [[maybe_unused]] constexpr int kUnroll = kInStorage ? 1 : 2;
+#pragma unroll kUnroll
+  for (int channel = 0; channel < 2; ++channel) {
+    Transform::input_2d(v, v);
+    if (channel == 1) break;
+#pragma unroll
+    for (int k = 0; k < kHeld; ++k) {
+      const int e = 2 * k, f = e + 1 < nn ? e + 1 : e;
+      const Held input = held[k];
+      held[k] = hold(v[e], v[f]);
+      unpack_pair(input, v[e], v[f]);
+    }
   }
   if (!valid) return;
   const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of V
   TV* at = V + tile * g.channels + c;
 #pragma unroll
   for (int xi = 0; xi < nn; ++xi) {
+    float first[2];
+    unpack_pair(held[xi / 2], first[0], first[1]);
     if constexpr (kWord) {
-      store_pair(at + xi * plane, v0[xi], v1[xi]);
+      store_pair(at + xi * plane, first[xi % 2], v[xi]);
     } else {
-      store(at + xi * plane, v0[xi]);
-      if (second) store(at + xi * plane + 1, v1[xi]);
+      store(at + xi * plane, first[xi % 2]);
+      if (second) store(at + xi * plane + 1, v[xi]);
     }
   }
 }
@@ -628,40 +689,46 @@ inline unsigned filter_blocks(long long filters) {
   return static_cast<unsigned>((filters + kBlockThreads - 1) / kBlockThreads);
 }
 
-// The grid of block_origin<channels_fastest>; the channels-fastest one can exceed the launch limit
-// for huge shapes (launchers check fits_channels_fastest_grid first).
-template <bool channels_fastest, int channels = kBlockChannels>
-inline dim3 tile_blocks(const TileGrid& g) {
-  if constexpr (channels_fastest) {
-    const long long tile_groups = (g.tiles + kBlockTiles - 1) / kBlockTiles,
-                    channel_groups = (g.channels + channels - 1) / channels;
-    return dim3(static_cast<unsigned>(tile_groups * channel_groups));
-  }
+// The channels x tiles of a channels-fastest block (block_origin), and how many such blocks cover
+// `g`: beyond the launch limit for huge shapes (launchers check grid_fits first).
+struct BlockShape {
+  int channels = kBlockChannels, tiles = kBlockTiles;
+};
+inline long long channels_fastest_blocks(const TileGrid& g, BlockShape b) {
+  return (g.tiles + b.tiles - 1) / b.tiles * ((g.channels + b.channels - 1) / b.channels);
+}
+inline dim3 tile_blocks(Layout layout, const TileGrid& g, BlockShape b = {}) {
+  if (layout == Layout::nhwc) return dim3(static_cast<unsigned>(channels_fastest_blocks(g, b)));
   return dim3(static_cast<unsigned>((g.tiles + kNchwBlockTiles - 1) / kNchwBlockTiles),
               static_cast<unsigned>((g.channels + kNchwBlockChannels - 1) / kNchwBlockChannels));
 }
-
-inline bool fits_channels_fastest_grid(const TileGrid& g) {
-  return (g.tiles + kBlockTiles - 1) / kBlockTiles * ((g.channels + kBlockChannels - 1) / kBlockChannels) <= INT_MAX;
+inline bool grid_fits(Layout layout, const TileGrid& g, BlockShape b) {
+  return layout == Layout::nchw || channels_fastest_blocks(g, b) <= INT_MAX;
 }
 
-// The grids of the input transform on n x n tiles (input_in_pairs: threads on channel pairs; the NCHW
-// tile pairs have input_tile_pair_blocks) and of the output transform from an M of type TM (output_in_pairs).
-inline dim3 transform_blocks(Layout layout, bool pairs, const TileGrid& g) {
-  if (pairs) return tile_blocks<true, kPairBlockChannels>(g);
-  return layout == Layout::nhwc ? tile_blocks<true>(g) : tile_blocks<false>(g);
+// The NHWC blocks of the input transform on n x n tiles of `element_bytes` elements (input_in_pairs:
+// threads on channel pairs) and of the output transform from an M of type TM (output_in_pairs); NCHW
+// blocks are kNchwBlockChannels x kNchwBlockTiles (the NCHW tile pairs: input_tile_pair_blocks).
+inline BlockShape input_block_shape(Layout layout, int n, int element_bytes) {
+  if (input_in_pairs(layout, n)) return {kPairBlockChannels, pair_block_tiles(n, element_bytes)};
+  return {};
 }
-inline dim3 input_blocks(Layout layout, int n, const TileGrid& g) {
-  return transform_blocks(layout, input_in_pairs(layout, n), g);
+template <typename TM>
+inline BlockShape output_block_shape(Layout layout, int n) {
+  if (output_in_pairs<TM>(layout, n)) return {kPairBlockChannels, kBlockTiles};
+  return {};
+}
+inline dim3 input_blocks(Layout layout, int n, int element_bytes, const TileGrid& g) {
+  return tile_blocks(layout, g, input_block_shape(layout, n, element_bytes));
+}
+template <typename TM>
+inline dim3 output_blocks(Layout layout, int n, const TileGrid& g) {
+  return tile_blocks(layout, g, output_block_shape<TM>(layout, n));
 }
 // The grid of input_transform_tile_pairs: blocks of 2 kNchwBlockTiles tiles x kNchwBlockChannels channels.
 inline dim3 input_tile_pair_blocks(const TileGrid& g) {
   return dim3(static_cast<unsigned>((g.tiles + 2 * kNchwBlockTiles - 1) / (2 * kNchwBlockTiles)),
               static_cast<unsigned>((g.channels + kNchwBlockChannels - 1) / kNchwBlockChannels));
-}
-template <typename TM>
-inline dim3 output_blocks(Layout layout, int n, const TileGrid& g) {
-  return transform_blocks(layout, output_in_pairs<TM>(layout, n), g);
 }
 
 }  // namespace nova::kernels

@@ -81,15 +81,16 @@ hipError_t launch_filter_transform(const void* kernel, const float* w, TU* U, in
 template <typename TIn, typename TV>
 hipError_t launch_input_transform(const void* kernel, const void* tile_pairs, const TileSize& t, Layout layout,
                                   const TIn* x, TV* V, int N, int C, int H, int W, int pad, hipStream_t stream) {
-  const bool nhwc = layout == Layout::nhwc;  // block order: see block_origin
   TileGrid g{};
-  if (!make_tile_grid(t.m, t.r, N, C, H, W, pad, g) || (nhwc && !fits_channels_fastest_grid(g)))
+  if (!make_tile_grid(t.m, t.r, N, C, H, W, pad, g) ||
+      !grid_fits(layout, g, input_block_shape(layout, t.n, sizeof(TIn))))
     return hipErrorInvalidValue;
   if (g.tiles == 0 || C == 0) return hipSuccess;
   if (!x || !V || !kernel) return hipErrorInvalidValue;
   if (tile_pairs && input_in_tile_pairs(layout, t.n, g, x, V, sizeof(StoragePair<TIn>)))
     return launch_dependent_kernel(tile_pairs, input_tile_pair_blocks(g), dim3(kBlockThreads), stream, x, V, g);
-  return launch_dependent_kernel(kernel, input_blocks(layout, t.n, g), dim3(kBlockThreads), stream, x, V, g);
+  return launch_dependent_kernel(kernel, input_blocks(layout, t.n, sizeof(TIn), g),
+                                 dim3(input_block_threads(layout, t.n, sizeof(TIn))), stream, x, V, g);
 }
 
 template <typename TOut, typename TM>
@@ -97,8 +98,7 @@ hipError_t launch_output_transform(const void* kernel, const TileSize& t, Layout
                                    const float* bias, int relu, int N, int K, int H, int W, int pad,
                                    hipStream_t stream) {
   TileGrid g{};
-  const bool nhwc = layout == Layout::nhwc;  // block order: see block_origin
-  if (!make_tile_grid(t.m, t.r, N, K, H, W, pad, g) || (nhwc && !fits_channels_fastest_grid(g)))
+  if (!make_tile_grid(t.m, t.r, N, K, H, W, pad, g) || !grid_fits(layout, g, output_block_shape<TM>(layout, t.n)))
     return hipErrorInvalidValue;
   if (g.tiles == 0 || K == 0) return hipSuccess;
   if (!M || !y || !kernel) return hipErrorInvalidValue;
