@@ -371,13 +371,23 @@ NOVA_HD constexpr int pair_block_tiles(int n, int element_bytes) {
   return input_pairs_in_small_blocks(n, element_bytes) ? kBlockTiles / 2 : kBlockTiles;
 }
 
-// The threads of an input transform block, and the blocks an SM a kernel of small blocks is compiled
-// for (its launch bounds, which cap it at 168 registers; the other kernels name no such count, which
-// ptxas would take as a hint: 1 gives the F(4,3) kernels other code).
+// The threads of an input transform block.
 NOVA_HD constexpr int input_block_threads(Layout layout, int n, int element_bytes) {
   return input_in_pairs(layout, n) ? kBlockChannels * pair_block_tiles(n, element_bytes) : kBlockThreads;
 }
-inline constexpr int kSmallPairBlocksPerSm = 3;
+
+// The launch bounds the code generator emits for the NHWC input kernels that input_pairs_in_small_blocks
+// names: on NVIDIA their blocks and three blocks an SM, a cap of 168 registers. AMD takes no channel
+// pairs on 8 x 8 tiles (input_in_pairs) and keeps the plain bound. No other kernel names a count of
+// blocks: ptxas takes even 1 as a hint (the F(4,3) input kernels then compile to other code), and a
+// second bound on AMD is a waves-per-SIMD hint that moves registers (RDNA3's bf16 F(6,3) input
+// kernel 96 -> 97 VGPRs, 5 -> 4 waves).
+#ifdef __HIP__
+#define NOVA_SMALL_PAIR_INPUT_BOUNDS nova::kernels::kBlockThreads
+#else
+#define NOVA_SMALL_PAIR_INPUT_BOUNDS \
+  nova::kernels::input_block_threads(nova::kernels::Layout::nhwc, 8, 2), 3
+#endif
 
 // From NHWC images a thread takes a channel pair of one tile (a block: kPairBlockChannels channels x
 // pair_block_tiles tiles, consecutive threads on consecutive pairs): where C is even and x and V are
