@@ -364,7 +364,7 @@ NOVA_HD constexpr bool input_in_pairs(Layout layout, int n) {
 
 // Tiles a block of channel pairs takes on n x n tiles of `element_bytes` elements: kBlockTiles, or
 // half as many where input_pairs_in_small_blocks says (its thread then holds one channel in storage
-// precision while it transforms the other, input_transform_pairs: 161-168 registers, three blocks of
+// precision while it transforms the other, input_transform_pairs: 160-168 registers, three blocks of
 // 128 threads an SM where blocks of 256 fit one; docs/performance.md, "F(6,3) NHWC input transform in
 // small blocks").
 NOVA_HD constexpr int pair_block_tiles(int n, int element_bytes) {
@@ -405,9 +405,9 @@ __device__ void input_transform_pairs(const TIn* __restrict__ x, TV* __restrict_
   // input, then the first's output. Where the blocks are small (pair_block_tiles: 16-bit 8 x 8 tiles)
   // `held` keeps them as storage pairs (the output rounded to TV as its store would) and the loop of two
   // is not unrolled (one copy of the transform), so that two n x n patches never live in fp32 at once:
-  // 161-168 registers a thread against 203-226. Elsewhere `held` is fp32 and the loop unrolled, which
-  // compiles to the same code as two patches side by side (the storage round trips measured 1-5 %
-  // slower on F(4,3)).
+  // 160-168 registers a thread against 203-211. Elsewhere `held` is fp32 and the loop unrolled, as
+  // two patches side by side were (the same code for f4x3_standard; the storage round trips measured
+  // 1-5 % slower on F(4,3)).
   static_assert(sizeof(TIn) == sizeof(TV), "one block shape for both");
   constexpr bool kInStorage = pair_block_tiles(n, sizeof(TV)) < kBlockTiles;
   using Held = std::conditional_t<kInStorage, StoragePair<TV>, ElementPair<float>>;
