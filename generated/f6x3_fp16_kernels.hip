@@ -61,7 +61,7 @@ nova_f6x3_fp16_input_nchw_bf16(const hip_bfloat16* __restrict__ x, hip_bfloat16*
 }
 
 // Input transform V = B^T d B: x NHWC __half -> V [kN*kN][P][C] __half; pixels outside the image are zero.
-extern "C" __global__ void __launch_bounds__(NOVA_SMALL_PAIR_INPUT_BOUNDS)
+extern "C" __global__ void __launch_bounds__(NOVA_SMALL_PAIR_INPUT_BOUNDS(Transform::n, sizeof(__half)))
 nova_f6x3_fp16_input_nhwc_f16(const __half* __restrict__ x, __half* __restrict__ V,
                               nova::kernels::TileGrid grid) {
   nova::kernels::input_transform_tiles<Transform, nova::kernels::Layout::nhwc>(x, V, grid);
@@ -75,7 +75,7 @@ nova_f6x3_fp16_input_nhwc_f32(const float* __restrict__ x, float* __restrict__ V
 }
 
 // Input transform V = B^T d B: x NHWC hip_bfloat16 -> V [kN*kN][P][C] hip_bfloat16; pixels outside the image are zero.
-extern "C" __global__ void __launch_bounds__(NOVA_SMALL_PAIR_INPUT_BOUNDS)
+extern "C" __global__ void __launch_bounds__(NOVA_SMALL_PAIR_INPUT_BOUNDS(Transform::n, sizeof(hip_bfloat16)))
 nova_f6x3_fp16_input_nhwc_bf16(const hip_bfloat16* __restrict__ x, hip_bfloat16* __restrict__ V,
                                nova::kernels::TileGrid grid) {
   nova::kernels::input_transform_tiles<Transform, nova::kernels::Layout::nhwc>(x, V, grid);

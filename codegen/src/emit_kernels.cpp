@@ -63,7 +63,7 @@ std::string kernel_definition(const std::string& transform, int n, const kernels
       body = "input_transform_tiles<Transform, " + layout + ">(x, V, grid)";
       if (id.layout == kernels::Layout::nhwc &&
           kernels::input_pairs_in_small_blocks(n, id.storage == kernels::Storage::f32 ? 4 : 2))
-        bounds = "NOVA_SMALL_PAIR_INPUT_BOUNDS";
+        bounds = "NOVA_SMALL_PAIR_INPUT_BOUNDS(Transform::n, sizeof(" + type + "))";
       break;
     case KernelKind::input_tile_pairs:
       comment = "Input transform V = B^T d B, two tiles of an image row a thread: x NCHW " + type + " -> V [kN*kN][C][P] " +

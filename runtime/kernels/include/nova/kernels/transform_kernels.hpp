@@ -53,8 +53,10 @@ __device__ inline void store(__half* at, float v) { *at = __float2half_rn(v); }
 __device__ inline void store(hip_bfloat16* at, float v) { *at = hip_bfloat16(v); }  // nearest even
 
 // Two storage elements (channels c and c + 1, or two planes) as one word (4 bytes for 16-bit types,
-// 8 for fp32): __half2 for fp16 on a GPU, a plain pair otherwise (bf16, fp32; every type in the CPU
-// emulation).
+// 8 for fp32): __half2 for fp16 on a GPU and __nv_bfloat162 for bf16 on NVIDIA, each one register, a
+// plain pair otherwise (bf16 on AMD, fp32; every type in the CPU emulation). A plain pair of bf16 took
+// two registers: the bf16 fused mma.sync kernels and 3-pass pair kernels measured 3-18 % slower with it
+// (docs/performance.md, "bf16 storage pairs in one register").
 template <typename T>
 struct alignas(2 * sizeof(T)) ElementPair {
   T a, b;
@@ -93,6 +95,19 @@ __device__ inline void unpack_pair(__half2 p, float& a, float& b) {
   a = f.x, b = f.y;
 }
 __device__ inline void store_pair(__half* at, float a, float b) { *reinterpret_cast<__half2*>(at) = __floats2half2_rn(a, b); }
+#if !defined(__HIP__)
+template <> struct StoragePairOf<__nv_bfloat16> {
+  using type = __nv_bfloat162;
+};
+__device__ inline __nv_bfloat162 pair_of(__nv_bfloat16 a, __nv_bfloat16 b) { return __halves2bfloat162(a, b); }
+__device__ inline void unpack_pair(__nv_bfloat162 p, float& a, float& b) {
+  const float2 f = __bfloat1622float2(p);
+  a = f.x, b = f.y;
+}
+__device__ inline void store_pair(__nv_bfloat16* at, float a, float b) {
+  *reinterpret_cast<__nv_bfloat162*>(at) = __floats2bfloat162_rn(a, b);
+}
+#endif
 #endif
 
 // The (channel, tile) of this thread. Consecutive threads take consecutive tiles for NCHW images
@@ -376,17 +391,18 @@ NOVA_HD constexpr int input_block_threads(Layout layout, int n, int element_byte
   return input_in_pairs(layout, n) ? kBlockChannels * pair_block_tiles(n, element_bytes) : kBlockThreads;
 }
 
-// The launch bounds the code generator emits for the NHWC input kernels that input_pairs_in_small_blocks
-// names: on NVIDIA their blocks and three blocks an SM, a cap of 168 registers. AMD takes no channel
+// The launch bounds the code generator emits for the NHWC input kernels of n x n tiles of
+// `element_bytes` elements that input_pairs_in_small_blocks names: on NVIDIA their blocks and three
+// blocks an SM, a cap of 168 registers. AMD takes no channel
 // pairs on 8 x 8 tiles (input_in_pairs) and keeps the plain bound. No other kernel names a count of
 // blocks: ptxas takes even 1 as a hint (the F(4,3) input kernels then compile to other code), and a
 // second bound on AMD is a waves-per-SIMD hint that moves registers (RDNA3's bf16 F(6,3) input
 // kernel 96 -> 97 VGPRs, 5 -> 4 waves).
 #ifdef __HIP__
-#define NOVA_SMALL_PAIR_INPUT_BOUNDS nova::kernels::kBlockThreads
+#define NOVA_SMALL_PAIR_INPUT_BOUNDS(n, element_bytes) nova::kernels::kBlockThreads
 #else
-#define NOVA_SMALL_PAIR_INPUT_BOUNDS \
-  nova::kernels::input_block_threads(nova::kernels::Layout::nhwc, 8, 2), 3
+#define NOVA_SMALL_PAIR_INPUT_BOUNDS(n, element_bytes) \
+  nova::kernels::input_block_threads(nova::kernels::Layout::nhwc, n, element_bytes), 3
 #endif
 
 // From NHWC images a thread takes a channel pair of one tile (a block: kPairBlockChannels channels x
