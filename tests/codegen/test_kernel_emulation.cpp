@@ -4,9 +4,12 @@
 #include "support/kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
 
 #include "all_transforms.hpp"
+#include "odd_tile/f5x3_fp16_transforms.hpp"  // generated into the build tree (tests/codegen/CMakeLists.txt)
 #include "nova/kernels/transform_kernels.hpp"
 #include "nova/kernels/transform_registry.hpp"
 #include "../gpu/transform_check.hpp"
+#include "nova/codegen/codegen.hpp"
+#include "nova/codegen/float_literal.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -121,9 +124,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
 };
 
 template <class Transform>
-void check_emulated() {
-  const nova::kernels::TransformEntry* entry = nova::kernels::find_transform(Transform::name);
-  REQUIRE(entry != nullptr);
+void check_emulated(const nova::kernels::TransformEntry& entry) {
   // Odd sizes: several tile and channel blocks, partial blocks, clipped border tiles, pad 0 to 2;
   // the next three have channel counts that are multiples of 8 and of 4 only (vector-friendly NHWC)
   // and even output widths: 70 (a multiple of m = 2 only) and 24 (NCHW output rows of a tile in one
@@ -135,7 +136,7 @@ void check_emulated() {
                                                      {3, 16, 24, 9, 11, 1},  {1, 12, 20, 6, 70, 1}, {2, 8, 16, 12, 24, 1},
                                                      {2, 6, 8, 10, 26, 0},   {1, 6, 8, 11, 20, 2},  {2, 5, 6, 9, 28, 1}};
   EmulatedRunner<Transform> runner;
-  for (const nova::test::KernelResult& r : nova::test::check_transform(*entry, runner, shapes, 2024)) {
+  for (const nova::test::KernelResult& r : nova::test::check_transform(entry, runner, shapes, 2024)) {
     INFO(Transform::name << " " << r.kernel << ": max rel err " << r.max_rel_error << ", err/bound " << r.bound_use
                          << ", non-finite " << r.non_finite << " (fp16 overflow " << r.expected_overflow
                          << "), guard writes " << r.guard_writes);
@@ -145,13 +146,44 @@ void check_emulated() {
 
 template <class... Transforms>
 void check_all(nova::generated::TransformList<Transforms...>) {
-  (check_emulated<Transforms>(), ...);
+  const auto registered = [](const char* name) {
+    const nova::kernels::TransformEntry* entry = nova::kernels::find_transform(name);
+    REQUIRE(entry != nullptr);
+    return *entry;
+  };
+  (check_emulated<Transforms>(registered(Transforms::name)), ...);
 }
 
 }  // namespace
 
 TEST_CASE("transform kernels, emulated on the CPU, match the CPU path within the precision model") {
   check_all(nova::generated::AllTransforms{});
+}
+
+// An odd tile: a 7 x 7 patch has an odd number of positions, which the channel-pair kernels hold in
+// pairs (the last one twice). The check reads the entry's tile sizes, FP64 transforms and matrices
+// (for its error bound), filled here as the generated registry fills them, from the same JSON.
+TEST_CASE("transform kernels on an odd tile (F(5,3), 7 x 7), emulated, match the CPU path") {
+  namespace odd = nova::generated::f5x3_fp16;
+  const nova::codegen::Source source = nova::codegen::load_source(NOVA_SOURCE_DIR "/tests/jit/data/f5x3_fp16.json");
+  const auto rounded = [](const nova::exact::RationalMatrix& exact) {
+    std::vector<double> values;
+    for (std::size_t i = 0; i < exact.rows(); ++i)
+      for (std::size_t j = 0; j < exact.cols(); ++j) values.push_back(nova::codegen::round_to_double(exact(i, j)));
+    return values;
+  };
+  const std::vector<double> AT = rounded(source.config.transform.AT), G = rounded(source.config.transform.G),
+                            BT = rounded(source.config.transform.BT);
+  nova::kernels::TransformEntry entry{};
+  entry.name = odd::Transform::name;
+  entry.m = odd::Transform::m, entry.r = odd::Transform::r, entry.n = odd::Transform::n;
+  entry.input_2d_f64 = &odd::input_transform_2d<double>;
+  entry.filter_2d_f64 = &odd::filter_transform_2d<double>;
+  entry.output_2d_f64 = &odd::output_transform_2d<double>;
+  entry.AT = AT.data(), entry.G = G.data(), entry.BT = BT.data();
+  REQUIRE(source.config.name == entry.name);
+  REQUIRE(entry.n % 2 == 1);
+  check_emulated<odd::Transform>(entry);
 }
 
 // An NCHW image not aligned to an element pair runs the input kernel of a tile a thread, which must
