@@ -4,8 +4,19 @@
 # staged package and library (every test on CUDA tensors too, and tests/test_cuda.py), and exits
 # non-zero if either fails. The staged ctest files name the absolute paths the build had on the machine that
 # built it; where such a path does not exist (the GPU machine), it is linked to the carried copy.
-# Usage: tools/device/run_gpu_tests.sh [STAGE]   (default build-cuda; build-cuda-broken: the test of the tests)
+# Usage: tools/device/run_gpu_tests.sh [--log FILE] [STAGE]   (default build-cuda; build-cuda-broken: the
+# test of the tests). --log FILE: everything goes to FILE, and only the exit status and the two
+# summary lines (ctest's, pytest's) are printed.
 set -euo pipefail
+if [ "${1:-}" = --log ]; then
+  log=$2
+  shift 2
+  status=0
+  "$0" "$@" >"$log" 2>&1 || status=$?
+  echo "gpu tests rc=$status"
+  grep -E "tests passed|tests failed| passed" "$log" | tail -3 || true
+  exit $status
+fi
 cd "$(dirname "$0")/../.."
 . tools/device/stage.sh
 use_stage "${1:-build-cuda}"

@@ -8,11 +8,7 @@
 cd "$(dirname "$0")/../../.."
 out=${OUT:-/tmp/o}
 mkdir -p $out
-if [ -z "${SKIP_TESTS:-}" ]; then
-  tools/device/run_gpu_tests.sh >$out/gpu_tests.txt 2>&1
-  echo "gpu tests rc=$?"
-  grep -E "tests passed|tests failed| passed" $out/gpu_tests.txt | tail -3
-fi
+[ -n "${SKIP_TESTS:-}" ] || tools/device/run_gpu_tests.sh --log $out/gpu_tests.txt
 . tools/device/stage.sh
 use_stage build-cuda
 [ -d .device/base ] || tar xJf .device/base.tar.xz -C .device

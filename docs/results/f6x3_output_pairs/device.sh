@@ -12,11 +12,7 @@
 cd "$(dirname "$0")/../../.."
 out=${OUT:-/tmp/o}
 mkdir -p $out
-if [ -z "${SKIP_TESTS:-}" ]; then
-  tools/device/run_gpu_tests.sh >$out/gpu_tests.txt 2>&1
-  echo "gpu tests rc=$?"
-  grep -E "tests passed|tests failed| passed" $out/gpu_tests.txt | tail -3
-fi
+[ -n "${SKIP_TESTS:-}" ] || tools/device/run_gpu_tests.sh --log $out/gpu_tests.txt
 IFS=';' read -ra items <<<"${AB:-f6x3_fp16 f4x3_standard:fp16:NHWC-3:}"
 for item in "${items[@]}"; do
   IFS=':' read -r transforms dtypes layouts layers <<<"$item"

@@ -393,11 +393,10 @@ NOVA_HD constexpr int input_block_threads(Layout layout, int n, int element_byte
 
 // The launch bounds the code generator emits for the NHWC input kernels of n x n tiles of
 // `element_bytes` elements that input_pairs_in_small_blocks names: on NVIDIA their blocks and three
-// blocks an SM, a cap of 168 registers. AMD takes no channel
-// pairs on 8 x 8 tiles (input_in_pairs) and keeps the plain bound. No other kernel names a count of
-// blocks: ptxas takes even 1 as a hint (the F(4,3) input kernels then compile to other code), and a
-// second bound on AMD is a waves-per-SIMD hint that moves registers (RDNA3's bf16 F(6,3) input
-// kernel 96 -> 97 VGPRs, 5 -> 4 waves).
+// blocks an SM, a cap of 168 registers. AMD takes no channel pairs on 8 x 8 tiles (input_in_pairs) and
+// keeps the plain bound. No other kernel names a count of blocks: ptxas takes even 1 as a hint (the
+// F(4,3) input kernels then compile to other code), and a second bound on AMD is a waves-per-SIMD hint
+// that moves registers (RDNA3's bf16 F(6,3) input kernel 96 -> 97 VGPRs, 5 -> 4 waves).
 #ifdef __HIP__
 #define NOVA_SMALL_PAIR_INPUT_BOUNDS(n, element_bytes) nova::kernels::kBlockThreads
 #else
