@@ -58,6 +58,13 @@ std::string shortest_text(Float value) {
 float round_to_float(const Rational& value) { return round_exact<float>(value); }
 double round_to_double(const Rational& value) { return round_exact<double>(value); }
 
+std::vector<double> row_major_doubles(const exact::RationalMatrix& m) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < m.rows(); ++i)
+    for (std::size_t j = 0; j < m.cols(); ++j) out.push_back(round_to_double(m(i, j)));
+  return out;
+}
+
 std::string float_literal(float value) { return shortest_text(value) + "f"; }
 std::string double_literal(double value) { return shortest_text(value); }
 

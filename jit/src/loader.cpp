@@ -56,14 +56,6 @@ runtime::StraightLineProgram to_program(const codegen::LinearProgram& p) {
   return out;
 }
 
-// Row-major, each entry correctly rounded (as generated/registry.cpp holds a built-in transform's).
-std::vector<double> row_major_doubles(const exact::RationalMatrix& m) {
-  std::vector<double> out;
-  for (std::size_t i = 0; i < m.rows(); ++i)
-    for (std::size_t j = 0; j < m.cols(); ++j) out.push_back(codegen::round_to_double(m(i, j)));
-  return out;
-}
-
 CompileResult compile(const Sources& sources, std::string_view arch, bool fused) {
   CompileResult r = compile_nvrtc(sources.groups[fused ? 1 : 0], arch, cache());
   if (r.image.empty()) last_error = r.error;
@@ -95,9 +87,9 @@ nova_status_t nova_transform_load(const char* json_path, nova_transform_info_t* 
     t.scaling = exact::scaling_name(c.transform.scaling);
     t.m = c.transform.tile.m;
     t.r = c.transform.tile.r;
-    t.AT = jit::row_major_doubles(c.transform.AT);
-    t.G = jit::row_major_doubles(c.transform.G);
-    t.BT = jit::row_major_doubles(c.transform.BT);
+    t.AT = codegen::row_major_doubles(c.transform.AT);
+    t.G = codegen::row_major_doubles(c.transform.G);
+    t.BT = codegen::row_major_doubles(c.transform.BT);
     t.input_ops = stats[0].ops_2d.total();
     t.output_ops = stats[2].ops_2d.total();
     t.amp2d = c.metrics.amp2d;

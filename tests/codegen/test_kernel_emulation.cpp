@@ -166,14 +166,9 @@ TEST_CASE("transform kernels, emulated on the CPU, match the CPU path within the
 TEST_CASE("transform kernels on an odd tile (F(5,3), 7 x 7), emulated, match the CPU path") {
   namespace odd = nova::generated::f5x3_fp16;
   const nova::codegen::Source source = nova::codegen::load_source(NOVA_SOURCE_DIR "/tests/jit/data/f5x3_fp16.json");
-  const auto rounded = [](const nova::exact::RationalMatrix& exact) {
-    std::vector<double> values;
-    for (std::size_t i = 0; i < exact.rows(); ++i)
-      for (std::size_t j = 0; j < exact.cols(); ++j) values.push_back(nova::codegen::round_to_double(exact(i, j)));
-    return values;
-  };
-  const std::vector<double> AT = rounded(source.config.transform.AT), G = rounded(source.config.transform.G),
-                            BT = rounded(source.config.transform.BT);
+  const nova::exact::Transform& exact = source.config.transform;
+  const std::vector<double> AT = nova::codegen::row_major_doubles(exact.AT),
+                            G = nova::codegen::row_major_doubles(exact.G), BT = nova::codegen::row_major_doubles(exact.BT);
   nova::kernels::TransformEntry entry{};
   entry.name = odd::Transform::name;
   entry.m = odd::Transform::m, entry.r = odd::Transform::r, entry.n = odd::Transform::n;

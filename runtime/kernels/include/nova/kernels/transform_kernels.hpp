@@ -55,8 +55,8 @@ __device__ inline void store(hip_bfloat16* at, float v) { *at = hip_bfloat16(v);
 // Two storage elements (channels c and c + 1, or two planes) as one word (4 bytes for 16-bit types,
 // 8 for fp32): __half2 for fp16 on a GPU and __nv_bfloat162 for bf16 on NVIDIA, each one register, a
 // plain pair otherwise (bf16 on AMD, fp32; every type in the CPU emulation). A plain pair of bf16 took
-// two registers: the bf16 fused mma.sync kernels and 3-pass pair kernels measured 3-18 % slower with it
-// (docs/performance.md, "bf16 storage pairs in one register").
+// two registers: the bf16 fused NHWC and 3-pass pair kernels measured 3-18 % slower with it, one fused
+// NCHW layer 4.5 % faster (docs/performance.md, "bf16 storage pairs in one register").
 template <typename T>
 struct alignas(2 * sizeof(T)) ElementPair {
   T a, b;
