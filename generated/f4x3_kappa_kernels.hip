@@ -183,6 +183,23 @@ nova_f4x3_kappa_output_m16_nhwc_bf16(const hip_bfloat16* __restrict__ M,
   nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
 }
 
+// Output transform y = A^T M A (+ bias, ReLU), two tiles of an image row a thread: M [kN*kN][K][P] __half -> y NCHW __half.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x3_kappa_output_tile_pairs_nchw_f16(const __half* __restrict__ M, __half* __restrict__ y,
+                                           const float* __restrict__ bias, int relu,
+                                           nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tile_pairs<Transform>(M, y, bias, relu, grid);
+}
+
+// Output transform y = A^T M A (+ bias, ReLU), two tiles of an image row a thread: M [kN*kN][K][P] hip_bfloat16 -> y NCHW hip_bfloat16.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x3_kappa_output_tile_pairs_nchw_bf16(const hip_bfloat16* __restrict__ M,
+                                            hip_bfloat16* __restrict__ y,
+                                            const float* __restrict__ bias, int relu,
+                                            nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tile_pairs<Transform>(M, y, bias, relu, grid);
+}
+
 // Fused convolution, mma.sync, NCHW __half: 1 K block(s) a warp.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kFusedThreads, nova::kernels::fused_launch_min_blocks(1, false))
 nova_f4x3_kappa_fused_mma_nchw_f16_v0(nova::kernels::FusedConvArgs args) {
@@ -352,6 +369,8 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     reinterpret_cast<const void*>(&nova_f4x3_kappa_output_m16_nchw_bf16),
     reinterpret_cast<const void*>(&nova_f4x3_kappa_output_m16_nhwc_f16),
     reinterpret_cast<const void*>(&nova_f4x3_kappa_output_m16_nhwc_bf16),
+    reinterpret_cast<const void*>(&nova_f4x3_kappa_output_tile_pairs_nchw_f16),
+    reinterpret_cast<const void*>(&nova_f4x3_kappa_output_tile_pairs_nchw_bf16),
     reinterpret_cast<const void*>(&nova_f4x3_kappa_fused_mma_nchw_f16_v0),
     reinterpret_cast<const void*>(&nova_f4x3_kappa_fused_mma_nchw_f16_v1),
     reinterpret_cast<const void*>(&nova_f4x3_kappa_fused_mma_nchw_f16_v2),

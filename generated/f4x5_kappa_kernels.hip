@@ -183,6 +183,23 @@ nova_f4x5_kappa_output_m16_nhwc_bf16(const hip_bfloat16* __restrict__ M,
   nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
 }
 
+// Output transform y = A^T M A (+ bias, ReLU), two tiles of an image row a thread: M [kN*kN][K][P] __half -> y NCHW __half.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x5_kappa_output_tile_pairs_nchw_f16(const __half* __restrict__ M, __half* __restrict__ y,
+                                           const float* __restrict__ bias, int relu,
+                                           nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tile_pairs<Transform>(M, y, bias, relu, grid);
+}
+
+// Output transform y = A^T M A (+ bias, ReLU), two tiles of an image row a thread: M [kN*kN][K][P] hip_bfloat16 -> y NCHW hip_bfloat16.
+extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+nova_f4x5_kappa_output_tile_pairs_nchw_bf16(const hip_bfloat16* __restrict__ M,
+                                            hip_bfloat16* __restrict__ y,
+                                            const float* __restrict__ bias, int relu,
+                                            nova::kernels::TileGrid grid) {
+  nova::kernels::output_transform_tile_pairs<Transform>(M, y, bias, relu, grid);
+}
+
 // What the transform's registry entry (registry.cpp) points at in GPU builds, by kernel_index.
 extern const nova::kernels::GpuTransformEntry kGpuEntry;
 const nova::kernels::GpuTransformEntry kGpuEntry = {{
@@ -208,6 +225,8 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     reinterpret_cast<const void*>(&nova_f4x5_kappa_output_m16_nchw_bf16),
     reinterpret_cast<const void*>(&nova_f4x5_kappa_output_m16_nhwc_f16),
     reinterpret_cast<const void*>(&nova_f4x5_kappa_output_m16_nhwc_bf16),
+    reinterpret_cast<const void*>(&nova_f4x5_kappa_output_tile_pairs_nchw_f16),
+    reinterpret_cast<const void*>(&nova_f4x5_kappa_output_tile_pairs_nchw_bf16),
     nullptr,
     nullptr,
     nullptr,

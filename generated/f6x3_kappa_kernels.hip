@@ -236,6 +236,8 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     nullptr,
     nullptr,
     nullptr,
+    nullptr,
+    nullptr,
 }};
 
 }  // namespace nova::generated::f6x3_kappa

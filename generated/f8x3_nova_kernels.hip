@@ -214,6 +214,8 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     nullptr,
     nullptr,
     nullptr,
+    nullptr,
+    nullptr,
 }};
 
 }  // namespace nova::generated::f8x3_nova

@@ -216,6 +216,8 @@ const nova::kernels::GpuTransformEntry kGpuEntry = {{
     nullptr,
     nullptr,
     nullptr,
+    nullptr,
+    nullptr,
 }};
 
 }  // namespace nova::generated::f8x3_standard

@@ -83,6 +83,13 @@ std::string kernel_definition(const std::string& transform, int n, const kernels
       body = "output_transform_tiles<Transform, " + layout + ">(M, y, bias, relu, grid)";
       break;
     }
+    case KernelKind::output_tile_pairs:
+      comment = "Output transform y = A^T M A (+ bias, ReLU), two tiles of an image row a thread: M [kN*kN][K][P] " +
+                type + " -> y NCHW " + type + ".";
+      params = "const " + type + "* __restrict__ M, " + type +
+               "* __restrict__ y, const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid";
+      body = "output_transform_tile_pairs<Transform>(M, y, bias, relu, grid)";
+      break;
     case KernelKind::fused_mma: {
       const int k_blocks = kernels::kFusedMmaVariant[id.variant].k_blocks;
       const bool is_chunked = kernels::kFusedMmaVariant[id.variant].chunked;
@@ -125,7 +132,8 @@ bool has_group(const Source& source, kernels::KernelGroup group) {
   return group == kernels::KernelGroup::three_pass || emits_fused(source);
 }
 bool has_kernel(const Source& source, const kernels::KernelId& id) {
-  return has_group(source, kernels::kernel_group(id.kind)) && kernels::kernel_emitted(id, source.config.transform.tile.n());
+  const auto& tile = source.config.transform.tile;
+  return has_group(source, kernels::kernel_group(id.kind)) && kernels::kernel_emitted(id, tile.m, tile.r);
 }
 
 // The kernels of the groups asked for, inside the transform's namespace (where `Transform` is its own).

@@ -11,10 +11,9 @@ namespace {
 std::string double_table(const char* name, const RationalMatrix& m) {
   std::ostringstream out;
   out << "constexpr double " << name << "[] = {\n";
-  for (std::size_t i = 0; i < m.rows(); ++i) {
-    out << "    ";
-    for (std::size_t j = 0; j < m.cols(); ++j) out << double_literal(round_to_double(m(i, j))) << (j + 1 < m.cols() ? ", " : ",\n");
-  }
+  const std::vector<double> values = row_major_doubles(m);
+  for (std::size_t e = 0; e < values.size(); ++e)
+    out << (e % m.cols() == 0 ? "    " : "") << double_literal(values[e]) << ((e + 1) % m.cols() ? ", " : ",\n");
   out << "};\n";
   return out.str();
 }

@@ -209,7 +209,7 @@ const GpuTransformEntry* loaded_kernels(const LoadedTransform& source, const std
       m.status[group] = NOVA_STATUS_SUCCESS;
       for (int i = 0; i < kKernelsPerTransform; ++i) {
         const KernelId id = kernel_id(i);
-        if ((kernel_group(id.kind) == KernelGroup::fused) != fused || !kernel_emitted(id, source.m + source.r - 1)) continue;
+        if ((kernel_group(id.kind) == KernelGroup::fused) != fused || !kernel_emitted(id, source.m, source.r)) continue;
         cudaKernel_t kernel = nullptr;
         if (cudaLibraryGetKernel(&kernel, library, kernel_symbol(source.name, id).c_str()) != cudaSuccess)
           m.status[group] = NOVA_STATUS_COMPILE_FAILED;

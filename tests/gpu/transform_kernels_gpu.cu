@@ -198,12 +198,9 @@ int main() {
 #if !(defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__))
       // The late_copy check means something only where the transforms launch as dependents: from sm_90
       // on, every input and output kernel of this build (compiled for sm_90a) must wait.
-      using nova::kernels::KernelKind;
       for (int i = 0; i < nova::kernels::kKernelsPerTransform && props.major >= 9; ++i) {
-        const KernelKind kind = nova::kernels::kernel_id(i).kind;
-        const bool transform = kind == KernelKind::input || kind == KernelKind::input_tile_pairs ||
-                               kind == KernelKind::output || kind == KernelKind::output_m16;
-        if (transform && t.gpu->kernels[i] && !nova::kernels::waits_for_previous_kernel(t.gpu->kernels[i])) {
+        const bool dependent = nova::kernels::launches_as_dependent(nova::kernels::kernel_id(i).kind);
+        if (dependent && t.gpu->kernels[i] && !nova::kernels::waits_for_previous_kernel(t.gpu->kernels[i])) {
           std::printf("FAIL: %s %s does not launch as a programmatic dependent\n", t.name,
                       nova::kernels::kernel_symbol(t.name, nova::kernels::kernel_id(i)).c_str());
           ++failures;

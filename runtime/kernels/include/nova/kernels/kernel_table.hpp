@@ -19,10 +19,20 @@ enum class Storage { f16, f32, bf16 };  // the element type of x, V, U and y
 
 // What a kernel does: the 3-pass stages (input_tile_pairs: the NCHW input transform with two tiles a
 // thread; output: from an fp32 M; output_m16: from an M stored in the 16-bit storage type, fp16 and
-// bf16 only), and the fused convolution's mma.sync variants (one K
-// block a warp, two, chunked channels), wgmma variants (16 tiles a group, 8) and MFMA variants (two
-// tile groups a block, one).
-enum class KernelKind { filter, input, input_tile_pairs, output, output_m16, fused_mma, fused_wgmma, fused_mfma };
+// bf16 only; output_tile_pairs: the NCHW output transform from a 16-bit M with two tiles a thread),
+// and the fused convolution's mma.sync variants (one K block a warp, two, chunked channels), wgmma
+// variants (16 tiles a group, 8) and MFMA variants (two tile groups a block, one).
+enum class KernelKind {
+  filter,
+  input,
+  input_tile_pairs,
+  output,
+  output_m16,
+  output_tile_pairs,
+  fused_mma,
+  fused_wgmma,
+  fused_mfma
+};
 // Which compiled module holds a kernel: a transform loaded at run time compiles each at first use.
 enum class KernelGroup { three_pass, fused };
 
@@ -71,12 +81,13 @@ struct KernelId {
 };
 
 // Table positions: filter [storage], input and output [layout][storage], input_tile_pairs [storage]
-// (NCHW), output_m16 [layout][storage f16 / bf16], the fused kernels [storage f16 / bf16][layout]
-// [variant] of each family (mma.sync, wgmma, MFMA).
+// (NCHW), output_m16 [layout][storage f16 / bf16], output_tile_pairs [storage f16 / bf16] (NCHW), the
+// fused kernels [storage f16 / bf16][layout][variant] of each family (mma.sync, wgmma, MFMA).
 inline constexpr int kFilterKernels = 3, kTileKernels = 6, kTilePairKernels = 3, kNarrowOutputKernels = 2 * 2,
-                     kFusedMmaKernels = 2 * 2 * kFusedMmaVariants, kFusedWgmmaKernels = 2 * 2 * kFusedWgmmaVariants,
-                     kFusedMfmaKernels = 2 * 2 * kFusedMfmaVariants;
-inline constexpr int kThreePassKernels = kFilterKernels + 2 * kTileKernels + kTilePairKernels + kNarrowOutputKernels;
+                     kOutputTilePairKernels = 2, kFusedMmaKernels = 2 * 2 * kFusedMmaVariants,
+                     kFusedWgmmaKernels = 2 * 2 * kFusedWgmmaVariants, kFusedMfmaKernels = 2 * 2 * kFusedMfmaVariants;
+inline constexpr int kThreePassKernels =
+    kFilterKernels + 2 * kTileKernels + kTilePairKernels + kNarrowOutputKernels + kOutputTilePairKernels;
 inline constexpr int kKernelsPerTransform = kThreePassKernels + kFusedMmaKernels + kFusedWgmmaKernels + kFusedMfmaKernels;
 
 // The fused families in table order: their kinds, variants a (storage, layout) pair, and first index.
@@ -102,6 +113,7 @@ constexpr int kernel_index(const KernelId& id) {
     case KernelKind::output: return kFilterKernels + kTileKernels + layout * 3 + storage;
     case KernelKind::input_tile_pairs: return kFilterKernels + 2 * kTileKernels + storage;
     case KernelKind::output_m16: return kFilterKernels + 2 * kTileKernels + kTilePairKernels + layout * 2 + narrow;
+    case KernelKind::output_tile_pairs: return kThreePassKernels - kOutputTilePairKernels + narrow;
     case KernelKind::fused_mma:
     case KernelKind::fused_wgmma:
     case KernelKind::fused_mfma:
@@ -119,9 +131,13 @@ constexpr KernelId kernel_id(int index) {
   }
   if (index < kFilterKernels + 2 * kTileKernels + kTilePairKernels)
     return {KernelKind::input_tile_pairs, Layout::nchw, static_cast<Storage>(index - kFilterKernels - 2 * kTileKernels), 0};
-  if (index < kThreePassKernels) {
+  if (index < kThreePassKernels - kOutputTilePairKernels) {
     const int narrow = index - kFilterKernels - 2 * kTileKernels - kTilePairKernels;
     return {KernelKind::output_m16, static_cast<Layout>(narrow / 2), narrow % 2 ? Storage::bf16 : Storage::f16, 0};
+  }
+  if (index < kThreePassKernels) {
+    const int narrow = index - (kThreePassKernels - kOutputTilePairKernels);
+    return {KernelKind::output_tile_pairs, Layout::nchw, narrow ? Storage::bf16 : Storage::f16, 0};
   }
   KernelKind kind = KernelKind::fused_mma;
   for (const KernelKind k : kFusedKinds)
@@ -142,6 +158,13 @@ constexpr KernelGroup kernel_group(KernelKind kind) {
   return kind == KernelKind::fused_mma || kind == KernelKind::fused_wgmma || kind == KernelKind::fused_mfma
              ? KernelGroup::fused
              : KernelGroup::three_pass;
+}
+
+// Whether kernels of this kind launch as programmatic dependents (transform_launch.hpp
+// launch_dependent_kernel): the 3-pass input and output transforms, which follow another kernel of
+// the forward. The filter transform runs once a weight, the fused kernels alone.
+constexpr bool launches_as_dependent(KernelKind kind) {
+  return kernel_group(kind) == KernelGroup::three_pass && kind != KernelKind::filter;
 }
 
 // Whether the NHWC input transform's blocks of channel pairs are half the usual size (128 threads,
@@ -174,11 +197,20 @@ NOVA_HD constexpr int output_run_length(int m, int element_bytes) {
   return run;
 }
 
-// Whether a transform with n x n input tiles has kernel `id` (given it has the kernels of id's group):
-// every kernel but the MFMA variants with more tile groups than fused_mfma_max_tile_groups(n), and the
-// NCHW input in tile pairs beyond nchw_input_has_tile_pairs.
-constexpr bool kernel_emitted(const KernelId& id, int n) {
+// Whether the NCHW output transform on tiles m wide has a tile-pair kernel (output_tile_pairs): where
+// a row of both tiles, 2m 16-bit elements, is one aligned store (m = 2, 4: F(2,3), F(4,3)). A wider
+// pair's row goes in several stores, each of which leaves every other sector half written (F(6,3)'s
+// measured 24-44 % slower than a tile a thread: docs/performance.md, "F(6,3) output transform in
+// pairs").
+NOVA_HD constexpr bool nchw_output_has_tile_pairs(int m) { return output_run_length(2 * m, 2) == 2 * m; }
+
+// Whether a transform F(m, r) has kernel `id` (given it has the kernels of id's group): every kernel
+// but the MFMA variants with more tile groups than fused_mfma_max_tile_groups(n), and the NCHW tile
+// pairs beyond nchw_input_has_tile_pairs and nchw_output_has_tile_pairs.
+constexpr bool kernel_emitted(const KernelId& id, int m, int r) {
+  const int n = m + r - 1;
   if (id.kind == KernelKind::input_tile_pairs) return nchw_input_has_tile_pairs(n);
+  if (id.kind == KernelKind::output_tile_pairs) return nchw_output_has_tile_pairs(m);
   return id.kind != KernelKind::fused_mfma || kFusedMfmaTileGroups[id.variant] <= fused_mfma_max_tile_groups(n);
 }
 
@@ -196,6 +228,7 @@ inline std::string kernel_symbol(std::string_view transform, const KernelId& id)
     case KernelKind::input_tile_pairs: s += "input_tile_pairs_"; break;
     case KernelKind::output: s += "output_"; break;
     case KernelKind::output_m16: s += "output_m16_"; break;
+    case KernelKind::output_tile_pairs: s += "output_tile_pairs_"; break;
     case KernelKind::fused_mma: s += "fused_mma_"; break;
     case KernelKind::fused_wgmma: s += "fused_wgmma_"; break;
     case KernelKind::fused_mfma: s += "fused_mfma_"; break;

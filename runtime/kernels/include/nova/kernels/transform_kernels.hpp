@@ -385,6 +385,7 @@ NOVA_HD constexpr bool input_in_pairs(Layout layout, int n) {
 NOVA_HD constexpr int pair_block_tiles(int n, int element_bytes) {
   return input_pairs_in_small_blocks(n, element_bytes) ? kBlockTiles / 2 : kBlockTiles;
 }
+inline constexpr int kSmallPairBlocksPerSm = 3;
 
 // The threads of an input transform block.
 NOVA_HD constexpr int input_block_threads(Layout layout, int n, int element_bytes) {
@@ -401,7 +402,7 @@ NOVA_HD constexpr int input_block_threads(Layout layout, int n, int element_byte
 #define NOVA_SMALL_PAIR_INPUT_BOUNDS(n, element_bytes) nova::kernels::kBlockThreads
 #else
 #define NOVA_SMALL_PAIR_INPUT_BOUNDS(n, element_bytes) \
-  nova::kernels::input_block_threads(nova::kernels::Layout::nhwc, n, element_bytes), 3
+  nova::kernels::input_block_threads(nova::kernels::Layout::nhwc, n, element_bytes), nova::kernels::kSmallPairBlocksPerSm
 #endif
 
 // From NHWC images a thread takes a channel pair of one tile (a block: kPairBlockChannels channels x
@@ -484,8 +485,14 @@ inline bool input_in_tile_pairs(Layout layout, int n, const TileGrid& g, const v
          aligned_to(V, pair_bytes);
 }
 
-// From NCHW images (input_in_tile_pairs) a thread takes tiles p and p + 1 of one channel (a block:
-// kNchwBlockChannels channels x 2 kNchwBlockTiles tiles, consecutive threads on consecutive tile pairs). Each
+// The channel and first tile of this thread's NCHW tile pair (a block: kNchwBlockChannels channels x
+// 2 kNchwBlockTiles tiles, consecutive threads on consecutive pairs; tile_pair_blocks).
+__device__ inline Slot tile_pair_slot() {
+  return {static_cast<int>(blockIdx.y) * kNchwBlockChannels + static_cast<int>(threadIdx.x) / kNchwBlockTiles,
+          (static_cast<long long>(blockIdx.x) * kNchwBlockTiles + static_cast<int>(threadIdx.x) % kNchwBlockTiles) * 2};
+}
+
+// From NCHW images (input_in_tile_pairs) a thread takes tiles p and p + 1 of one channel (tile_pair_slot). Each
 // patch row of both tiles (n + m elements from column `left`, whose parity kOddLeft is the padding's)
 // is read as the aligned element pairs covering it, and each position's two V elements are stored as
 // one pair: about half the loads and stores of a tile a thread (docs/performance.md, "NCHW 3-pass
@@ -494,9 +501,9 @@ template <class Transform, typename TIn, typename TV, bool kOddLeft>
 __device__ void input_transform_tile_pair_loop(const TIn* __restrict__ x, TV* __restrict__ V, const TileGrid& g) {
   constexpr int m = Transform::m, n = Transform::n, nn = n * n;
   constexpr int kParity = kOddLeft ? 1 : 0, kPairs = (kParity + m + n - 1) / 2 + 1;  // pairs of a patch row
-  const int c = static_cast<int>(blockIdx.y) * kNchwBlockChannels + static_cast<int>(threadIdx.x) / kNchwBlockTiles;
-  const long long tile =
-      (static_cast<long long>(blockIdx.x) * kNchwBlockTiles + static_cast<int>(threadIdx.x) % kNchwBlockTiles) * 2;
+  const Slot pair = tile_pair_slot();
+  const int c = pair.channel;
+  const long long tile = pair.tile;
   const bool valid = c < g.channels && tile < g.tiles;  // tiles is even: tile + 1 < tiles too
   float v0[nn], v1[nn];
   {
@@ -631,6 +638,57 @@ __device__ void output_transform_pairs(const T* __restrict__ M, T* __restrict__ 
   }
 }
 
+// Whether the NCHW output transform from a 16-bit M (elements of `element_bytes`) on tiles m wide takes
+// them in pairs (output_transform_tile_pairs, a kernel of its own): where the kernel exists and every
+// output row holds whole pairs (the width a multiple of 2m, so that a pair shares a row and the
+// number of tiles is even), with M aligned to a pair and y to a pair's row.
+inline bool output_in_tile_pairs(Layout layout, int m, const TileGrid& g, const void* M, const void* y,
+                                 int element_bytes) {
+  return layout == Layout::nchw && nchw_output_has_tile_pairs(m) && g.out_width % (2 * m) == 0 &&
+         aligned_to(M, 2 * element_bytes) && aligned_to(y, 2 * m * element_bytes);
+}
+
+// From a 16-bit M of NCHW images (output_in_tile_pairs) a thread takes tiles p and p + 1 of one output
+// channel (tile_pair_slot): one 4-byte load of both a position, so that a warp's loads fill whole
+// 128-byte lines where a tile a thread fills half of one, and each output row of both tiles (2m
+// elements) as one aligned store of up to 16 bytes.
+template <class Transform, typename T>
+__device__ void output_transform_tile_pairs(const T* __restrict__ M, T* __restrict__ y, const float* __restrict__ bias,
+                                            int relu, const TileGrid& g) {
+  constexpr int m = Transform::m, n = Transform::n, nn = n * n;
+  static_assert(nchw_output_has_tile_pairs(m), "a row of both tiles is one store");
+  const Slot pair = tile_pair_slot();
+  if (pair.channel >= g.channels || pair.tile >= g.tiles) return;
+  const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of M
+  const T* at = M + static_cast<long long>(pair.channel) * g.tiles + pair.tile;
+  wait_for_previous_kernel();
+  float out0[m * m], out1[m * m];
+  {
+    float m0[nn], m1[nn];
+#pragma unroll
+    for (int xi = 0; xi < nn; ++xi) unpack_pair(load_word(at + xi * plane), m0[xi], m1[xi]);
+    Transform::output_2d(m0, out0);
+    Transform::output_2d(m1, out1);
+  }
+  const float b = bias ? bias[pair.channel] : 0.0f;
+  const TileOrigin o = tile_origin(g, pair.tile, m);
+  const PatchWalk walk = patch_walk<Layout::nchw>(o.image, pair.channel, o.row, o.col, g.channels, g.out_height,
+                                                  g.out_width);
+#pragma unroll
+  for (int i = 0; i < m; ++i) {
+    if (o.row + i >= g.out_height) continue;  // clipped bottom tile
+    float row[2 * m];
+#pragma unroll
+    for (int j = 0; j < m; ++j) row[j] = out0[i * m + j], row[m + j] = out1[i * m + j];
+#pragma unroll
+    for (int j = 0; j < 2 * m; ++j) {
+      row[j] += b;
+      if (relu) row[j] = fmaxf(row[j], 0.0f);
+    }
+    store_run<2 * m>(y + walk.at(i, 0), row);
+  }
+}
+
 // y = A^T M A (+ bias[k], then ReLU) for channel k, tile p; only pixels inside the output. M is
 // [xi][k][p] for NCHW images and [xi][p][k] for NHWC ones, the order of the image it writes; fp32, or
 // (TM = TOut, 16-bit) rounded to the storage type by the GEMM, which halves the bytes both stages
@@ -733,7 +791,7 @@ inline bool grid_fits(Layout layout, const TileGrid& g, BlockShape b) {
 
 // The NHWC blocks of the input transform on n x n tiles of `element_bytes` elements (input_in_pairs:
 // threads on channel pairs) and of the output transform from an M of type TM (output_in_pairs); NCHW
-// blocks are kNchwBlockChannels x kNchwBlockTiles (the NCHW tile pairs: input_tile_pair_blocks).
+// blocks are kNchwBlockChannels x kNchwBlockTiles (the NCHW tile pairs: tile_pair_blocks).
 inline BlockShape input_block_shape(Layout layout, int n, int element_bytes) {
   if (input_in_pairs(layout, n)) return {kPairBlockChannels, pair_block_tiles(n, element_bytes)};
   return {};
@@ -750,8 +808,9 @@ template <typename TM>
 inline dim3 output_blocks(Layout layout, int n, const TileGrid& g) {
   return tile_blocks(layout, g, output_block_shape<TM>(layout, n));
 }
-// The grid of input_transform_tile_pairs: blocks of 2 kNchwBlockTiles tiles x kNchwBlockChannels channels.
-inline dim3 input_tile_pair_blocks(const TileGrid& g) {
+// The grid of the NCHW tile-pair kernels (tile_pair_slot): blocks of 2 kNchwBlockTiles tiles x
+// kNchwBlockChannels channels.
+inline dim3 tile_pair_blocks(const TileGrid& g) {
   return dim3(static_cast<unsigned>((g.tiles + 2 * kNchwBlockTiles - 1) / (2 * kNchwBlockTiles)),
               static_cast<unsigned>((g.channels + kNchwBlockChannels - 1) / kNchwBlockChannels));
 }

@@ -7,8 +7,7 @@
 
 #include "nova/kernels/transform_kernels.hpp"
 
-#include <map>
-#include <mutex>
+#include <unordered_map>
 
 namespace nova::kernels {
 
@@ -29,11 +28,10 @@ hipError_t launch_kernel(const void* kernel, dim3 grid, dim3 block, int shared_b
 // Whether `kernel` was compiled for a virtual architecture of sm_90 or later, where its
 // wait_for_previous_kernel waits (griddepcontrol.wait): the code decides, not the device it runs on,
 // which for a kernel compiled for an older architecture would be a race. Asked of the driver once a
-// kernel (built-in ones and those a loaded transform compiled alike) and remembered.
+// kernel and thread (built-in ones and those a loaded transform compiled alike) and remembered by the
+// thread, so that a launch takes no lock.
 inline bool waits_for_previous_kernel(const void* kernel) {
-  static std::mutex mutex;
-  static std::map<const void*, bool> known;
-  const std::lock_guard lock(mutex);
+  thread_local std::unordered_map<const void*, bool> known;
   if (const auto it = known.find(kernel); it != known.end()) return it->second;
   cudaFuncAttributes attributes{};
   const bool waits = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess && attributes.ptxVersion >= 90;
@@ -46,7 +44,7 @@ inline bool waits_for_previous_kernel(const void* kernel) {
 // memory: on NVIDIA GPUs, where that kernel waits (waits_for_previous_kernel), it may start while the
 // kernel before it in the stream finishes (programmatic dependent launch), which hides that kernel's
 // tail and this one's launch; a few microseconds that weigh at small batches (docs/performance.md,
-// "Transform kernels launched as programmatic dependents").
+// "Transform kernels launched as programmatic dependents"). The kinds that launch so: launches_as_dependent.
 template <class... Args>
 hipError_t launch_dependent_kernel(const void* kernel, dim3 grid, dim3 block, hipStream_t stream, Args... args) {
 #if defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__)
@@ -88,20 +86,24 @@ hipError_t launch_input_transform(const void* kernel, const void* tile_pairs, co
   if (g.tiles == 0 || C == 0) return hipSuccess;
   if (!x || !V || !kernel) return hipErrorInvalidValue;
   if (tile_pairs && input_in_tile_pairs(layout, t.n, g, x, V, sizeof(StoragePair<TIn>)))
-    return launch_dependent_kernel(tile_pairs, input_tile_pair_blocks(g), dim3(kBlockThreads), stream, x, V, g);
+    return launch_dependent_kernel(tile_pairs, tile_pair_blocks(g), dim3(kBlockThreads), stream, x, V, g);
   return launch_dependent_kernel(kernel, input_blocks(layout, t.n, sizeof(TIn), g),
                                  dim3(input_block_threads(layout, t.n, sizeof(TIn))), stream, x, V, g);
 }
 
+// `tile_pairs`: the transform's NCHW output kernel in tile pairs from a 16-bit M, or nullptr where it has
+// none (or M is fp32); it runs where output_in_tile_pairs says.
 template <typename TOut, typename TM>
-hipError_t launch_output_transform(const void* kernel, const TileSize& t, Layout layout, const TM* M, TOut* y,
-                                   const float* bias, int relu, int N, int K, int H, int W, int pad,
-                                   hipStream_t stream) {
+hipError_t launch_output_transform(const void* kernel, const void* tile_pairs, const TileSize& t, Layout layout,
+                                   const TM* M, TOut* y, const float* bias, int relu, int N, int K, int H, int W,
+                                   int pad, hipStream_t stream) {
   TileGrid g{};
   if (!make_tile_grid(t.m, t.r, N, K, H, W, pad, g) || !grid_fits(layout, g, output_block_shape<TM>(layout, t.n)))
     return hipErrorInvalidValue;
   if (g.tiles == 0 || K == 0) return hipSuccess;
   if (!M || !y || !kernel) return hipErrorInvalidValue;
+  if (tile_pairs && output_in_tile_pairs(layout, t.m, g, M, y, sizeof(TM)))
+    return launch_dependent_kernel(tile_pairs, tile_pair_blocks(g), dim3(kBlockThreads), stream, M, y, bias, relu, g);
   return launch_dependent_kernel(kernel, output_blocks<TM>(layout, t.n, g), dim3(kBlockThreads), stream, M, y, bias,
                                  relu, g);
 }

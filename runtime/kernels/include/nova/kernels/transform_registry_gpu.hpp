@@ -93,9 +93,10 @@ class Launchers {
   hipError_t output(Layout layout, const TM* M, T* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
                     hipStream_t stream) const {
     static_assert(std::is_same_v<TM, float> || (std::is_same_v<TM, T> && kStorage != Storage::f32));
-    const KernelKind kind = std::is_same_v<TM, float> ? KernelKind::output : KernelKind::output_m16;
-    return launch_output_transform(kernels_.kernel({kind, layout, kStorage}), tile_, layout, M, y, bias, relu, N, K, H,
-                                   W, pad, stream);
+    const bool narrow = !std::is_same_v<TM, float>;
+    const void* tile_pairs = narrow ? kernels_.kernel({KernelKind::output_tile_pairs, Layout::nchw, kStorage}) : nullptr;
+    return launch_output_transform(kernels_.kernel({narrow ? KernelKind::output_m16 : KernelKind::output, layout, kStorage}),
+                                   tile_pairs, tile_, layout, M, y, bias, relu, N, K, H, W, pad, stream);
   }
   bool has_fused() const {
     return kStorage != Storage::f32 && kernels_.kernel({KernelKind::fused_mma, Layout::nchw, kStorage}) != nullptr;
