@@ -385,7 +385,7 @@ NOVA_HD constexpr bool input_in_pairs(Layout layout, int n) {
 NOVA_HD constexpr int pair_block_tiles(int n, int element_bytes) {
   return input_pairs_in_small_blocks(n, element_bytes) ? kBlockTiles / 2 : kBlockTiles;
 }
-inline constexpr int kSmallPairBlocksPerSm = 3;
+inline constexpr int kSmallPairBlocksPerSm = 3;  // their launch bound's blocks an SM (below)
 
 // The threads of an input transform block.
 NOVA_HD constexpr int input_block_threads(Layout layout, int n, int element_bytes) {
