@@ -15,7 +15,7 @@ out=${OUT:-/tmp/o}
 mkdir -p "$out"
 . tools/device/stage.sh
 use_stage build-cuda
-[ -d .device/base ] || tar xJf .device/base.tar.xz -C .device
+use_base
 for run in ${RUNS:-1 2}; do
   for build in base new; do
     root=.device/base

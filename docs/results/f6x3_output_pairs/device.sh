@@ -36,14 +36,5 @@ for kernel in ${NCU-output_m16_nhwc_f16}; do
       $out/ncu_${kernel}_${layer//,/_}_$build.txt
   done
 done
-for seed in ${SEEDS:-}; do
-  for build in ${AUTO_BUILDS:-new}; do
-    root=.device/base
-    [ $build = new ] && root=$stage
-    mkdir -p /tmp/rand$seed$build
-    LD_LIBRARY_PATH=$root/runtime:$root/jit $root/tools/device/nova-bench-conv /tmp/rand$seed$build --random 300 \
-      --seed $seed >$out/rand${seed}_$build.log 2>&1
-    echo "$build: $(tail -1 $out/rand${seed}_$build.log)"
-  done
-done
+SEEDS="${SEEDS:-}" OUT=$out bash tools/device/auto_random.sh
 sort $out/ab.txt

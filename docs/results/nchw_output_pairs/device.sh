@@ -39,15 +39,5 @@ for dtype in ${QUICK_DTYPES-fp16}; do
     >$out/quick_$dtype.log 2>&1
   cp /tmp/quick_$dtype/speed.csv $out/quick_${dtype}_speed.csv
 done
-for seed in ${SEEDS:-}; do
-  for build in ${AUTO_BUILDS:-new}; do
-    root=.device/base
-    [ $build = new ] && root=$stage
-    mkdir -p /tmp/rand$seed$build
-    LD_LIBRARY_PATH=$root/runtime:$root/jit $root/tools/device/nova-bench-conv /tmp/rand$seed$build --random 300 \
-      --seed $seed >$out/rand${seed}_$build.log 2>&1
-    cp /tmp/rand$seed$build/random.csv $out/rand${seed}_$build.csv 2>/dev/null
-    echo "rand $seed $build: $(tail -1 $out/rand${seed}_$build.log)"
-  done
-done
+SEEDS="${SEEDS:-}" OUT=$out bash tools/device/auto_random.sh
 [ -f $out/ab.txt ] && sort $out/ab.txt
