@@ -185,7 +185,7 @@ nova_f4x3_standard_output_m16_nhwc_bf16(const hip_bfloat16* __restrict__ M,
   nova::kernels::output_transform_tiles<Transform, nova::kernels::Layout::nhwc>(M, y, bias, relu, grid);
 }
 
-// Output transform y = A^T M A (+ bias, ReLU), two tiles of an image row a thread: M [kN*kN][K][P] __half -> y NCHW __half.
+// Output transform y = A^T M A (+ bias, ReLU), two tiles of an image row a thread: M [kN*kN][K][P] __half -> y NCHW __half, border tiles clipped.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 nova_f4x3_standard_output_tile_pairs_nchw_f16(const __half* __restrict__ M, __half* __restrict__ y,
                                               const float* __restrict__ bias, int relu,
@@ -193,7 +193,7 @@ nova_f4x3_standard_output_tile_pairs_nchw_f16(const __half* __restrict__ M, __ha
   nova::kernels::output_transform_tile_pairs<Transform>(M, y, bias, relu, grid);
 }
 
-// Output transform y = A^T M A (+ bias, ReLU), two tiles of an image row a thread: M [kN*kN][K][P] hip_bfloat16 -> y NCHW hip_bfloat16.
+// Output transform y = A^T M A (+ bias, ReLU), two tiles of an image row a thread: M [kN*kN][K][P] hip_bfloat16 -> y NCHW hip_bfloat16, border tiles clipped.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
 nova_f4x3_standard_output_tile_pairs_nchw_bf16(const hip_bfloat16* __restrict__ M,
                                                hip_bfloat16* __restrict__ y,

@@ -2,8 +2,6 @@
 # Compile-checks one kernel file without a GPU (a ctest test; exit 77 = skipped).
 #   nvcc-sm90    nvcc for sm_90a (the build's target: wgmma) through nova/kernels/hip_compat.h, device
 #                and host code
-#   nvcc-sm90-device  the same, device code only (a cubin; a fifth less time for a kernel file, whose
-#                host code is the launch stubs and the kernel table)
 #   hip-gfx942   clang-19 -x hip, device code for MI300X (CDNA3), wave64
 #   hip-gfx90a   clang-19 -x hip, device code for MI200 (CDNA2), wave64
 #   hip-gfx1100  clang-19 -x hip, device code for RDNA3, wave32
@@ -40,9 +38,6 @@ case $mode in
   nvcc-sm90)
     "$compiler" -x cu -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror \
       "${includes[@]}" -c "$file" -o "$work/kernels.o" ;;
-  nvcc-sm90-device)
-    "$compiler" -x cu -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Werror all-warnings "${includes[@]}" \
-      -cubin "$file" -o "$work/kernels.cubin" ;;
   hip-gfx942 | hip-gfx90a | hip-gfx1100)
     arch=${mode#hip-}
     bitcode=${NOVA_ROCM_BITCODE:-/usr/lib/x86_64-linux-gnu/amdgcn/bitcode}

@@ -72,24 +72,21 @@ std::string kernel_definition(const std::string& transform, int n, const kernels
       body = "input_transform_tile_pairs<Transform>(x, V, grid)";
       break;
     case KernelKind::output:
-    case KernelKind::output_m16: {
+    case KernelKind::output_m16:
+    case KernelKind::output_tile_pairs: {
+      const bool pairs = id.kind == KernelKind::output_tile_pairs;
       const std::string product = id.kind == KernelKind::output ? "float" : type;
-      comment = std::string("Output transform y = A^T M A (+ bias, ReLU): M ") +
+      comment = std::string("Output transform y = A^T M A (+ bias, ReLU)") +
+                (pairs ? ", two tiles of an image row a thread" : "") + ": M " +
                 (id.layout == kernels::Layout::nchw ? "[kN*kN][K][P]" : "[kN*kN][P][K]") + " " +
                 (id.kind == KernelKind::output ? "fp32" : type) + " -> y " + upper + " " + type +
                 ", border tiles clipped.";
       params = "const " + product + "* __restrict__ M, " + type +
                "* __restrict__ y, const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid";
-      body = "output_transform_tiles<Transform, " + layout + ">(M, y, bias, relu, grid)";
+      body = pairs ? "output_transform_tile_pairs<Transform>(M, y, bias, relu, grid)"
+                   : "output_transform_tiles<Transform, " + layout + ">(M, y, bias, relu, grid)";
       break;
     }
-    case KernelKind::output_tile_pairs:
-      comment = "Output transform y = A^T M A (+ bias, ReLU), two tiles of an image row a thread: M [kN*kN][K][P] " +
-                type + " -> y NCHW " + type + ".";
-      params = "const " + type + "* __restrict__ M, " + type +
-               "* __restrict__ y, const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid";
-      body = "output_transform_tile_pairs<Transform>(M, y, bias, relu, grid)";
-      break;
     case KernelKind::fused_mma: {
       const int k_blocks = kernels::kFusedMmaVariant[id.variant].k_blocks;
       const bool is_chunked = kernels::kFusedMmaVariant[id.variant].chunked;

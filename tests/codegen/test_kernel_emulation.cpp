@@ -141,10 +141,11 @@ void check_emulated(const nova::kernels::TransformEntry& entry) {
   // the next three have channel counts that are multiples of 8 and of 4 only (vector-friendly NHWC)
   // and even output widths: 70 (a multiple of m = 2 only) and 24 (NCHW output rows of a tile in one
   // store for m = 2, 4 and 8; from a 16-bit M in tile pairs for m = 2 and 4, whose 13 rows clip the
-  // bottom tiles; as do the widths 24 of pad 0, and 28 for m = 2). Even input widths take the NCHW input in tile pairs, with an odd
-  // padding (pad 1) and an even one (0 and 2) where a row holds an even number of tiles; rows of an
-  // odd number (F(2,3) at widths 70 and 20; the last shape's 7 tiles of F(4,3) and 5 of F(6,3)) take a
-  // tile a thread, which reads patch rows in runs where the padding is 1 (widths 70 and 28).
+  // bottom tiles; as do the widths 24 of pad 0, and 28 for m = 2). Even input widths take the NCHW
+  // input in tile pairs, with an odd padding (pad 1) and an even one (0 and 2) where a row holds an
+  // even number of tiles; rows of an odd number (F(2,3) at widths 70 and 20; the last shape's 7 tiles
+  // of F(4,3) and 5 of F(6,3)) take a tile a thread, which reads patch rows in runs where the padding
+  // is 1 (widths 70 and 28).
   const std::vector<nova::test::ConvShape> shapes = {{2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2},
                                                      {3, 16, 24, 9, 11, 1},  {1, 12, 20, 6, 70, 1}, {2, 8, 16, 13, 24, 1},
                                                      {2, 6, 8, 10, 26, 0},   {1, 6, 8, 11, 20, 2},  {2, 5, 6, 9, 28, 1}};
