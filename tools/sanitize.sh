@@ -2,7 +2,9 @@
 # Every CPU test under AddressSanitizer + UndefinedBehaviorSanitizer, then the tests that run
 # threads (label `threads`) under ThreadSanitizer; GCC, any report fails the script. The compile
 # checks and the builds of the runtime alone and of the installed example (uninstrumented programs
-# against the instrumented library) are left to the ordinary build (tools/test.sh).
+# against the instrumented library) are left to the ordinary build (tools/test.sh), and so is the
+# kernel emulation of every transform: here it runs the representative ones, one of each kind
+# (NOVA_EMULATE_REPRESENTATIVE; the transforms of a kind share every index computation).
 # Usage: tools/sanitize.sh [asan|tsan]   (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +22,7 @@ run() {  # name, sanitizer flags, targets to build ("" for all), ctest selection
   shift 3
   echo "== $build: $sanitizer"
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$optimise" \
+    -DNOVA_EMULATE_REPRESENTATIVE=ON \
     -DCMAKE_CXX_FLAGS="$sanitizer $flags" \
     -DCMAKE_EXE_LINKER_FLAGS="$sanitizer" -DCMAKE_SHARED_LINKER_FLAGS="$sanitizer" >/dev/null
   cmake --build "$build" -j "$jobs" ${targets:+--target $targets}

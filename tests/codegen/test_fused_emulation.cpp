@@ -9,7 +9,7 @@
 // The cases and their reference: tests/support/fused_case.hpp.
 #include "support/fused_case.hpp"  // first: its emulation stands in for the GPU built-ins
 
-#include "all_transforms.hpp"
+#include "support/emulated_transforms.hpp"
 
 #include <map>
 #include <set>
@@ -64,7 +64,7 @@ void check_all(nova::generated::TransformList<Transforms...>) {
 }  // namespace
 
 TEST_CASE("fused fp16 kernel, emulated on the CPU, matches the reference within its rounding") {
-  check_all(nova::generated::AllTransforms{});
+  check_all(nova::test::EmulatedTransforms{});
 }
 
 // The same loops with padded channels, NCHW planes and chunks, on one F(4,3) and the F(2,3)

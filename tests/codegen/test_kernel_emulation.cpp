@@ -3,7 +3,7 @@
 // threads, and are checked exactly as the GPU check on the device machine checks the real kernels.
 #include "support/kernel_emulation.hpp"  // first: it stands in for the GPU built-ins
 
-#include "all_transforms.hpp"
+#include "support/emulated_transforms.hpp"
 #include "odd_tile/f5x3_fp16_transforms.hpp"  // generated into the build tree (tests/codegen/CMakeLists.txt)
 #include "nova/kernels/transform_kernels.hpp"
 #include "nova/kernels/transform_registry.hpp"
@@ -171,7 +171,7 @@ void check_all(nova::generated::TransformList<Transforms...>) {
 }  // namespace
 
 TEST_CASE("transform kernels, emulated on the CPU, match the CPU path within the precision model") {
-  check_all(nova::generated::AllTransforms{});
+  check_all(nova::test::EmulatedTransforms{});
 }
 
 // An odd tile: a 7 x 7 patch has an odd number of positions, which the channel-pair kernels hold in

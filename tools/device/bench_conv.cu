@@ -605,13 +605,18 @@ RandomShape random_shape(std::mt19937& rng) {
 }
 
 // --random COUNT (--seed S): every transform within the dtype's budget on both paths, and AUTO, on
-// random shapes (random.csv); then how often AUTO is within 10 % of the fastest.
+// random shapes (random.csv); then how often AUTO is within 10 % of the fastest. The fastest of ~20
+// single timings is biased low by their noise (on shapes of 10 us, 11 % of AUTO's timings were 5 %
+// or more off a timing of the same configuration), so the fastest configuration and AUTO are then
+// timed again in turns (kTurns each, the median of their graph-replay medians: rows "fastest-turns"
+// and "auto-turns") and AUTO's ratio is taken from those; the single-timing ratio is reported too.
 void random_shapes(Bench& b, const Options& o) {
+  constexpr int kTurns = 3;
   FILE* csv = std::fopen((o.out_dir + "/random.csv").c_str(), "w");
   if (!csv) std::exit(3);
   std::fprintf(csv, "shape,n,c,k,h,w,layout,config,transform,path,us\n");
   std::mt19937 rng(o.seed);
-  int within = 0;
+  int within = 0, within_single = 0;
   double worst = 1;
   std::string worst_shape;
   for (int i = 0; i < o.random_count; ++i) {
@@ -624,20 +629,38 @@ void random_shapes(Bench& b, const Options& o) {
                    r.transform, r.fused ? "fused" : "3-pass", r.us);
     };
     double best = INFINITY;
+    std::string fastest_name;  // a descriptor holds the name's pointer: keep the string
+    nova_algo_t fastest_algorithm = NOVA_ALGO_AUTO;
     for (const std::string& name : transforms_3x3())
       for (const nova_algo_t algorithm : {NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED}) {
         ConfigResult r;
         if (!run_config(b, p, p.desc(s.layout, algorithm, name.c_str()), x, y, 10, r)) continue;
         row("named", r);
-        best = std::min(best, r.us);
+        if (r.us < best) best = r.us, fastest_name = name, fastest_algorithm = algorithm;
       }
+    const nova_conv_desc_t automatic = p.desc(s.layout, NOVA_ALGO_AUTO, "auto");
     ConfigResult r;
-    if (!run_config(b, p, p.desc(s.layout, NOVA_ALGO_AUTO, "auto"), x, y, 10, r)) {
+    if (!run_config(b, p, automatic, x, y, 10, r)) {
       std::fprintf(stderr, "AUTO found no transform for random shape %d\n", i);
       std::exit(3);
     }
     row("auto", r);
-    const double ratio = r.us / best;
+    if (r.us <= 1.10 * best) ++within_single;
+    ConfigResult turns[2][kTurns];
+    const nova_conv_desc_t fastest = p.desc(s.layout, fastest_algorithm, fastest_name.c_str());
+    for (int turn = 0; turn < kTurns; ++turn)
+      if (!run_config(b, p, fastest, x, y, 10, turns[0][turn]) || !run_config(b, p, automatic, x, y, 10, turns[1][turn])) {
+        std::fprintf(stderr, "random shape %d: a configuration that ran before does not run again\n", i);
+        std::exit(3);
+      }
+    const auto median = [](ConfigResult (&results)[kTurns]) {
+      std::sort(results, results + kTurns, [](const ConfigResult& a, const ConfigResult& b) { return a.us < b.us; });
+      return results[kTurns / 2];
+    };
+    const ConfigResult fastest_turns = median(turns[0]), auto_turns = median(turns[1]);
+    row("fastest-turns", fastest_turns);
+    row("auto-turns", auto_turns);
+    const double ratio = auto_turns.us / fastest_turns.us;
     if (ratio <= 1.10) ++within;
     if (ratio > worst) {
       worst = ratio;
@@ -648,9 +671,10 @@ void random_shapes(Bench& b, const Options& o) {
     if ((i + 1) % 25 == 0) std::printf("random shapes: %d of %d\n", i + 1, o.random_count);
   }
   std::fclose(csv);
-  std::printf("\n== AUTO on %d random shapes (seed %u): within 10%% of the fastest configuration on %d (%.1f%%); "
-              "worst %.2fx: %s\n",
-              o.random_count, o.seed, within, 100.0 * within / o.random_count, worst, worst_shape.c_str());
+  std::printf("\n== AUTO on %d random shapes (seed %u): within 10%% of the fastest configuration on %d (%.1f%%) timed "
+              "in turns, %d (%.1f%%) by single timings; worst %.2fx: %s\n",
+              o.random_count, o.seed, within, 100.0 * within / o.random_count, within_single,
+              100.0 * within_single / o.random_count, worst, worst_shape.c_str());
 }
 
 // --epilogue: the cost of bias + ReLU inside NOVA's forward (the fused kernel's epilogue; the
