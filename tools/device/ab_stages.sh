@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A/B of two staged builds on the GPU machine: the committed build (.device/base, or .device/base.tar.xz
 # made from a staged build-cuda before the change) against the staged one (.device/build-cuda), the two
-# alternating in each run, one nova-bench-conv call per layer, transform and element type. Prints,
+# alternating in each run, one call of the staged build's nova-bench-conv (with either build's libraries)
+# per layer, transform and element type. Prints,
 # sorted, "C,HW,N transform dtype build run: <layout> graph µs | in gemm out: stage µs" for each layout
 # asked (NHWC-3 and NCHW-3: the forced 3-pass rows; NHWC-f, NCHW-f: the fused ones; NHWC, NCHW: AUTO);
 # the lines are also in $OUT/ab.txt, each call's log and CSV files under /tmp/ab.
@@ -25,7 +26,7 @@ for run in ${RUNS:-1 2}; do
         for dtype in ${DTYPES:-fp16}; do
           d=/tmp/ab/$build$run-$transform-$dtype-${layer//,/_}
           mkdir -p "$d"
-          LD_LIBRARY_PATH=$root/runtime:$root/jit $root/tools/device/nova-bench-conv "$d" --layer "$layer" \
+          LD_LIBRARY_PATH=$root/runtime:$root/jit $stage/tools/device/nova-bench-conv "$d" --layer "$layer" \
             --transform "$transform" --dtype "$dtype" >"$d.log" 2>&1 || echo "FAIL $build $layer $transform $dtype"
           for layout in ${LAYOUTS:-NHWC-3 NCHW-3}; do
             graph=$(awk -F, -v l="$layout" '$5 == l { print $10; exit }' "$d/speed.csv" 2>/dev/null)
