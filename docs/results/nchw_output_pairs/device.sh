@@ -19,20 +19,10 @@ mkdir -p $out
 . tools/device/stage.sh
 use_stage build-cuda
 layer=${NCU_LAYER-128,112,32}
-if [ -n "$layer" ]; then
-  mkdir -p /tmp/ncu
-  for build in base new; do
-    root=.device/base kernel=output_m16_nchw_f16
-    [ $build = new ] && root=$stage kernel=output_tile_pairs_nchw_f16
-    LD_LIBRARY_PATH=$root/runtime:$root/jit ncu --section SpeedOfLight --section Occupancy --section LaunchStats \
-      --section WarpStateStats --section MemoryWorkloadAnalysis --kernel-name regex:f4x3_standard_${kernel}\$ \
-      --launch-count 1 $root/tools/device/nova-bench-conv /tmp/ncu --layer $layer --transform f4x3_standard \
-      >$out/ncu_output_nchw_${layer//,/_}_$build.txt 2>&1
-    echo "== ncu $kernel $layer $build"
-    grep -E "Duration|Registers Per|Achieved Occupancy|Memory Throughput|L2 Cache Throughput|DRAM Throughput" \
-      $out/ncu_output_nchw_${layer//,/_}_$build.txt
-  done
-fi
+# (tools/device/ncu_ab.sh since the seventeenth session, with the staged bench for both builds; this
+# run had the same loop inline with each build's own bench, which is the same for --layer.)
+[ -n "$layer" ] && tools/device/ncu_ab.sh "$layer" f4x3_standard output_m16_nchw_f16 output_tile_pairs_nchw_f16 \
+  "$out/ncu_output_nchw_${layer//,/_}"
 for dtype in ${QUICK_DTYPES-fp16}; do
   mkdir -p /tmp/quick_$dtype
   LD_LIBRARY_PATH=$stage/runtime:$stage/jit $stage/tools/device/nova-bench-conv /tmp/quick_$dtype --quick --dtype $dtype \

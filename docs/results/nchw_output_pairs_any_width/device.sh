@@ -15,19 +15,9 @@ LAYERS=${LAYERS:-512,28,32 128,28,32 256,14,32 512,14,32 512,7,32 128,112,32} TR
   LAYOUTS="NCHW-3 NCHW" RUNS="${RUNS:-1}" OUT=$out bash tools/device/ab_stages.sh >/dev/null
 . tools/device/stage.sh
 use_stage build-cuda
-if [ "${NCU:-1}" = 1 ]; then
-  mkdir -p /tmp/ncu
-  for build in base new; do
-    root=.device/base kernel=output_m16_nchw_f16
-    [ $build = new ] && root=$stage kernel=output_tile_pairs_nchw_f16
-    LD_LIBRARY_PATH=$root/runtime:$root/jit ncu --section SpeedOfLight --section Occupancy --section LaunchStats \
-      --section WarpStateStats --section MemoryWorkloadAnalysis --kernel-name regex:f4x3_standard_${kernel}\$ \
-      --launch-count 1 $stage/tools/device/nova-bench-conv /tmp/ncu --layer 512,28,32 --transform f4x3_standard \
-      >"$out/ncu_$build.txt" 2>&1
-    echo "== ncu $kernel $build"
-    grep -E "Duration|Registers Per|Achieved Occupancy|DRAM Throughput" "$out/ncu_$build.txt"
-  done
-fi
+# (The run had this step inline, the same commands as tools/device/ncu_ab.sh, which it calls now.)
+[ "${NCU:-1}" = 1 ] && tools/device/ncu_ab.sh 512,28,32 f4x3_standard output_m16_nchw_f16 output_tile_pairs_nchw_f16 \
+  "$out/ncu"
 [ "${SKIP_TESTS:-0}" = 1 ] || tools/device/run_gpu_tests.sh --log "$out/gpu_tests.txt"
 if [ "${QUICK:-1}" = 1 ]; then
   mkdir -p /tmp/quick_fp16

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Nsight Compute of one kernel in both builds of an A/B (the committed build, .device/base, and the
+# staged one): the sections the performance log quotes, of the first launch whose name matches, in a
+# `nova-bench-conv --layer LAYER --transform TRANSFORM` run of the staged bench with each build's
+# libraries. Writes PREFIX_base.txt and PREFIX_new.txt and prints their headline lines.
+# Usage (on the GPU machine, from the repository root, with the builds carried as for ab_stages.sh):
+#   tools/device/ncu_ab.sh LAYER TRANSFORM BASE_KERNEL NEW_KERNEL PREFIX
+# BASE_KERNEL, NEW_KERNEL: the kernel's name in each build after nova_TRANSFORM_ (e.g. output_m16_nchw_f16).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+layer=$1 transform=$2 base_kernel=$3 new_kernel=$4 prefix=$5
+. tools/device/stage.sh
+use_stage build-cuda
+use_base
+mkdir -p /tmp/ncu
+for build in base new; do
+  root=.device/base kernel=$base_kernel
+  [ $build = new ] && root=$stage kernel=$new_kernel
+  LD_LIBRARY_PATH=$root/runtime:$root/jit ncu --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section MemoryWorkloadAnalysis --kernel-name "regex:${transform}_${kernel}\$" \
+    --launch-count 1 "$stage/tools/device/nova-bench-conv" /tmp/ncu --layer "$layer" --transform "$transform" \
+    >"${prefix}_$build.txt" 2>&1
+  echo "== ncu $kernel $layer $build"
+  grep -E "Duration|Registers Per|Achieved Occupancy|Memory Throughput|L2 Cache Throughput|DRAM Throughput" "${prefix}_$build.txt"
+done
