@@ -606,8 +606,8 @@ RandomShape random_shape(std::mt19937& rng) {
 
 // --random COUNT (--seed S): every transform within the dtype's budget on both paths, and AUTO, on
 // random shapes (random.csv); then how often AUTO is within 10 % of the fastest. The fastest of ~20
-// single timings is biased low by their noise (on shapes of 10 us, 11 % of AUTO's timings were 5 %
-// or more off a timing of the same configuration), so the fastest configuration and AUTO are then
+// single timings is biased low by their noise (on shapes under 10 us, 11 % of AUTO's timings were more
+// than 5 % slower than a timing of the same configuration), so the fastest configuration and AUTO are then
 // timed again in turns (kTurns each, the median of their graph-replay medians: rows "fastest-turns"
 // and "auto-turns") and AUTO's ratio is taken from those; the single-timing ratio is reported too.
 void random_shapes(Bench& b, const Options& o) {
