@@ -213,8 +213,14 @@ struct Cudnn {
     DeviceBuffer scratch(limit);
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int returned = 0;
-    CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(handle, x, xd, w, w16.ptr, conv, y, yd,
-                                                       CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, perf, scratch.ptr, limit));
+    // The process's first cudnnFind ranks the algorithms by cold timings: the first row of every table
+    // kept one that replays at 81 against 8 us (ResNet-50 64@56 NHWC, batch 1). That answer is dropped.
+    static bool warm = false;
+    for (int pass = warm ? 1 : 0; pass < 2; ++pass)
+      CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(handle, x, xd, w, w16.ptr, conv, y, yd,
+                                                         CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, perf, scratch.ptr,
+                                                         limit));
+    warm = true;
     double best_us = HUGE_VAL;
     for (int i = 0, tried = 0; i < returned && tried < kCandidates; ++i) {
       if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
