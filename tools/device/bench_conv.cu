@@ -213,7 +213,7 @@ struct Cudnn {
     DeviceBuffer scratch(limit);
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int returned = 0;
-    // The process's first cudnnFind ranks the algorithms by cold timings: the first row of every table
+    // The process's first cudnnFind ranks the algorithms by cold timings: the tables' first row often
     // kept one that replays at 81 against 8 us (ResNet-50 64@56 NHWC, batch 1). That answer is dropped.
     static bool warm = false;
     for (int pass = warm ? 1 : 0; pass < 2; ++pass)
