@@ -174,6 +174,16 @@ TEST_CASE("transform kernels, emulated on the CPU, match the CPU path within the
   check_all(nova::test::EmulatedTransforms{});
 }
 
+// Each block must store only its own outputs: with the blocks in reverse order, a block that wrote
+// into its successor's pixels leaves them wrong (in index order, into its predecessor's).
+TEST_CASE("transform kernels, emulated with the blocks in reverse order, match the CPU path") {
+  struct Reversed {
+    Reversed() { nova::emulation::reverse_block_order = true; }
+    ~Reversed() { nova::emulation::reverse_block_order = false; }
+  } reversed;
+  check_all(nova::test::EmulatedTransforms{});
+}
+
 // An odd tile: a 7 x 7 patch has an odd number of positions, which the channel-pair kernels hold in
 // pairs (the last one twice). The check reads the entry's tile sizes, FP64 transforms and matrices
 // (for its error bound), filled here as the generated registry fills them, from the same JSON.

@@ -75,6 +75,10 @@ inline constexpr std::size_t kStackBytes = 128 * 1024;
   swapcontext(&scheduler, &threads[t]);
 }
 
+// Blocks run in index order, or in reverse where this is set: a block that writes beyond its own
+// outputs is then caught in either direction (on a GPU that would race with the block that owns them).
+inline bool reverse_block_order = false;
+
 // Runs `kernel` (a callable with the body of a __global__ function) on grid x block threads.
 template <typename Kernel>
 void launch(dim3 grid, unsigned block_threads, Kernel kernel) {
@@ -85,9 +89,9 @@ void launch(dim3 grid, unsigned block_threads, Kernel kernel) {
   finished.assign(block_threads, false);
   static std::vector<std::unique_ptr<char[]>> stacks;  // kept for the next launch
   while (stacks.size() < block_threads) stacks.push_back(std::make_unique_for_overwrite<char[]>(kStackBytes));
-  for (unsigned by = 0; by < grid.y; ++by) {
-    for (unsigned bx = 0; bx < grid.x; ++bx) {
-      blockIdx = dim3(bx, by);
+  for (unsigned y = 0; y < grid.y; ++y) {
+    for (unsigned x = 0; x < grid.x; ++x) {
+      blockIdx = reverse_block_order ? dim3(grid.x - 1 - x, grid.y - 1 - y) : dim3(x, y);
       for (unsigned t = 0; t < block_threads; ++t) start_thread(t, stacks[t].get());
       // Each round runs every live thread to its next barrier (or its end).
       for (bool running = true; running;) {

@@ -279,10 +279,6 @@ struct FusedConvArgs {
 inline char* fused_shared_memory() { return nova::emulation::dynamic_shared.data(); }
 
 inline void copy_run(void* to, const void* from) { std::memcpy(to, from, 16); }
-// Every emulated thread runs to its next barrier before any continues, so a warp barrier is a block
-// barrier here; threads of other warps may be at a different count, which matters only for data
-// shared across warps without a block barrier (the kernel shares none).
-inline void fused_warp_sync() { __syncthreads(); }
 #else
 __device__ inline char* fused_shared_memory() {
   extern __shared__ __align__(16) char fused_shared[];
@@ -292,17 +288,6 @@ __device__ inline char* fused_shared_memory() {
 // Eight channels (16 bytes, aligned) in one access.
 __device__ inline void copy_run(void* to, const void* from) {
   *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
-}
-// A barrier of one 32-thread warp (a slice of the block, which on wave64 shares its wave with
-// another), ordering its shared-memory accesses.
-__device__ inline void fused_warp_sync() {
-#if defined(__HIP__) || defined(__HIPCC__)
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
-  __builtin_amdgcn_wave_barrier();
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
-#else
-  __syncwarp();
-#endif
 }
 #endif
 
@@ -435,7 +420,7 @@ struct UStream {
   __device__ void wait() const {
 #ifdef NOVA_FUSED_MMA
     asm volatile("cp.async.wait_group 1;\n" ::);
-    fused_warp_sync();
+    warp_sync();
 #endif
   }
 
@@ -577,7 +562,7 @@ __device__ __forceinline__ void fused_stage_outputs(const FusedConvArgs& a,
                                                     const float (&out)[kKBlocks][Transform::m * Transform::m][4], int kb,
                                                     int lane, Stage&& stage) {
   constexpr int m = Transform::m;
-  fused_warp_sync();
+  warp_sync();
 #pragma unroll
   for (int b = 0; b < kKBlocks; ++b) {
     float b0, b1;
@@ -591,7 +576,7 @@ __device__ __forceinline__ void fused_stage_outputs(const FusedConvArgs& a,
         stage(b, h, p, first, second);
       }
   }
-  fused_warp_sync();
+  warp_sync();
 }
 
 // Phase 3 with two K blocks a warp (one block an SM), NHWC and K a multiple of 8: bias and ReLU,
@@ -624,7 +609,7 @@ __device__ __forceinline__ void fused_store_restaged(const FusedConvArgs& a, con
     copy_run(y + ((o.image * g.out_height + row) * g.out_width + col) * a.K + (kb + b) * kFusedBlockK,
              staging + t * kTileStride + p * kRun + b * kFusedBlockK);
   }
-  fused_warp_sync();  // the next tile group's U copies overwrite the buffer
+  warp_sync();  // the next tile group's U copies overwrite the buffer
 }
 
 // Phase 3 of the one-K-block kernels for NHWC images, by the whole block, where K is a multiple of
@@ -731,7 +716,7 @@ __device__ __forceinline__ void fused_store_planes(const FusedConvArgs& a, const
     T* to = y + (o.image * a.K + k) * plane + row * g.out_width + o.col;
     store_staged_tile_row<m>(to, staging + c * kChannelStride + t * m * m + r * m, o.col, g.out_width, runs);
   }
-  fused_warp_sync();  // the next tile group's U copies overwrite the buffer
+  warp_sync();  // the next tile group's U copies overwrite the buffer
 }
 
 // Phase 2 for one tile group of one warp over the chunk in shared memory: y += A^T (V U) A of tiles

@@ -161,6 +161,24 @@ __device__ __forceinline__ void wait_for_previous_kernel() {
 #endif
 }
 
+// A barrier of one 32-thread warp (a slice of the block, which on wave64 shares its wave with
+// another), ordering its shared-memory accesses. Every emulated thread runs to its next barrier before
+// any continues, so there it is a block barrier; threads of other warps may be at a different count,
+// which matters only for data shared across warps without a block barrier (no kernel shares any).
+#ifdef NOVA_KERNEL_EMULATION
+inline void warp_sync() { __syncthreads(); }
+#else
+__device__ inline void warp_sync() {
+#if defined(__HIP__) || defined(__HIPCC__)
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+#else
+  __syncwarp();
+#endif
+}
+#endif
+
 struct TileOrigin {
   int image, row, col;  // first output pixel of the tile; its input patch starts at (row - pad, col - pad)
 };
@@ -689,10 +707,108 @@ __device__ void output_transform_tile_pairs(const T* __restrict__ M, T* __restri
   }
 }
 
-// y = A^T M A (+ bias[k], then ReLU) for channel k, tile p; only pixels inside the output. M is
+// The m x m outputs of the tile at `slot` (+ bias[k], then ReLU): A^T M A from M, which is
 // [xi][k][p] for NCHW images and [xi][p][k] for NHWC ones, the order of the image it writes; fp32, or
-// (TM = TOut, 16-bit) rounded to the storage type by the GEMM, which halves the bytes both stages
-// move (docs/design.md §6: the error's third rounding).
+// (TM = 16-bit) rounded to the storage type by the GEMM, which halves the bytes both stages move
+// (docs/design.md §6: the error's third rounding).
+template <class Transform, Layout layout, typename TM>
+__device__ __forceinline__ void output_tile(const TM* __restrict__ M, const float* __restrict__ bias, int relu,
+                                            const TileGrid& g, const Slot& slot,
+                                            float (&out)[Transform::m * Transform::m]) {
+  constexpr int m = Transform::m, n = Transform::n;
+  const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of M
+  const long long base = layout == Layout::nchw ? static_cast<long long>(slot.channel) * g.tiles + slot.tile
+                                                : slot.tile * g.channels + slot.channel;
+  float mm[n * n];
+#pragma unroll
+  for (int xi = 0; xi < n * n; ++xi) mm[xi] = to_float(M[xi * plane + base]);
+  Transform::output_2d(mm, out);
+  const float b = bias ? bias[slot.channel] : 0.0f;
+#pragma unroll
+  for (int e = 0; e < m * m; ++e) {
+    out[e] += b;
+    if (relu) out[e] = fmaxf(out[e], 0.0f);
+  }
+}
+
+// The NCHW output transform through shared memory (output_transform_staged): for tiles of at least
+// 4 x 4 (F(2,3)'s four pixels a tile went slower: its stage at ResNet-50 512@7 6.3 -> 8.7 µs, where
+// F(4,3)'s took 13.3 -> 8.3; docs/performance.md, "NCHW output rows through shared memory"), where a
+// row of the output holds at most kStagedTilesW tiles, so that the rows that a channel's
+// kNchwBlockTiles consecutive tiles touch (at most (kNchwBlockTiles - 1) / tiles_w + 2 tile rows, m x m
+// pixels a tile) fit in kStagedPixels for every block; and where a block's pixels fit in the 48 KB a
+// kernel may declare (not 16-bit tiles of 8 x 8 or fp32 ones from 6 x 6).
+inline constexpr int kStagedTilesW = 8;
+template <int m>
+inline constexpr int kStagedPixels = (kNchwBlockTiles + 2 * kStagedTilesW) * m * m;
+template <int m, typename TOut>
+NOVA_HD constexpr bool nchw_output_staged() {
+  return m >= 4 && sizeof(TOut) * kStagedPixels<m> * kNchwBlockChannels <= 48 * 1024;
+}
+
+// From an NCHW image whose rows do not start on runs (nchw_rows_on_runs: output widths such as 7 and
+// 14 for F(4,3)), a thread would store its tile pixel by pixel, and each store of a warp would touch
+// a sector of every tile row it spans for 2 bytes. Instead the kNchwBlockTiles threads of a channel
+// (one warp) put their tiles' pixels, rounded to the storage type, where they lie in the output rows
+// that the tiles touch, image after image; then, after a warp barrier, they store those rows
+// consecutive threads on consecutive pixels, every pixel where whole tile rows are the block's (tiles_w
+// divides kNchwBlockTiles: the widths 7 and 14), else those of its tiles.
+template <class Transform, typename TOut, typename TM>
+__device__ void output_transform_staged(const TM* __restrict__ M, TOut* __restrict__ y, const float* __restrict__ bias,
+                                        int relu, const TileGrid& g) {
+  constexpr int m = Transform::m;
+  static_assert(kNchwBlockTiles == 32, "a channel's threads are one warp");
+  __shared__ TOut staged[kNchwBlockChannels][kStagedPixels<m>];
+  const BlockOrigin block = block_origin<false>(g);
+  const Slot at = thread_slot<Layout::nchw>(block);
+  const int lane = static_cast<int>(threadIdx.x) % kNchwBlockTiles;
+  TOut* const rows = staged[static_cast<int>(threadIdx.x) / kNchwBlockTiles];
+  // Pixels are numbered q = image * plane + row * width + col; the block's tiles [begin, end) touch
+  // the pixels [q_begin, q_end), which rows[] holds from q_begin on.
+  const int width = g.out_width, plane = g.out_height * width, tiles_w = g.tiles_w;
+  const int per_image = g.tiles_h * tiles_w, begin = static_cast<int>(block.tile);
+  const int end = static_cast<int>(block.tile + kNchwBlockTiles < g.tiles ? block.tile + kNchwBlockTiles : g.tiles);
+  const int last_bottom = ((end - 1) % per_image / tiles_w + 1) * m;
+  const int q_begin = begin / per_image * plane + begin % per_image / tiles_w * m * width;
+  const int q_end = (end - 1) / per_image * plane + (last_bottom < g.out_height ? last_bottom : g.out_height) * width;
+  wait_for_previous_kernel();
+  if (in_range(at, g)) {
+    float out[m * m];
+    output_tile<Transform, Layout::nchw>(M, bias, relu, g, at, out);
+    const TileOrigin o = tile_origin(g, at.tile, m);
+    const int q = o.image * plane + o.row * width + o.col - q_begin;
+#pragma unroll
+    for (int i = 0; i < m; ++i)
+#pragma unroll
+      for (int j = 0; j < m; ++j)
+        if (o.row + i < g.out_height && o.col + j < width) store(&rows[q + i * width + j], out[i * m + j]);
+  }
+  warp_sync();
+  if (at.channel >= g.channels) return;  // the whole warp
+  const bool whole_rows = begin % tiles_w == 0 && end % tiles_w == 0;
+  for (int image = begin / per_image; image * plane < q_end; ++image) {
+    const int lo = (q_begin > image * plane ? q_begin : image * plane) - image * plane;
+    const int hi = (q_end < (image + 1) * plane ? q_end : (image + 1) * plane) - image * plane;
+    TOut* const to = y + (image * g.channels + at.channel) * plane;
+    const TOut* const from = rows + (image * plane - q_begin);
+    if (whole_rows) {
+      for (int p = lo + lane; p < hi; p += kNchwBlockTiles) to[p] = from[p];
+      continue;
+    }
+    // Only the block's tiles: pixel p's tile from its (row, col), which a thread steps without dividing.
+    const int step_rows = kNchwBlockTiles / width, step_cols = kNchwBlockTiles % width;
+    int row = (lo + lane) / width, col = (lo + lane) % width;
+    for (int p = lo + lane; p < hi; p += kNchwBlockTiles) {
+      const int tile = image * per_image + row / m * tiles_w + col / m;
+      if (tile >= begin && tile < end) to[p] = from[p];
+      row += step_rows, col += step_cols;
+      if (col >= width) col -= width, ++row;
+    }
+  }
+}
+
+// y = A^T M A (+ bias[k], then ReLU) for channel k, tile p (output_tile); only pixels inside the
+// output.
 template <class Transform, Layout layout, typename TOut, typename TM = float>
 __device__ void output_transform_tiles(const TM* __restrict__ M, TOut* __restrict__ y, const float* __restrict__ bias,
                                        int relu, const TileGrid& g) {
@@ -703,25 +819,15 @@ __device__ void output_transform_tiles(const TM* __restrict__ M, TOut* __restric
       output_transform_pairs<Transform, TOut, false>(M, y, bias, relu, g);
     return;
   }
-  constexpr int m = Transform::m, n = Transform::n;
+  constexpr int m = Transform::m;
+  if constexpr (layout == Layout::nchw && nchw_output_staged<m, TOut>())
+    if (g.tiles_w <= kStagedTilesW && !nchw_rows_on_runs<m>(y, g.out_width))
+      return output_transform_staged<Transform>(M, y, bias, relu, g);
   const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
   if (!in_range(at, g)) return;
-  const long long plane = static_cast<long long>(g.channels) * g.tiles;  // one xi of M
-  const long long base = layout == Layout::nchw ? static_cast<long long>(at.channel) * g.tiles + at.tile
-                                                : at.tile * g.channels + at.channel;
-  float mm[n * n];
   wait_for_previous_kernel();
-#pragma unroll
-  for (int xi = 0; xi < n * n; ++xi) mm[xi] = to_float(M[xi * plane + base]);
-
   float out[m * m];
-  Transform::output_2d(mm, out);
-  const float b = bias ? bias[at.channel] : 0.0f;
-#pragma unroll
-  for (int e = 0; e < m * m; ++e) {
-    out[e] += b;
-    if (relu) out[e] = fmaxf(out[e], 0.0f);
-  }
+  output_tile<Transform, layout>(M, bias, relu, g, at, out);
   const TileOrigin o = tile_origin(g, at.tile, m);
   const PatchWalk walk = patch_walk<layout>(o.image, at.channel, o.row, o.col, g.channels, g.out_height, g.out_width);
   // A tile row of m pixels is contiguous in an NCHW plane: it is stored in runs of kRun elements
