@@ -448,7 +448,8 @@ class GpuBackend final : public Backend {
         return st;
       timer.mark(2);
       const auto output = [&](const auto* product) {
-        return launch.output(layout, product, static_cast<T*>(y), bias, relu, N, K, H, W, s.pad, stream_);
+        return launch.output(layout, product, static_cast<T*>(y), bias, relu, N, K, H, W, s.pad, device_.multiprocessors,
+                             stream_);
       };
       hipError_t e = hipSuccess;
       if constexpr (std::is_same_v<T, float>) e = output(static_cast<const float*>(M));

@@ -63,9 +63,11 @@ void emulated_input(const T* x, T* V, const TileGrid& g) {
 }
 
 // The output transform as its launcher runs it (launch_output_transform): from a 16-bit M in tile pairs
-// where the kernel exists and output_in_tile_pairs says, else a tile (or channel pair) a thread.
+// where the kernel exists and output_in_tile_pairs says, else a tile (or channel pair) a thread, NCHW
+// rows through shared memory where stage_nchw_output says for a GPU of `multiprocessors`.
 template <class Transform, Layout layout, typename T, typename TM>
-void emulated_output(const TM* M, T* y, const float* bias, int relu, const TileGrid& g) {
+void emulated_output(const TM* M, T* y, const float* bias, int relu, TileGrid g, int multiprocessors) {
+  g.staged_output = nova::kernels::stage_nchw_output(layout, g, multiprocessors) ? 1 : 0;
   if constexpr (!std::is_same_v<TM, float> && nova::kernels::nchw_output_has_tile_pairs(Transform::m))
     if (nova::kernels::output_in_tile_pairs(layout, Transform::m, g, M, y, sizeof(TM))) {
       nova::emulation::launch(nova::kernels::tile_pair_blocks(g), nova::kernels::kBlockThreads,
@@ -76,9 +78,12 @@ void emulated_output(const TM* M, T* y, const float* bias, int relu, const TileG
                           [&] { nova::kernels::output_transform_tiles<Transform, layout>(M, y, bias, relu, g); });
 }
 
+// `multiprocessors`: the GPU's that the output launcher is told (0: NCHW rows through shared memory
+// wherever the kernel can; a huge count: nowhere).
 template <class Transform>
 class EmulatedRunner final : public nova::test::KernelRunner {
  public:
+  explicit EmulatedRunner(int multiprocessors) : multiprocessors_(multiprocessors) {}
   std::vector<float> filter(Storage s, const std::vector<float>& w, int K, int C) override {
     return with_type(s, [&](auto t) { return filter_as<decltype(t)>(w, K, C); });
   }
@@ -105,6 +110,7 @@ class EmulatedRunner final : public nova::test::KernelRunner {
 
  private:
   static constexpr int nn = Transform::n * Transform::n;
+  int multiprocessors_;
 
   template <typename TU>
   std::vector<float> filter_as(const std::vector<float>& w, int K, int C) {
@@ -130,13 +136,13 @@ class EmulatedRunner final : public nova::test::KernelRunner {
     TileGrid g{};
     REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, s.N, s.K, s.H, s.W, s.pad, g));
     std::vector<T> y = nan_filled<T>(static_cast<std::size_t>(s.N) * s.K * g.out_height * g.out_width + nova::test::kGuard);
-    emulated_output<Transform, layout>(M.data(), y.data(), bias, relu, g);
+    emulated_output<Transform, layout>(M.data(), y.data(), bias, relu, g, multiprocessors_);
     return as_float(y);
   }
 };
 
 template <class Transform>
-void check_emulated(const nova::kernels::TransformEntry& entry) {
+void check_emulated(const nova::kernels::TransformEntry& entry, int multiprocessors = 0) {
   // Odd sizes: several tile and channel blocks, partial blocks, clipped border tiles, pad 0 to 2;
   // the next three have channel counts that are multiples of 8 and of 4 only (vector-friendly NHWC)
   // and even output widths: 70 (a multiple of m = 2 only) and 24 (NCHW output rows of a tile in one
@@ -149,9 +155,9 @@ void check_emulated(const nova::kernels::TransformEntry& entry) {
   const std::vector<nova::test::ConvShape> shapes = {{2, 19, 13, 23, 17, 1}, {1, 5, 33, 40, 9, 0}, {3, 3, 2, 7, 5, 2},
                                                      {3, 16, 24, 9, 11, 1},  {1, 12, 20, 6, 70, 1}, {2, 8, 16, 13, 24, 1},
                                                      {2, 6, 8, 10, 26, 0},   {1, 6, 8, 11, 20, 2},  {2, 5, 6, 9, 28, 1}};
-  EmulatedRunner<Transform> runner;
+  EmulatedRunner<Transform> runner(multiprocessors);
   for (const nova::test::KernelResult& r : nova::test::check_transform(entry, runner, shapes, 2024)) {
-    INFO(Transform::name << " " << r.kernel << ": max rel err " << r.max_rel_error << ", err/bound " << r.bound_use
+    INFO(Transform::name << " " << r.kernel << " (multiprocessors " << multiprocessors << "): max rel err " << r.max_rel_error << ", err/bound " << r.bound_use
                          << ", non-finite " << r.non_finite << " (fp16 overflow " << r.expected_overflow
                          << "), guard writes " << r.guard_writes);
     CHECK(r.pass());
@@ -159,19 +165,19 @@ void check_emulated(const nova::kernels::TransformEntry& entry) {
 }
 
 template <class... Transforms>
-void check_all(nova::generated::TransformList<Transforms...>) {
+void check_all(nova::generated::TransformList<Transforms...>, int multiprocessors) {
   const auto registered = [](const char* name) {
     const nova::kernels::TransformEntry* entry = nova::kernels::find_transform(name);
     REQUIRE(entry != nullptr);
     return *entry;
   };
-  (check_emulated<Transforms>(registered(Transforms::name)), ...);
+  (check_emulated<Transforms>(registered(Transforms::name), multiprocessors), ...);
 }
 
 }  // namespace
 
 TEST_CASE("transform kernels, emulated on the CPU, match the CPU path within the precision model") {
-  check_all(nova::test::EmulatedTransforms{});
+  for (const int multiprocessors : {0, 1 << 30}) check_all(nova::test::EmulatedTransforms{}, multiprocessors);
 }
 
 // Each block must store only its own outputs: with the blocks in reverse order, a block that wrote
@@ -181,7 +187,7 @@ TEST_CASE("transform kernels, emulated with the blocks in reverse order, match t
     Reversed() { nova::emulation::reverse_block_order = true; }
     ~Reversed() { nova::emulation::reverse_block_order = false; }
   } reversed;
-  check_all(nova::test::EmulatedTransforms{});
+  check_all(nova::test::EmulatedTransforms{}, 0);
 }
 
 // An odd tile: a 7 x 7 patch has an odd number of positions, which the channel-pair kernels hold in

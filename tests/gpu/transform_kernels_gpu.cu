@@ -96,9 +96,12 @@ std::vector<float> with_type(Storage s, F&& f) {
   return nova::test::with_storage_type<__half, hip_bfloat16>(s, std::forward<F>(f));
 }
 
+// `multiprocessors`: what the output launcher is told of the GPU (0: NCHW rows through shared memory
+// wherever the kernel can, stage_nchw_output; a huge count: nowhere).
 class GpuRunner final : public nova::test::KernelRunner {
  public:
-  GpuRunner(const TransformEntry& t, hipStream_t stream) : t_(t), e_(*t.gpu), stream_(stream) {}
+  GpuRunner(const TransformEntry& t, int multiprocessors, hipStream_t stream)
+      : t_(t), e_(*t.gpu), multiprocessors_(multiprocessors), stream_(stream) {}
 
   std::vector<float> filter(Storage s, const std::vector<float>& w, int K, int C) override {
     const DeviceBuffer<float> weights(w);
@@ -135,7 +138,9 @@ class GpuRunner final : public nova::test::KernelRunner {
         const DeviceBuffer<TM> source(M);
         DeviceBuffer<TM> m(M.size());
         write_late(m, source, M.size());
-        return finish(launchers<T>().output(layout(l), m.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad, stream_), y);
+        return finish(launchers<T>().output(layout(l), m.get(), y.get(), b, relu, c.N, c.K, c.H, c.W, c.pad,
+                                                multiprocessors_, stream_),
+                      y);
       };
       if constexpr (!std::is_same_v<T, float>)
         if (product != Storage::f32) return run(T{});  // M exactly representable in T
@@ -170,6 +175,7 @@ class GpuRunner final : public nova::test::KernelRunner {
 
   const TransformEntry& t_;
   const GpuTransformEntry& e_;
+  int multiprocessors_;
   hipStream_t stream_;
 };
 
@@ -207,10 +213,12 @@ int main() {
         }
       }
 #endif
-      GpuRunner runner(t, stream);
-      for (const nova::test::KernelResult& r : nova::test::check_transform(t, runner, shapes, seed)) {
-        nova::test::print_row(stdout, t.name, r);
-        failures += r.pass() ? 0 : 1;
+      for (const int multiprocessors : {0, 1 << 30}) {
+        GpuRunner runner(t, multiprocessors, stream);
+        for (const nova::test::KernelResult& r : nova::test::check_transform(t, runner, shapes, seed)) {
+          nova::test::print_row(stdout, t.name, r);
+          failures += r.pass() ? 0 : 1;
+        }
       }
       std::fflush(stdout);
     }

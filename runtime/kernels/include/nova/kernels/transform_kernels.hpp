@@ -40,6 +40,7 @@ struct TileGrid {
   int out_height, out_width;  // H + 2 pad - r + 1, W + 2 pad - r + 1
   int tiles_h, tiles_w;       // ceil(out_height / m), ceil(out_width / m)
   long long tiles;            // P = images * tiles_h * tiles_w
+  int staged_output;          // non-zero: the NCHW output through shared memory where it can (stage_nchw_output)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -821,7 +822,7 @@ __device__ void output_transform_tiles(const TM* __restrict__ M, TOut* __restric
   }
   constexpr int m = Transform::m;
   if constexpr (layout == Layout::nchw && nchw_output_staged<m, TOut>())
-    if (g.tiles_w <= kStagedTilesW && !nchw_rows_on_runs<m>(y, g.out_width))
+    if (g.staged_output && g.tiles_w <= kStagedTilesW && !nchw_rows_on_runs<m>(y, g.out_width))
       return output_transform_staged<Transform>(M, y, bias, relu, g);
   const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
   if (!in_range(at, g)) return;
@@ -869,7 +870,7 @@ inline bool make_tile_grid(int m, int r, int N, int channels, int H, int W, int 
   if ((tiles + kBlockTiles - 1) / kBlockTiles > INT_MAX || (channels + kNchwBlockChannels - 1) / kNchwBlockChannels > 65535)
     return false;
   g = {N, channels, H, W, pad, static_cast<int>(out_h), static_cast<int>(out_w), static_cast<int>(tiles_h),
-       static_cast<int>(tiles_w), tiles};
+       static_cast<int>(tiles_w), tiles, 0};
   return true;
 }
 
@@ -914,6 +915,16 @@ template <typename TM>
 inline dim3 output_blocks(Layout layout, int n, const TileGrid& g) {
   return tile_blocks(layout, g, output_block_shape<TM>(layout, n));
 }
+// Whether the NCHW output of `g` goes through shared memory where it can (TileGrid::staged_output): on
+// grids of at least a block per multiprocessor. On smaller ones the staging's wait for a warp's whole
+// tiles costs more than its whole stores save: on 600 random shapes (H200, F(4,3) NCHW 3-pass) the
+// forwards of fewer than 64 output blocks took 7.6 % longer staged, of 64-131 1.3 % longer, of 132 or
+// more 2.6-17 % less (docs/performance.md, "NCHW output rows through shared memory").
+inline bool stage_nchw_output(Layout layout, const TileGrid& g, int multiprocessors) {
+  const dim3 blocks = tile_blocks(layout, g);
+  return layout == Layout::nchw && static_cast<long long>(blocks.x) * blocks.y >= multiprocessors;
+}
+
 // The grid of the NCHW tile-pair kernels (tile_pair_slot): blocks of 2 kNchwBlockTiles tiles x
 // kNchwBlockChannels channels.
 inline dim3 tile_pair_blocks(const TileGrid& g) {

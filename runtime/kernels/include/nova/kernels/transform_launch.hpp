@@ -92,14 +92,16 @@ hipError_t launch_input_transform(const void* kernel, const void* tile_pairs, co
 }
 
 // `tile_pairs`: the transform's NCHW output kernel in tile pairs from a 16-bit M, or nullptr where it has
-// none (or M is fp32); it runs where output_in_tile_pairs says.
+// none (or M is fp32); it runs where output_in_tile_pairs says. `multiprocessors`: the GPU's, for
+// stage_nchw_output.
 template <typename TOut, typename TM>
 hipError_t launch_output_transform(const void* kernel, const void* tile_pairs, const TileSize& t, Layout layout,
                                    const TM* M, TOut* y, const float* bias, int relu, int N, int K, int H, int W,
-                                   int pad, hipStream_t stream) {
+                                   int pad, int multiprocessors, hipStream_t stream) {
   TileGrid g{};
   if (!make_tile_grid(t.m, t.r, N, K, H, W, pad, g) || !grid_fits(layout, g, output_block_shape<TM>(layout, t.n)))
     return hipErrorInvalidValue;
+  g.staged_output = stage_nchw_output(layout, g, multiprocessors) ? 1 : 0;
   if (g.tiles == 0 || K == 0) return hipSuccess;
   if (!M || !y || !kernel) return hipErrorInvalidValue;
   if (tile_pairs && output_in_tile_pairs(layout, t.m, g, M, y, sizeof(TM)))

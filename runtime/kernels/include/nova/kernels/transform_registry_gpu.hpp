@@ -88,15 +88,15 @@ class Launchers {
                                   x, V, N, C, H, W, pad, stream);
   }
   // bias: K values or nullptr; relu: non-zero clamps at zero after the bias. M in fp32, or (16-bit
-  // storage types) in T.
+  // storage types) in T. multiprocessors: the GPU's (launch_output_transform).
   template <typename TM>
   hipError_t output(Layout layout, const TM* M, T* y, const float* bias, int relu, int N, int K, int H, int W, int pad,
-                    hipStream_t stream) const {
+                    int multiprocessors, hipStream_t stream) const {
     static_assert(std::is_same_v<TM, float> || (std::is_same_v<TM, T> && kStorage != Storage::f32));
     const bool narrow = !std::is_same_v<TM, float>;
     const void* tile_pairs = narrow ? kernels_.kernel({KernelKind::output_tile_pairs, Layout::nchw, kStorage}) : nullptr;
     return launch_output_transform(kernels_.kernel({narrow ? KernelKind::output_m16 : KernelKind::output, layout, kStorage}),
-                                   tile_pairs, tile_, layout, M, y, bias, relu, N, K, H, W, pad, stream);
+                                   tile_pairs, tile_, layout, M, y, bias, relu, N, K, H, W, pad, multiprocessors, stream);
   }
   bool has_fused() const {
     return kStorage != Storage::f32 && kernels_.kernel({KernelKind::fused_mma, Layout::nchw, kStorage}) != nullptr;
