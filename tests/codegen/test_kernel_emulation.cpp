@@ -157,9 +157,9 @@ void check_emulated(const nova::kernels::TransformEntry& entry, int multiprocess
                                                      {2, 6, 8, 10, 26, 0},   {1, 6, 8, 11, 20, 2},  {2, 5, 6, 9, 28, 1}};
   EmulatedRunner<Transform> runner(multiprocessors);
   for (const nova::test::KernelResult& r : nova::test::check_transform(entry, runner, shapes, 2024)) {
-    INFO(Transform::name << " " << r.kernel << " (multiprocessors " << multiprocessors << "): max rel err " << r.max_rel_error << ", err/bound " << r.bound_use
-                         << ", non-finite " << r.non_finite << " (fp16 overflow " << r.expected_overflow
-                         << "), guard writes " << r.guard_writes);
+    INFO(Transform::name << " " << r.kernel << " (multiprocessors " << multiprocessors << "): max rel err "
+                         << r.max_rel_error << ", err/bound " << r.bound_use << ", non-finite " << r.non_finite
+                         << " (fp16 overflow " << r.expected_overflow << "), guard writes " << r.guard_writes);
     CHECK(r.pass());
   }
 }
