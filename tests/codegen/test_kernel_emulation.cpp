@@ -67,7 +67,7 @@ void emulated_input(const T* x, T* V, const TileGrid& g) {
 // rows through shared memory where stage_nchw_output says for a GPU of `multiprocessors`.
 template <class Transform, Layout layout, typename T, typename TM>
 void emulated_output(const TM* M, T* y, const float* bias, int relu, TileGrid g, int multiprocessors) {
-  g.staged_output = nova::kernels::stage_nchw_output(layout, g, multiprocessors) ? 1 : 0;
+  g.staged_output = nova::kernels::stage_nchw_output(layout, g, Transform::m, sizeof(T), multiprocessors) ? 1 : 0;
   if constexpr (!std::is_same_v<TM, float> && nova::kernels::nchw_output_has_tile_pairs(Transform::m))
     if (nova::kernels::output_in_tile_pairs(layout, Transform::m, g, M, y, sizeof(TM))) {
       nova::emulation::launch(nova::kernels::tile_pair_blocks(g), nova::kernels::kBlockThreads,

@@ -737,15 +737,14 @@ __device__ __forceinline__ void output_tile(const TM* __restrict__ M, const floa
 // F(4,3)'s took 13.3 -> 8.3; docs/performance.md, "NCHW output rows through shared memory"), where a
 // row of the output holds at most kStagedTilesW tiles, so that the rows that a channel's
 // kNchwBlockTiles consecutive tiles touch (at most (kNchwBlockTiles - 1) / tiles_w + 2 tile rows, m x m
-// pixels a tile) fit in kStagedPixels for every block; and where a block's pixels fit in the 48 KB a
+// pixels a tile) fit in staged_pixels(m) for every block; and where a block's pixels fit in the 48 KB a
 // kernel may declare (not fp32 tiles from 6 x 6; 16-bit 8 x 8 ones take all of it). Measured on F(4,3)
 // only; the larger tiles' staged kernels are tested, not timed.
 inline constexpr int kStagedTilesW = 8;
-template <int m>
-inline constexpr int kStagedPixels = (kNchwBlockTiles + 2 * kStagedTilesW) * m * m;
-template <int m, typename TOut>
-NOVA_HD constexpr bool nchw_output_staged() {
-  return m >= 4 && sizeof(TOut) * kStagedPixels<m> * kNchwBlockChannels <= 48 * 1024;
+inline constexpr int kStagedLoadsAhead = 4;
+NOVA_HD constexpr int staged_pixels(int m) { return (kNchwBlockTiles + 2 * kStagedTilesW) * m * m; }
+NOVA_HD constexpr bool nchw_output_staged(int m, int element_bytes) {
+  return m >= 4 && element_bytes * staged_pixels(m) * kNchwBlockChannels <= 48 * 1024;
 }
 
 // From an NCHW image whose rows do not start on runs (nchw_rows_on_runs: output widths such as 7 and
@@ -760,7 +759,7 @@ __device__ void output_transform_staged(const TM* __restrict__ M, TOut* __restri
                                         int relu, const TileGrid& g) {
   constexpr int m = Transform::m;
   static_assert(kNchwBlockTiles == 32, "a channel's threads are one warp");
-  __shared__ TOut staged[kNchwBlockChannels][kStagedPixels<m>];
+  __shared__ TOut staged[kNchwBlockChannels][staged_pixels(m)];
   const BlockOrigin block = block_origin<false>(g);
   const Slot at = thread_slot<Layout::nchw>(block);
   const int lane = static_cast<int>(threadIdx.x) % kNchwBlockTiles;
@@ -788,23 +787,35 @@ __device__ void output_transform_staged(const TM* __restrict__ M, TOut* __restri
   warp_sync();
   if (at.channel >= g.channels) return;  // the whole warp
   const bool whole_rows = begin % tiles_w == 0 && end % tiles_w == 0;
+  // Only the block's tiles where rows are not whole: pixel p's tile from its (row, col), which a
+  // thread steps without dividing.
+  const int step_rows = kNchwBlockTiles / width, step_cols = kNchwBlockTiles % width;
   for (int image = begin / per_image; image * plane < q_end; ++image) {
     const int lo = (q_begin > image * plane ? q_begin : image * plane) - image * plane;
     const int hi = (q_end < (image + 1) * plane ? q_end : (image + 1) * plane) - image * plane;
     TOut* const to = y + (image * g.channels + at.channel) * plane;
     const TOut* const from = rows + (image * plane - q_begin);
-    if (whole_rows) {
-      for (int p = lo + lane; p < hi; p += kNchwBlockTiles) to[p] = from[p];
-      continue;
-    }
-    // Only the block's tiles: pixel p's tile from its (row, col), which a thread steps without dividing.
-    const int step_rows = kNchwBlockTiles / width, step_cols = kNchwBlockTiles % width;
     int row = (lo + lane) / width, col = (lo + lane) % width;
-    for (int p = lo + lane; p < hi; p += kNchwBlockTiles) {
-      const int tile = image * per_image + row / m * tiles_w + col / m;
-      if (tile >= begin && tile < end) to[p] = from[p];
-      row += step_rows, col += step_cols;
-      if (col >= width) col -= width, ++row;
+    // kStagedLoadsAhead shared-memory loads in flight before their stores: one at a time, each
+    // store waited for its load.
+    for (int first = lo + lane; first < hi; first += kStagedLoadsAhead * kNchwBlockTiles) {
+      TOut pixels[kStagedLoadsAhead] = {};
+      bool mine[kStagedLoadsAhead];
+#pragma unroll
+      for (int u = 0; u < kStagedLoadsAhead; ++u) {
+        const int p = first + u * kNchwBlockTiles;
+        mine[u] = p < hi;
+        if (!whole_rows) {
+          const int tile = image * per_image + row / m * tiles_w + col / m;
+          mine[u] = mine[u] && tile >= begin && tile < end;
+          row += step_rows, col += step_cols;
+          if (col >= width) col -= width, ++row;
+        }
+        if (mine[u]) pixels[u] = from[p];
+      }
+#pragma unroll
+      for (int u = 0; u < kStagedLoadsAhead; ++u)
+        if (mine[u]) to[first + u * kNchwBlockTiles] = pixels[u];
     }
   }
 }
@@ -822,8 +833,8 @@ __device__ void output_transform_tiles(const TM* __restrict__ M, TOut* __restric
     return;
   }
   constexpr int m = Transform::m;
-  if constexpr (layout == Layout::nchw && nchw_output_staged<m, TOut>())
-    if (g.staged_output && g.tiles_w <= kStagedTilesW && !nchw_rows_on_runs<m>(y, g.out_width))
+  if constexpr (layout == Layout::nchw && nchw_output_staged(m, sizeof(TOut)))
+    if (g.staged_output && !nchw_rows_on_runs<m>(y, g.out_width))
       return output_transform_staged<Transform>(M, y, bias, relu, g);
   const Slot at = thread_slot<layout>(block_origin<layout == Layout::nhwc>(g));
   if (!in_range(at, g)) return;
@@ -916,14 +927,16 @@ template <typename TM>
 inline dim3 output_blocks(Layout layout, int n, const TileGrid& g) {
   return tile_blocks(layout, g, output_block_shape<TM>(layout, n));
 }
-// Whether the NCHW output of `g` goes through shared memory where it can (TileGrid::staged_output): on
-// grids of at least a block per multiprocessor. On smaller ones the staging's wait for a warp's whole
+// Whether the NCHW output of `g` on tiles m wide in `element_bytes` goes through shared memory where its
+// rows are not runs (TileGrid::staged_output): where the kernel stages (nchw_output_staged, at most
+// kStagedTilesW tiles a row), on grids of at least a block per multiprocessor. On smaller ones the staging's wait for a warp's whole
 // tiles costs more than its whole stores save: on 600 random shapes (H200, F(4,3) NCHW 3-pass) the
 // forwards of fewer than 64 output blocks took 7.6 % longer staged, of 64-131 1.3 % longer, of 132 or
 // more 2.6-17 % less (docs/performance.md, "NCHW output rows through shared memory").
-inline bool stage_nchw_output(Layout layout, const TileGrid& g, int multiprocessors) {
+inline bool stage_nchw_output(Layout layout, const TileGrid& g, int m, int element_bytes, int multiprocessors) {
+  if (layout != Layout::nchw || !nchw_output_staged(m, element_bytes) || g.tiles_w > kStagedTilesW) return false;
   const dim3 blocks = tile_blocks(layout, g);
-  return layout == Layout::nchw && static_cast<long long>(blocks.x) * blocks.y >= multiprocessors;
+  return static_cast<long long>(blocks.x) * blocks.y >= multiprocessors;
 }
 
 // The grid of the NCHW tile-pair kernels (tile_pair_slot): blocks of 2 kNchwBlockTiles tiles x

@@ -101,7 +101,7 @@ hipError_t launch_output_transform(const void* kernel, const void* tile_pairs, c
   TileGrid g{};
   if (!make_tile_grid(t.m, t.r, N, K, H, W, pad, g) || !grid_fits(layout, g, output_block_shape<TM>(layout, t.n)))
     return hipErrorInvalidValue;
-  g.staged_output = stage_nchw_output(layout, g, multiprocessors) ? 1 : 0;
+  g.staged_output = stage_nchw_output(layout, g, t.m, sizeof(TOut), multiprocessors) ? 1 : 0;
   if (g.tiles == 0 || K == 0) return hipSuccess;
   if (!M || !y || !kernel) return hipErrorInvalidValue;
   if (tile_pairs && output_in_tile_pairs(layout, t.m, g, M, y, sizeof(TM)))
