@@ -796,8 +796,9 @@ __device__ void output_transform_staged(const TM* __restrict__ M, TOut* __restri
     TOut* const to = y + (image * g.channels + at.channel) * plane;
     const TOut* const from = rows + (image * plane - q_begin);
     int row = (lo + lane) / width, col = (lo + lane) % width;
-    // kStagedLoadsAhead shared-memory loads in flight before their stores: one at a time, each
-    // store waited for its load.
+    // kStagedLoadsAhead shared-memory loads a lane in flight before their stores (copied one at a
+    // time, each store waited for its load: docs/performance.md, "Staged NCHW output: shared-memory
+    // loads ahead of their stores").
     for (int first = lo + lane; first < hi; first += kStagedLoadsAhead * kNchwBlockTiles) {
       TOut pixels[kStagedLoadsAhead] = {};
       bool mine[kStagedLoadsAhead];
@@ -927,12 +928,13 @@ template <typename TM>
 inline dim3 output_blocks(Layout layout, int n, const TileGrid& g) {
   return tile_blocks(layout, g, output_block_shape<TM>(layout, n));
 }
-// Whether the NCHW output of `g` on tiles m wide in `element_bytes` goes through shared memory where its
-// rows are not runs (TileGrid::staged_output): where the kernel stages (nchw_output_staged, at most
-// kStagedTilesW tiles a row), on grids of at least a block per multiprocessor. On smaller ones the staging's wait for a warp's whole
-// tiles costs more than its whole stores save: on 600 random shapes (H200, F(4,3) NCHW 3-pass) the
-// forwards of fewer than 64 output blocks took 7.6 % longer staged, of 64-131 1.3 % longer, of 132 or
-// more 2.6-17 % less (docs/performance.md, "NCHW output rows through shared memory").
+// Whether the NCHW output of `g` on tiles m wide in `element_bytes` goes through shared memory where
+// its rows are not runs (TileGrid::staged_output): where the kernel stages (nchw_output_staged, at
+// most kStagedTilesW tiles a row), on grids of at least a block per multiprocessor. On smaller ones
+// the staging's wait for a warp's whole tiles costs more than its whole stores save: on 600 random
+// shapes (H200, F(4,3) NCHW 3-pass) the forwards of fewer than 64 output blocks took 7.6 % longer
+// staged, of 64-131 1.3 % longer, of 132 or more 2.6-17 % less (docs/performance.md, "NCHW output
+// rows through shared memory").
 inline bool stage_nchw_output(Layout layout, const TileGrid& g, int m, int element_bytes, int multiprocessors) {
   if (layout != Layout::nchw || !nchw_output_staged(m, element_bytes) || g.tiles_w > kStagedTilesW) return false;
   const dim3 blocks = tile_blocks(layout, g);
