@@ -5,7 +5,8 @@
 # per layer, transform and element type. Prints,
 # sorted, "C,HW,N transform dtype build run: <layout> graph µs | in gemm out: stage µs" for each layout
 # asked (NHWC-3 and NCHW-3: the forced 3-pass rows; NHWC-f, NCHW-f: the fused ones; NHWC, NCHW: AUTO);
-# the lines are also in $OUT/ab.txt, each call's log and CSV files under /tmp/ab.
+# the lines are also in $OUT/ab.txt (tools/device/ab_table.py puts both builds of a row side by side),
+# each call's log and CSV files under /tmp/ab.
 # Run from the repository root with both archives and .device/build-cuda.path carried.
 # Environment: LAYERS (default "128,112,32 256,56,32 64,224,32 64,56,32 512,28,32"), TRANSFORMS
 # (default "f6x3_fp16 f4x3_standard"), DTYPES (default fp16), RUNS (default "1 2"), LAYOUTS (default

@@ -14,7 +14,7 @@ for line in open(sys.argv[1]):
     if m:
         times[(m[1], m[6], m[4])].append(float(m[7]))
 for layer in sorted({k[0] for k in times}):
-    for layout in ("NHWC-f", "NHWC", "NCHW-f"):
+    for layout in sorted({k[1] for k in times}):
         base, new = times.get((layer, layout, "base")), times.get((layer, layout, "new"))
         if base and new:
             print(f"{layer:12s} {layout:7s} base {' '.join(f'{t:.1f}' for t in base)}  new {' '.join(f'{t:.1f}' for t in new)}"
