@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The A/B lines of tools/device/ab_stages.sh (ab.txt) as one row per layer and layout: both runs of
+"""The A/B lines of tools/device/ab_stages.sh (ab.txt) as one row per layer, transform and layout
+(the transform shown where the file has more than one; element types other than fp16 named): both runs of
 each build (graph replay, µs) and the new build's sum over the base build's, minus one.
 
   ab_table.py ab.txt
@@ -12,10 +13,12 @@ times = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     m = re.match(r"(\S+) (\S+) (\S+) (base|new) (\d): (\S+) ([\d.]+)", line)
     if m:
-        times[(m[1], m[6], m[4])].append(float(m[7]))
-for layer in sorted({k[0] for k in times}):
-    for layout in sorted({k[1] for k in times}):
-        base, new = times.get((layer, layout, "base")), times.get((layer, layout, "new"))
-        if base and new:
-            print(f"{layer:12s} {layout:7s} base {' '.join(f'{t:.1f}' for t in base)}  new {' '.join(f'{t:.1f}' for t in new)}"
-                  f"  {sum(new) / sum(base) - 1:+.1%}")
+        what = m[2] + ("" if m[3] == "fp16" else " " + m[3])
+        times[(m[1], what, m[6], m[4])].append(float(m[7]))
+several = len({k[1] for k in times}) > 1
+for layer, what, layout in sorted({k[:3] for k in times}):
+    base, new = times.get((layer, what, layout, "base")), times.get((layer, what, layout, "new"))
+    if base and new:
+        name = f"{what:14s} " if several else ""
+        print(f"{layer:12s} {name}{layout:7s} base {' '.join(f'{t:.1f}' for t in base)}  new {' '.join(f'{t:.1f}' for t in new)}"
+              f"  {sum(new) / sum(base) - 1:+.1%}")

@@ -10,8 +10,9 @@
 //     cores from shared memory, no ldmatrix) of every channel step, U streamed by the copy engine
 //     (cp.async.bulk) through a ring of kWgUStages stages, each the n blocks of one (row, channel
 //     step), contiguous in the filter (fused_wg_filter_index); then folds the row into the outputs
-//     as fused_accumulate does, adds bias and ReLU and stages the outputs in shared memory, which
-//     the producers store between two tile groups (NHWC: 16-byte channel runs; NCHW: plane rows);
+//     as fused_accumulate does, while the next row's first products run; adds bias and ReLU and
+//     stages the outputs in shared memory, which the producers store between two tile groups (NHWC:
+//     16-byte channel runs; NCHW: plane rows);
 //   - the grid is persistent (one block an SM), so the producers transform the next tile group
 //     while the consumer multiplies this one.
 // Compared with the mma.sync kernel this moves 64 x 16 + 16 x kTiles operand elements through
@@ -36,8 +37,8 @@ inline constexpr int kWgStagingPitch = kWgRows + 8;  // elements a staged NHWC p
 // setmaxnreg moves registers between the warpgroups within what the block got at launch: 168 a
 // thread (65536 / 384, in steps of 8). A consumer that asks for more than the producers gave back
 // waits for ever.
-inline constexpr int kWgProducerRegisters = 136;
-inline constexpr int kWgConsumerRegisters = 232;
+inline constexpr int kWgProducerRegisters = 128;
+inline constexpr int kWgConsumerRegisters = 248;
 static_assert(kWgProducerThreads * kWgProducerRegisters + kWgConsumerThreads * kWgConsumerRegisters <=
                   65536 / kWgThreads / 8 * 8 * kWgThreads,
               "the warpgroups' registers must fit the block's allocation");
@@ -275,6 +276,28 @@ __device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgB
   wg_arrive(blk.staged);
 }
 
+// Row i of M (the products of domain row i, every channel summed) folded into the outputs: through
+// A^T along the row, then scaled by column i of A^T into every output row.
+template <class Transform, int kAcc>
+__device__ __forceinline__ void fused_wg_fold(const float (&mrow)[Transform::n][kAcc], int i,
+                                              float (&out)[Transform::m * Transform::m][kAcc]) {
+  constexpr int m = Transform::m, n = Transform::n;
+  float column[m], unit[n];
+#pragma unroll
+  for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
+  Transform::output_1d(unit, 1, column, 1);
+#pragma unroll
+  for (int e = 0; e < kAcc; ++e) {
+    float z[m];
+    Transform::output_1d(&mrow[0][e], kAcc, z, 1);
+#pragma unroll
+    for (int r = 0; r < m; ++r)
+      if (column[r] != 0.0f)  // a constant after unrolling: no products with A^T's zeros
+#pragma unroll
+        for (int s = 0; s < m; ++s) out[r * m + s][e] += column[r] * z[s];
+  }
+}
+
 // The consumer: for each of the block's tile groups, each block of 64 output channels and each
 // domain row, the products of every channel step, folded into the outputs; then the epilogue.
 template <class Transform, typename T, Layout layout, int kTiles>
@@ -288,22 +311,23 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
   const T* U = static_cast<const T*>(a.U);
   const int stage_bytes = blk.layout.u_stage * 2;
   // The next stage to fetch: the block's sequence repeats the filter's stages_per_group stages for
-  // each tile group; slot `fetched % kWgUStages`. Counted, not divided: thread 0 alone fetches, and
-  // a 64-bit division would hold up its warp every stage.
+  // each tile group, into slot `fetch_slot` (fetched % kWgUStages). Counted, not divided: a 64-bit
+  // division (or the multiply-high that replaces it) would hold up the warp every stage.
   long long fetched = 0;
-  int fetch_from = 0;  // fetched % stages_per_group
+  int fetch_from = 0, fetch_slot = 0;  // fetched % stages_per_group, fetched % kWgUStages
   const auto fetch_next = [&] {
     if (thread == 0 && fetched < total) {
-      WgBarrier* full = &blk.u_full[fetched % kWgUStages];
+      WgBarrier* full = &blk.u_full[fetch_slot];
       wg_arrive_expect_bytes(full, stage_bytes);
-      wg_bulk_copy(blk.u + fetched % kWgUStages * blk.layout.u_stage,
-                   U + static_cast<long long>(fetch_from) * blk.layout.u_stage, stage_bytes, full);
+      wg_bulk_copy(blk.u + fetch_slot * blk.layout.u_stage, U + static_cast<long long>(fetch_from) * blk.layout.u_stage,
+                   stage_bytes, full);
     }
     ++fetched;
     fetch_from = fetch_from + 1 == stages_per_group ? 0 : fetch_from + 1;
+    fetch_slot = fetch_slot + 1 == kWgUStages ? 0 : fetch_slot + 1;
   };
   for (int f = 0; f < kWgUStages - 1; ++f) fetch_next();
-  long long f = 0;
+  int stage = 0, phase = 0;  // of the next stage to multiply: its slot, and its barrier's parity
   int q = 0, stagings = 0;
 #pragma unroll 1
   for (long long group = blockIdx.x; group < blk.groups; group += gridDim.x, ++q) {
@@ -318,43 +342,44 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
 #pragma unroll 1
     for (int kh = 0; kh < blocks_k; ++kh) {
       float out[m * m][kAcc] = {};
+      // Rows in turn in two accumulator sets: row i - 1 is folded while row i's first stage multiplies.
+      // That stage is outside the loop over the rest, so that ptxas sees row i - 1's products retired
+      // by its wait; each row's first products overwrite the set (scale-d off), so nothing zeroes it
+      // while products are in flight. The fences keep the compiler from moving the fold's reads and
+      // its sums across the products (else ptxas serialises every wgmma, C7511).
+      float rows[2][n][kAcc];
+      // The products of domain row i and channel step `step` (the next stage), into `mrow`.
+      const auto multiply = [&](int i, int step, float(&mrow)[n][kAcc]) {
+        wg_wait(&blk.u_full[stage], phase);
+        const std::uint64_t u_block = wg_descriptor_advance(u_desc, static_cast<unsigned>(stage) * u_stage_bytes),
+                            v_block = wg_descriptor_advance(v_desc, static_cast<unsigned>(i * n * steps + step) * v_step_bytes);
+#pragma unroll
+        for (int j = 0; j < n; ++j)
+          wgmma_m64k16<T, kTiles>(mrow[j], wg_descriptor_advance(u_block, j * kUBlockBytes),
+                                  wg_descriptor_advance(v_block, static_cast<unsigned>(j * steps) * v_step_bytes), step > 0,
+                                  thread);
+        wgmma_commit();
+        wgmma_wait<1>();      // the products of the stage before are done
+        wg_consumer_sync();   // in every warp: its slot is free
+        fetch_next();  // the stage kWgUStages - 1 after this one, into the slot of the one before
+        if (++stage == kWgUStages) stage = 0, phase ^= 1;
+      };
 #pragma unroll
       for (int i = 0; i < n; ++i) {
-        float mrow[n][kAcc] = {};
         wgmma_fence();
+        multiply(i, 0, rows[i % 2]);
+        if (i > 0) {  // row i - 1 is done
+          wg_fence_registers(rows[(i - 1) % 2]);
+          wg_fence_registers(out);
+          fused_wg_fold<Transform>(rows[(i - 1) % 2], i - 1, out);
+          wg_fence_registers(out);
+        }
 #pragma unroll 1
-        for (int step = 0; step < steps; ++step, ++f) {
-          const int stage = static_cast<int>(f % kWgUStages);
-          wg_wait(&blk.u_full[stage], static_cast<int>(f / kWgUStages) & 1);
-          const std::uint64_t u_block = wg_descriptor_advance(u_desc, static_cast<unsigned>(stage) * u_stage_bytes),
-                              v_block = wg_descriptor_advance(v_desc, static_cast<unsigned>(i * n * steps + step) * v_step_bytes);
-#pragma unroll
-          for (int j = 0; j < n; ++j)
-            wgmma_m64k16<T, kTiles>(mrow[j], wg_descriptor_advance(u_block, j * kUBlockBytes),
-                                    wg_descriptor_advance(v_block, static_cast<unsigned>(j * steps) * v_step_bytes), thread);
-          wgmma_commit();
-          wgmma_wait<1>();      // the products of stage f - 1 are done
-          wg_consumer_sync();   // in every warp: its slot is free
-          fetch_next();  // stage f + kWgUStages - 1, into the slot of stage f - 1
-        }
-        wgmma_wait<0>();
-        if (kh == blocks_k - 1 && i == n - 1) wg_arrive(&blk.v_empty[slot]);  // the producers may refill it
-        // Row i of M through A^T along the row, then scaled by column i of A^T into every output row.
-        float column[m], unit[n];
-#pragma unroll
-        for (int j = 0; j < n; ++j) unit[j] = j == i ? 1.0f : 0.0f;
-        Transform::output_1d(unit, 1, column, 1);
-#pragma unroll
-        for (int e = 0; e < kAcc; ++e) {
-          float z[m];
-          Transform::output_1d(&mrow[0][e], kAcc, z, 1);
-#pragma unroll
-          for (int r = 0; r < m; ++r)
-            if (column[r] != 0.0f)  // a constant after unrolling: no products with A^T's zeros
-#pragma unroll
-              for (int s = 0; s < m; ++s) out[r * m + s][e] += column[r] * z[s];
-        }
+        for (int step = 1; step < steps; ++step) multiply(i, step, rows[i % 2]);
       }
+      wgmma_wait<0>();
+      if (kh == blocks_k - 1) wg_arrive(&blk.v_empty[slot]);  // the producers may refill it
+      fused_wg_fold<Transform>(rows[(n - 1) % 2], n - 1, out);
       fused_wg_stage<Transform, T, layout, kTiles>(a, blk, out, kh, stagings++, thread);
     }
   }

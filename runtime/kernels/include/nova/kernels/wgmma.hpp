@@ -120,11 +120,13 @@ inline void wg_fence_operands() {}
 inline void wgmma_fence() {}
 inline void wgmma_commit() {}
 template <int pending> inline void wgmma_wait() {}
+template <int kRows, int kCols> inline void wg_fence_registers(float (&)[kRows][kCols]) {}
 template <int registers> inline void wg_set_registers(bool) {}
 
-// d += A B for the blocks A and B's descriptors name, as thread `thread` of the warpgroup holds D.
+// d = A B, or d += A B where `accumulate`, for the blocks A and B's descriptors name, as thread
+// `thread` of the warpgroup holds D.
 template <typename T, int kN>
-inline void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, int thread) {
+inline void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, bool accumulate, int thread) {
   const char* shared = fused_shared_memory();
   for (int e = 0; e < kN / 2; ++e) {
     const int row = wg_accumulator_row(thread, e), column = wg_accumulator_column(thread, e);
@@ -132,7 +134,7 @@ inline void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, i
     for (int k = 0; k < kWgDepth; ++k)
       sum += to_float(*reinterpret_cast<const T*>(shared + wg_descriptor_element(a, row, k))) *
              to_float(*reinterpret_cast<const T*>(shared + wg_descriptor_element(b, column, k)));
-    d[e] += sum;
+    d[e] = accumulate ? d[e] + sum : sum;
   }
 }
 #else
@@ -175,6 +177,13 @@ template <int kId, int kThreads> __device__ inline void wg_named_sync() {
 __device__ inline void wg_fence_operands() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 __device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ inline void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+// Keeps the compiler from moving accesses of these accumulators across the point where it stands.
+template <int kRows, int kCols> __device__ inline void wg_fence_registers(float (&d)[kRows][kCols]) {
+#pragma unroll
+  for (int r = 0; r < kRows; ++r)
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) asm volatile("" : "+f"(d[r][c])::"memory");
+}
 template <int pending> __device__ inline void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(pending) : "memory");
 }
@@ -184,22 +193,22 @@ template <int registers> __device__ inline void wg_set_registers(bool raise) {
   else asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(registers));
 }
 
-// d += A B (64 x kN, fp32) from the operand blocks that descriptors a and b name. (Leaving the
-// accumulators unzeroed and the first product's scale-d off made ptxas spill the consumer.) The operand type
-// and the shape are part of the instruction's name, and asm takes only a literal.
+// d = A B, or d += A B where `accumulate` (wgmma's scale-d), 64 x kN in fp32, from the operand blocks
+// that descriptors a and b name. The operand type and the shape are part of the instruction's name,
+// and asm takes only a literal.
 #define NOVA_WGMMA_N8(ab)                                                                                   \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"                                                 \
                "wgmma.mma_async.sync.aligned.m64n8k16.f32." ab "." ab " {%0, %1, %2, %3}, %4, %5, p, 1, 1, 0, 0;\n}\n" \
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                               \
-               : "l"(a), "l"(b), "r"(1))
+               : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)))
 #define NOVA_WGMMA_N16(ab)                                                                                      \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"                                                     \
                "wgmma.mma_async.sync.aligned.m64n16k16.f32." ab "." ab                                          \
                " {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1, 0, 0;\n}\n"                                \
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]) \
-               : "l"(a), "l"(b), "r"(1))
+               : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)))
 template <typename T, int kN>
-__device__ inline void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, int) {
+__device__ inline void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, bool accumulate, int) {
   static_assert(kN == 8 || kN == 16, "the fused kernel multiplies 8 or 16 tiles at a time");
   constexpr bool half = std::is_same_v<T, __half>;
   if constexpr (kN == 8) {
