@@ -2,7 +2,8 @@
 # Nsight Compute of one kernel in both builds of an A/B (the committed build, .device/base, and the
 # staged one): the sections the performance log quotes, of the first launch whose name matches, in a
 # `nova-bench-conv --layer LAYER --transform TRANSFORM` run of the staged bench with each build's
-# libraries. Writes PREFIX_base.txt and PREFIX_new.txt and prints their headline lines.
+# libraries, the clocks left as the card runs them (--clock-control none). Writes PREFIX_base.txt and
+# PREFIX_new.txt and prints their headline lines.
 # Usage (on the GPU machine, from the repository root, with the builds carried as for ab_stages.sh):
 #   tools/device/ncu_ab.sh LAYER TRANSFORM BASE_KERNEL NEW_KERNEL PREFIX
 # BASE_KERNEL, NEW_KERNEL: the kernel's name in each build after nova_TRANSFORM_ (e.g. output_m16_nchw_f16).
@@ -16,7 +17,7 @@ mkdir -p /tmp/ncu
 for build in base new; do
   root=.device/base kernel=$base_kernel
   [ $build = new ] && root=$stage kernel=$new_kernel
-  LD_LIBRARY_PATH=$root/runtime:$root/jit ncu --section SpeedOfLight --section Occupancy --section LaunchStats \
+  LD_LIBRARY_PATH=$root/runtime:$root/jit ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section WarpStateStats --section MemoryWorkloadAnalysis --kernel-name "regex:${transform}_${kernel}\$" \
     --launch-count 1 "$stage/tools/device/nova-bench-conv" /tmp/ncu --layer "$layer" --transform "$transform" \
     >"${prefix}_$build.txt" 2>&1

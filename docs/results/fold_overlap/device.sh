@@ -11,7 +11,8 @@
 #     NHWC-f rows with the wgmma kernel forced (NOVA_FUSED_KERNEL=wgmma);
 #   - with MMA=1, the mma.sync kernel forced on the same NCHW layers at batches 32, 8 and 1 (committed
 #     build).
-# Environment: LAYERS (default "64,224,32 64,56,32 64,224,8"), MMA.
+#   - with NCU=1, Nsight Compute of that kernel at VGG-16 64@224 b32 in both builds (ncu_ab.sh).
+# Environment: LAYERS (default "64,224,32 64,56,32 64,224,8"), MMA, NCU, NHWC (0: no wgmma NHWC rows).
 # Everything under $OUT is packed into $OUT/fold.tar.gz (the device tool returns 8 files).
 set -uo pipefail
 out=${OUT:-/tmp/o}
@@ -32,8 +33,7 @@ done; done
 tools/device/run_gpu_tests.sh --log "$out/fold/gpu_tests.txt" | tail -3
 LAYERS=${LAYERS:-"64,224,32 64,56,32 64,224,8"} TRANSFORMS="f4x3_standard f4x3_fp16" LAYOUTS="NCHW-f NCHW" OUT=$out/fold \
   tools/device/ab_stages.sh >/dev/null
-mkdir -p "$out/fold/wgmma_nhwc"
-NOVA_FUSED_KERNEL=wgmma LAYERS="64,224,32 64,56,32" TRANSFORMS=f4x3_standard LAYOUTS="NHWC-f" \
+[ "${NHWC:-1}" = 1 ] && mkdir -p "$out/fold/wgmma_nhwc" && NOVA_FUSED_KERNEL=wgmma LAYERS="64,224,32 64,56,32" TRANSFORMS=f4x3_standard LAYOUTS="NHWC-f" \
   OUT=$out/fold/wgmma_nhwc tools/device/ab_stages.sh >/dev/null
 # With MMA=1, the mma.sync kernel on the same NCHW layers (committed build): is the wgmma kernel still the
 # faster there?
@@ -45,6 +45,8 @@ NOVA_FUSED_KERNEL=wgmma LAYERS="64,224,32 64,56,32" TRANSFORMS=f4x3_standard LAY
   echo "$layer mma.sync NCHW-f $(awk -F, '$5 == "NCHW-f" { print $10; exit }' "$d/speed.csv")" | tee -a "$out/fold/mma_nchw.txt"
 done
 tools/device/ab_table.py "$out/fold/ab.txt"
-tools/device/ab_table.py "$out/fold/wgmma_nhwc/ab.txt"
+[ "${NHWC:-1}" = 1 ] && tools/device/ab_table.py "$out/fold/wgmma_nhwc/ab.txt"
+[ "${NCU:-0}" = 1 ] && tools/device/ncu_ab.sh 64,224,32 f4x3_standard fused_wgmma_nchw_f16_v0 fused_wgmma_nchw_f16_v0 \
+  "$out/fold/ncu_64x224"
 cat "$out/fold/sass_counts.txt"
 tar czf "$out/fold.tar.gz" -C "$out" fold && rm -rf "${out:?}/fold"
