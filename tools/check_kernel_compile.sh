@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compile-checks one kernel file without a GPU (a ctest test; exit 77 = skipped).
 #   nvcc-sm90    nvcc for sm_90a (the build's target: wgmma) through nova/kernels/hip_compat.h, device
-#                and host code
+#                and host code; fails where ptxas serialises the wgmma kernels' products
 #   hip-gfx942   clang-19 -x hip, device code for MI300X (CDNA3), wave64
 #   hip-gfx90a   clang-19 -x hip, device code for MI200 (CDNA2), wave64
 #   hip-gfx1100  clang-19 -x hip, device code for RDNA3, wave32
@@ -37,7 +37,13 @@ hip=(-x hip -std=c++20 -O3 -nogpulib -Wall -Wextra -Werror "${includes[@]}")
 case $mode in
   nvcc-sm90)
     "$compiler" -x cu -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror \
-      "${includes[@]}" -c "$file" -o "$work/kernels.o" ;;
+      "${includes[@]}" -c "$file" -o "$work/kernels.o" 2>&1 | tee "$work/nvcc.log"
+    # ptxas's notes on the wgmma kernels: a product pipeline it serialised (C7510-C7515) or a wait it
+    # injected (C7517) runs correctly and slowly (docs/performance.md, "Fused v5.6"), so it fails here.
+    if grep -E "wgmma.mma_async instructions are serialized|warpgroup.wait is injected" "$work/nvcc.log" >/dev/null; then
+      echo "FAIL: ptxas serialised wgmma products or injected a wait in $file (lines above)"
+      exit 1
+    fi ;;
   hip-gfx942 | hip-gfx90a | hip-gfx1100)
     arch=${mode#hip-}
     bitcode=${NOVA_ROCM_BITCODE:-/usr/lib/x86_64-linux-gnu/amdgcn/bitcode}
