@@ -10,6 +10,14 @@ Input: the output of `ncu --import REPORT.ncu-rep --page source --csv --print-so
 For each file: instructions executed, the count of HMMA (mma.sync) or HGMMA (wgmma) instructions,
 instructions executed per such instruction by opcode (the most frequent), the warp-stall samples by
 reason, and the samples by opcode, each as a share of all samples.
+
+  sass_summary.py --roles SOURCE.csv[.gz]...
+
+The same for each role of a warp-specialised (wgmma) kernel apart: the code from the consumer's
+`USETMAXREG.TRY_ALLOC` to the producers' `USETMAXREG.DEALLOC` is the consumer's, the code after it
+the producers' (checked: every HGMMA must lie in the consumer's part), with each role's most sampled
+instructions. A sampled branch back into a barrier's try-wait loop is where that role waits for the
+other (or for the copy engine).
 """
 import collections
 import csv
@@ -30,34 +38,66 @@ def opcode(source):
     return re.sub(r"^@!?U?P\w+\s+", "", source.strip()).split(" ")[0].split(".")[0]
 
 
-def summarise(path, top=16):
-    header, rows = read_rows(path)
+def role_of(source, role):
+    """The role the instructions from this one on belong to, by the warpgroups' register moves."""
+    if "USETMAXREG.TRY_ALLOC" in source:
+        return "consumer"
+    if "USETMAXREG.DEALLOC" in source:
+        return "producers"
+    return role
+
+
+def summarise(label, header, rows, top=16, hottest=0):
     column = {name: i for i, name in enumerate(header)}
     stalls = [h for h in header if h.startswith("stall_") and "Not Issued" not in h]
     executed, samples, reasons = collections.Counter(), collections.Counter(), collections.Counter()
+    sampled_rows = []
     for r in rows:
         op = opcode(r[column["Source"]])
         executed[op] += int(r[column["Instructions Executed"]] or 0)
-        samples[op] += int(r[column["Warp Stall Sampling (All Samples)"]] or 0)
+        n = int(r[column["Warp Stall Sampling (All Samples)"]] or 0)
+        samples[op] += n
+        sampled_rows.append((n, r[column["Address"]], r[column["Source"]].strip()))
         for s in stalls:
             reasons[s[len("stall_"):]] += int(r[column[s]] or 0)
-    total, sampled = sum(executed.values()), sum(samples.values())
+    total, sampled = sum(executed.values()), max(sum(samples.values()), 1)
     mma = executed["HGMMA"] or executed["HMMA"]
     name = "HGMMA" if executed["HGMMA"] else "HMMA"
-    print(f"{path}: {total} instructions executed, {mma} {name}"
-          + (f", {total / mma:.1f} per {name}" if mma else ""))
+    print(f"{label}: {total} instructions executed"
+          + (f", {mma} {name}, {total / mma:.1f} per {name}" if mma else "") + f"; {sum(samples.values())} samples")
     if mma:
         print(f"  per {name}: " + ", ".join(f"{op} {n / mma:.2f}" for op, n in executed.most_common(top)))
     print("  stall samples: " + ", ".join(f"{r} {100 * n / sampled:.1f}%" for r, n in reasons.most_common(8)))
     print("  samples by opcode: " + ", ".join(f"{op} {100 * n / sampled:.1f}%" for op, n in samples.most_common(top)))
+    for n, address, source in sorted(sampled_rows, key=lambda row: -row[0])[:hottest]:
+        print(f"    {100 * n / sampled:5.1f}% {address[-5:]} {source}")
+
+
+def summarise_roles(path):
+    header, rows = read_rows(path)
+    source = header.index("Source")
+    parts, role = collections.defaultdict(list), "prologue"
+    for r in rows:
+        role = role_of(r[source], role)
+        parts[role].append(r)
+    stray = sum(1 for role, part in parts.items() if role != "consumer" for r in part if opcode(r[source]) == "HGMMA")
+    if "consumer" not in parts or "producers" not in parts or stray:
+        sys.exit(f"{path}: not split by role (consumer and producer register moves, every HGMMA the consumer's)")
+    for role in ("consumer", "producers"):
+        summarise(f"{path} {role}", header, parts[role], top=10, hottest=8)
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+    args = sys.argv[1:]
+    if not args or args[0] in ("-h", "--help"):
         print(__doc__)
-        return 0 if len(sys.argv) > 1 else 2
-    for path in sys.argv[1:]:
-        summarise(path)
+        return 0 if args else 2
+    if args[0] == "--roles":
+        for path in args[1:]:
+            summarise_roles(path)
+        return 0
+    for path in args:
+        summarise(path, *read_rows(path))
     return 0
 
 

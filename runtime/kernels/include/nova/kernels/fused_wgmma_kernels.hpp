@@ -225,10 +225,10 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
         const bool valid = first_tile + t < g.tiles && c < C, second = word || c + 1 < C;
         const TileOrigin o = origins[valid ? t : 0];
         const int next = second ? plane : 0;
-        StoragePair<T> raw[nn];
-        load_pair_patch<n, m, layout>(x, g, o, c, valid, next, word, raw);
-        float v0[nn], v1[nn];
-        transform_pair_patch<Transform, T>(raw, v0, v1);
+        float d0[nn], d1[nn], v0[nn], v1[nn];
+        load_pair_patch_float<n, m, layout>(x, g, o, c, valid, next, word, d0, d1);
+        Transform::input_2d(d0, v0);
+        Transform::input_2d(d1, v1);
         T* at = v + fused_wg_v_offset(0, t, c, steps, kTiles);
 #pragma unroll
         for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * steps * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);

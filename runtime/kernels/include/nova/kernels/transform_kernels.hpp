@@ -67,6 +67,7 @@ template <typename T> struct StoragePairOf {
 };
 template <typename T> using StoragePair = typename StoragePairOf<T>::type;
 template <typename T> __device__ inline ElementPair<T> pair_of(T a, T b) { return {a, b}; }
+template <typename T> __device__ inline T pair_element(ElementPair<T> p, int h) { return h ? p.b : p.a; }
 template <typename T> __device__ inline void unpack_pair(ElementPair<T> p, float& a, float& b) {
   a = to_float(p.a), b = to_float(p.b);
 }
@@ -89,6 +90,7 @@ template <> struct StoragePairOf<__half> {
   using type = __half2;
 };
 __device__ inline __half2 pair_of(__half a, __half b) { return __halves2half2(a, b); }
+__device__ inline __half pair_element(__half2 p, int h) { return h ? __high2half(p) : __low2half(p); }
 template <typename T>
 __device__ inline StoragePair<T> load_word(const T* __restrict__ at) { return *reinterpret_cast<const StoragePair<T>*>(at); }
 __device__ inline void unpack_pair(__half2 p, float& a, float& b) {
@@ -101,6 +103,7 @@ template <> struct StoragePairOf<__nv_bfloat16> {
   using type = __nv_bfloat162;
 };
 __device__ inline __nv_bfloat162 pair_of(__nv_bfloat16 a, __nv_bfloat16 b) { return __halves2bfloat162(a, b); }
+__device__ inline __nv_bfloat16 pair_element(__nv_bfloat162 p, int h) { return h ? __high2bfloat16(p) : __low2bfloat16(p); }
 __device__ inline void unpack_pair(__nv_bfloat162 p, float& a, float& b) {
   const float2 f = __bfloat1622float2(p);
   a = f.x, b = f.y;
@@ -288,7 +291,12 @@ __device__ __forceinline__ void walk_patch_runs(const T* __restrict__ x, const T
                                                 bool valid, int next, Element&& element) {
   static_assert(kPlanes == 1 || kPlanes == 2, "one plane or a pair");
   constexpr int kRun = output_run_length(m, sizeof(T)), kFirst = kRun - 1, kRuns = (kFirst + n + kRun - 1) / kRun;
-  using Run = ElementRun<T, kRun>;
+  static_assert(kRun % 2 == 0, "runs of whole storage pairs");
+  // A run as storage pairs, one register each for 16-bit types: an element is then a half of its
+  // register, which the conversion to float selects, where a run of 16-bit elements was moved into
+  // registers half by half with byte permutes (docs/performance.md, "Fused v5.9").
+  using Word = StoragePair<T>;
+  using Run = ElementRun<Word, kRun / 2>;
   const int top = o.row - g.pad, first = o.col - g.pad - kFirst;  // first: a multiple of kRun
   const PatchWalk walk = patch_walk<Layout::nchw>(o.image, c, top, first, g.channels, g.height, g.width);
   const T zero = storage_zero<T>();
@@ -305,19 +313,17 @@ __device__ __forceinline__ void walk_patch_runs(const T* __restrict__ x, const T
         if constexpr (kPlanes == 2) b[q] = *reinterpret_cast<const Run*>(at + next);
       } else {
 #pragma unroll
-        for (int e = 0; e < kRun; ++e) {
-          a[q].e[e] = zero;
-          if constexpr (kPlanes == 2) b[q].e[e] = zero;
+        for (int w = 0; w < kRun / 2; ++w) {
+          a[q].e[w] = pair_of(zero, zero);
+          if constexpr (kPlanes == 2) b[q].e[w] = pair_of(zero, zero);
         }
       }
     }
 #pragma unroll
     for (int j = 0; j < n; ++j) {
-      const int e = kFirst + j;
-      if constexpr (kPlanes == 2)
-        element(i * n + j, a[e / kRun].e[e % kRun], b[e / kRun].e[e % kRun]);
-      else
-        element(i * n + j, a[e / kRun].e[e % kRun], a[e / kRun].e[e % kRun]);
+      const int e = kFirst + j, q = e / kRun, w = e % kRun / 2, h = e % 2;
+      const T first = pair_element(a[q].e[w], h);
+      element(i * n + j, first, kPlanes == 2 ? pair_element(b[q].e[w], h) : first);
     }
   }
 }
@@ -347,6 +353,13 @@ __device__ __forceinline__ void load_pair_patch(const T* __restrict__ x, const T
                         [&](int e, bool inside, int at) { raw[e] = load_channel_pair<layout>(x, at, next, inside, word); });
 }
 
+// Both channels of a pair patch as float.
+template <int nn, typename T>
+__device__ __forceinline__ void unpack_pair_patch(const StoragePair<T> (&raw)[nn], float (&d0)[nn], float (&d1)[nn]) {
+#pragma unroll
+  for (int e = 0; e < nn; ++e) unpack_pair(raw[e], d0[e], d1[e]);
+}
+
 // V = B^T d B of both channels of a pair patch, in fp32.
 template <class Transform, typename T>
 __device__ __forceinline__ void transform_pair_patch(const StoragePair<T> (&raw)[Transform::n * Transform::n],
@@ -354,10 +367,33 @@ __device__ __forceinline__ void transform_pair_patch(const StoragePair<T> (&raw)
                                                      float (&v1)[Transform::n * Transform::n]) {
   constexpr int nn = Transform::n * Transform::n;
   float d0[nn], d1[nn];
-#pragma unroll
-  for (int e = 0; e < nn; ++e) unpack_pair(raw[e], d0[e], d1[e]);
+  unpack_pair_patch<nn, T>(raw, d0, d1);
   Transform::input_2d(d0, v0);
   Transform::input_2d(d1, v1);
+}
+
+// The patch of channels c and c + 1 as load_pair_patch reads it, as float, for a thread that
+// transforms it at once (nothing held ahead). NCHW elements are converted as they are read: a pair
+// packed from two planes only to be unpacked again costs byte permutes, which took a quarter of the
+// NCHW wgmma producers' stall samples (docs/performance.md, "Fused v5.9").
+template <int n, int m, Layout layout, typename T>
+__device__ __forceinline__ void load_pair_patch_float(const T* __restrict__ x, const TileGrid& g, const TileOrigin& o,
+                                                      int c, bool valid, int next, bool word, float (&d0)[n * n],
+                                                      float (&d1)[n * n]) {
+  if constexpr (layout == Layout::nchw) {
+    const auto element = [&](int e, T a, T b) { d0[e] = to_float(a), d1[e] = to_float(b); };
+    if constexpr (output_run_length(m, sizeof(T)) > 1) {
+      if (nchw_patch_runs<m>(x, g)) return walk_patch_runs<n, m, 2>(x, g, o, c, valid, next, element);
+    }
+    const T zero = storage_zero<T>();
+    walk_patch<n, layout>(g, o, c, valid, [&](int e, bool inside, int at) {
+      element(e, inside ? x[at] : zero, inside ? x[at + next] : zero);
+    });
+  } else {
+    StoragePair<T> raw[n * n];
+    load_pair_patch<n, m, layout>(x, g, o, c, valid, next, word, raw);
+    unpack_pair_patch<n * n, T>(raw, d0, d1);
+  }
 }
 
 // U[xi][k][c] = (G g G^T)[xi] for filter f = k * C + c, one filter per thread.
