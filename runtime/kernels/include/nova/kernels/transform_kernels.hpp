@@ -292,9 +292,9 @@ __device__ __forceinline__ void walk_patch_runs(const T* __restrict__ x, const T
   static_assert(kPlanes == 1 || kPlanes == 2, "one plane or a pair");
   constexpr int kRun = output_run_length(m, sizeof(T)), kFirst = kRun - 1, kRuns = (kFirst + n + kRun - 1) / kRun;
   static_assert(kRun % 2 == 0, "runs of whole storage pairs");
-  // A run as storage pairs, one register each for 16-bit types: an element is then a half of its
-  // register, which the conversion to float selects, where a run of 16-bit elements was moved into
-  // registers half by half with byte permutes (docs/performance.md, "Fused v5.9").
+  // A run as storage pairs, one register each for 16-bit types, so that an element is a half of its
+  // register, which the conversion to float selects; runs of single 16-bit elements cost a byte
+  // permute an element (docs/performance.md, "Fused v5.9").
   using Word = StoragePair<T>;
   using Run = ElementRun<Word, kRun / 2>;
   const int top = o.row - g.pad, first = o.col - g.pad - kFirst;  // first: a multiple of kRun
@@ -322,8 +322,8 @@ __device__ __forceinline__ void walk_patch_runs(const T* __restrict__ x, const T
 #pragma unroll
     for (int j = 0; j < n; ++j) {
       const int e = kFirst + j, q = e / kRun, w = e % kRun / 2, h = e % 2;
-      const T first = pair_element(a[q].e[w], h);
-      element(i * n + j, first, kPlanes == 2 ? pair_element(b[q].e[w], h) : first);
+      const T from_first_plane = pair_element(a[q].e[w], h);
+      element(i * n + j, from_first_plane, kPlanes == 2 ? pair_element(b[q].e[w], h) : from_first_plane);
     }
   }
 }
@@ -373,9 +373,9 @@ __device__ __forceinline__ void transform_pair_patch(const StoragePair<T> (&raw)
 }
 
 // The patch of channels c and c + 1 as load_pair_patch reads it, as float, for a thread that
-// transforms it at once (nothing held ahead). NCHW elements are converted as they are read: a pair
-// packed from two planes only to be unpacked again costs byte permutes, which took a quarter of the
-// NCHW wgmma producers' stall samples (docs/performance.md, "Fused v5.9").
+// transforms it at once (nothing held ahead). NCHW elements are converted as they are read: packing
+// one element of each plane into a pair only to unpack it again costs a byte permute a pair
+// (docs/performance.md, "Fused v5.9").
 template <int n, int m, Layout layout, typename T>
 __device__ __forceinline__ void load_pair_patch_float(const T* __restrict__ x, const TileGrid& g, const TileOrigin& o,
                                                       int c, bool valid, int next, bool word, float (&d0)[n * n],
