@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The twenty-third session's final build (v5.9, NCHW patch runs held as storage pairs) on the GPU
-# machine, from the repository root, with .device/build-cuda.tar.xz and .device/build-cuda.path
-# carried: the full fp16 speed table (batches 1, 8 and 32, both layouts; tools/device/bench_conv.sh),
-# RUNS times (default 2), each followed by AUTO's geometric means against cuDNN. Its GPU tests ran in
-# ../nchw_float_patch/v2_words/gpu_tests.txt.
+# The twenty-third session's builds on the GPU machine, from the repository root, with
+# .device/build-cuda.tar.xz and .device/build-cuda.path carried: the full fp16 speed table (batches 1, 8
+# and 32, both layouts; tools/device/bench_conv.sh), RUNS times (default 2), each followed by AUTO's
+# geometric means against cuDNN. Run on the v5.9 build (../nchw_float_patch/auto_run*) and on the final
+# v5.10 build (run1/, run2/; its GPU tests: ../nchw_store_rows/gpu_tests.txt).
 set -uo pipefail
 out=${OUT:-/tmp/o}
 for run in $(seq 1 "${RUNS:-2}"); do

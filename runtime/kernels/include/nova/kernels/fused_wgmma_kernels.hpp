@@ -175,17 +175,27 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
       }
     }
   } else {
-    const bool runs = nchw_rows_on_runs<m>(y, g.out_width);
-#pragma unroll 1
-    for (int unit = thread; unit < kWgRows * kTiles * m; unit += kWgProducerThreads) {
-      const int t = unit % kTiles, r = unit / kTiles % m, kl = unit / (kTiles * m), k = kh * kWgRows + kl;
-      if (first_tile + t >= g.tiles || k >= a.K) continue;
+    // A thread keeps one tile row (consecutive threads: consecutive tiles of a row) and takes every
+    // kChannelStep-th channel of the block: the tile's origin, the checks and the addresses once,
+    // where a unit of (tile, row, channel) each took about 57 instructions for its one 8-byte store
+    // (docs/performance.md, "Fused v5.10").
+    constexpr int kTileRows = kTiles * m, kChannelStep = kWgProducerThreads / kTileRows;
+    static_assert(kWgProducerThreads % kTileRows == 0, "every thread a tile row");
+    const int t = thread % kTiles, r = thread / kTiles % m, kl = thread / kTileRows;
+    if (first_tile + t < g.tiles) {
       const TileOrigin o = origins[t];
-      const int row = o.row + r;
-      if (row >= g.out_height) continue;
-      T* to = y + (static_cast<long long>(o.image * a.K + k) * g.out_height + row) * g.out_width + o.col;
-      store_staged_tile_row<m>(to, blk.staging + fused_wg_staging_offset<layout>(t, r * m, kl, m, kTiles), o.col,
-                               g.out_width, runs);
+      const int row = o.row + r, left = a.K - kh * kWgRows, channels = left < kWgRows ? left : kWgRows;
+      if (row < g.out_height) {
+        const bool runs = nchw_rows_on_runs<m>(y, g.out_width);
+        const long long plane = static_cast<long long>(g.out_height) * g.out_width;
+        T* to = y + (static_cast<long long>(o.image) * a.K + kh * kWgRows + kl) * plane +
+                static_cast<long long>(row) * g.out_width + o.col;
+        const T* from = blk.staging + fused_wg_staging_offset<layout>(t, r * m, kl, m, kTiles);
+        constexpr int kStagedStep = fused_wg_staging_offset<layout>(0, 0, kChannelStep, m, kTiles);
+#pragma unroll 1
+        for (int c = kl; c < channels; c += kChannelStep, to += kChannelStep * plane, from += kStagedStep)
+          store_staged_tile_row<m>(to, from, o.col, g.out_width, runs);
+      }
     }
   }
   wg_arrive(blk.stored);
