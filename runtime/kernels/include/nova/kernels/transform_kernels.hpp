@@ -282,10 +282,10 @@ __device__ inline bool nchw_patch_runs(const T* x, const TileGrid& g) {
 
 // Visits the n x n patch of the tile at `o` in kPlanes NCHW planes (1 or 2: channel c, and the one
 // `next` elements further) where nchw_patch_runs holds: each patch row is read as the aligned runs
-// covering it, one load a run and plane (3 loads of 8 bytes a row of F(4,3), against 6 of 2 bytes), a
-// run outside the image zero; then element(e, first plane's, second plane's) for e = i * n + j (the
-// first plane's twice where kPlanes is 1). Each run is wholly inside or outside a row, since rows
-// start on runs.
+// covering it, a run and plane at a time (of F(4,3)'s three runs a row the compiler loads the words the
+// row uses: 4 loads a row and plane, against 6 of 2 bytes element by element), a run outside the image
+// zero; then element(e, first plane's, second plane's) for e = i * n + j (the first plane's twice where
+// kPlanes is 1). Each run is wholly inside or outside a row, since rows start on runs.
 template <int n, int m, int kPlanes, typename T, class Element>
 __device__ __forceinline__ void walk_patch_runs(const T* __restrict__ x, const TileGrid& g, const TileOrigin& o, int c,
                                                 bool valid, int next, Element&& element) {
