@@ -15,8 +15,8 @@ output=${1:-docs/results/amd_kernel_resources.md}
 clang=${CLANG:-clang++-19}
 jobs=${JOBS:-$(nproc)}
 command -v "$clang" >/dev/null || { echo "amd_kernel_resources: no $clang (apt-get install clang-19)" >&2; exit 77; }
-representative=$(sed -n 's/^set(NOVA_REPRESENTATIVE_KERNELS \(.*\))$/\1/p' tests/codegen/CMakeLists.txt)
-[ -n "$representative" ] || { echo "amd_kernel_resources: no NOVA_REPRESENTATIVE_KERNELS in tests/codegen/CMakeLists.txt" >&2; exit 1; }
+representative=$(sed -n 's/^set(NOVA_REPRESENTATIVE_TRANSFORMS \(.*\))$/\1/p' tests/codegen/CMakeLists.txt)
+[ -n "$representative" ] || { echo "amd_kernel_resources: no NOVA_REPRESENTATIVE_TRANSFORMS in tests/codegen/CMakeLists.txt" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -36,7 +36,7 @@ targets=(gfx942 gfx90a gfx1100)
 for arch in "${targets[@]}"; do
   for file in generated/*_kernels.hip; do
     stem=$(basename "$file" .hip)
-    [ "$arch" = gfx942 ] || [[ " $representative " == *" $stem "* ]] || continue
+    [ "$arch" = gfx942 ] || [[ " $representative " == *" ${stem%_kernels} "* ]] || continue
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     echo "amd_kernel_resources: $arch $stem" >&2
     compile "$arch" "$file" &
@@ -116,8 +116,8 @@ rows() {  # arch
 describe() {  # arch
   case $1 in
     gfx942) echo "gfx942 (MI300X, CDNA3, wave64): every kernel file" ;;
-    gfx90a) echo "gfx90a (MI200, CDNA2, wave64): the representative files (${representative// /, })" ;;
-    gfx1100) echo "gfx1100 (RDNA3, wave32): the representative files (${representative// /, })" ;;
+    gfx90a) echo "gfx90a (MI200, CDNA2, wave64): the representative transforms' files (${representative// /, })" ;;
+    gfx1100) echo "gfx1100 (RDNA3, wave32): the representative transforms' files (${representative// /, })" ;;
   esac
 }
 
