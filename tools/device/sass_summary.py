@@ -16,8 +16,15 @@ reason, and the samples by opcode, each as a share of all samples.
 The same for each role of a warp-specialised (wgmma) kernel apart: the code from the consumer's
 `USETMAXREG.TRY_ALLOC` to the producers' `USETMAXREG.DEALLOC` is the consumer's, the code after it
 the producers' (checked: every HGMMA must lie in the consumer's part), with each role's most sampled
-instructions. A sampled branch back into a barrier's try-wait loop is where that role waits for the
-other (or for the copy engine).
+instructions, and its waits: the samples on the branch after each mbarrier try-wait
+(`SYNCS.PHASECHK`), summed by the barrier's shared-memory operand. In the wgmma kernel the barriers
+lie at fixed offsets (fused_wg_conv_tiles): V full +0x0/+0x10 (a slot register), V empty +0x20/+0x30,
+U full +0x40 (the stage in a register), staged +0x70, stored +0x80.
+
+  sass_summary.py --roles SOURCE.csv[.gz] --lines KERNEL.sass[.gz]
+
+Also each role's instructions executed by source line, where KERNEL.sass is `nvdisasm -g` of the same
+kernel compiled with `-lineinfo` (its opcodes must match the source page's one for one).
 """
 import collections
 import csv
@@ -73,9 +80,39 @@ def summarise(label, header, rows, top=16, hottest=0):
         print(f"    {100 * n / sampled:5.1f}% {address[-5:]} {source}")
 
 
-def summarise_roles(path):
+def barrier_waits(header, rows):
+    """Samples on the branch that follows each try-wait, by the barrier operand it tested."""
+    column = {name: i for i, name in enumerate(header)}
+    waits, operand = collections.Counter(), None
+    for r in rows:
+        text = r[column["Source"]]
+        if "SYNCS.PHASECHK" in text:
+            operand = re.search(r"\[([^\]]+)\]", text)[1]
+        elif opcode(text) == "BRA" and operand:
+            waits[operand] += int(r[column["Warp Stall Sampling (All Samples)"]] or 0)
+            operand = None
+    return waits
+
+
+def read_line_info(path):
+    """(opcode, "file:line") of each instruction of `nvdisasm -g` output, in address order."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        text = f.read()
+    line, out = "?", []
+    for raw in text.split("\n"):
+        m = re.match(r'\s*//## File "([^"]+)", line (\d+)', raw)
+        if m:
+            line = f"{m[1].split('/')[-1]}:{m[2]}"
+            continue
+        m = re.match(r"\s+/\*[0-9a-f]+\*/\s+(.*?)\s*;", raw)
+        if m:
+            out.append((opcode(m[1]), line))
+    return out
+
+
+def summarise_roles(path, lines=None):
     header, rows = read_rows(path)
-    source = header.index("Source")
+    source, executed = header.index("Source"), header.index("Instructions Executed")
     parts, role = collections.defaultdict(list), "prologue"
     for r in rows:
         role = role_of(r[source], role)
@@ -83,8 +120,23 @@ def summarise_roles(path):
     stray = sum(1 for role, part in parts.items() if role != "consumer" for r in part if opcode(r[source]) == "HGMMA")
     if "consumer" not in parts or "producers" not in parts or stray:
         sys.exit(f"{path}: not split by role (consumer and producer register moves, every HGMMA the consumer's)")
+    info = None
+    if lines:
+        info = read_line_info(lines)
+        if [op for op, _ in info] != [opcode(r[source]) for r in rows]:
+            sys.exit(f"{lines}: not the kernel of {path} (the opcodes differ)")
+        info = {id(r): where for r, (_, where) in zip(rows, info)}
     for role in ("consumer", "producers"):
         summarise(f"{path} {role}", header, parts[role], top=10, hottest=8)
+        sampled = max(sum(int(r[header.index("Warp Stall Sampling (All Samples)")] or 0) for r in parts[role]), 1)
+        waits = barrier_waits(header, parts[role])
+        print("  waits by barrier: " + ", ".join(f"[{b}] {100 * n / sampled:.1f}%" for b, n in waits.most_common() if n))
+        if info:
+            by_line = collections.Counter()
+            for r in parts[role]:
+                by_line[info[id(r)]] += int(r[executed] or 0)
+            print("  instructions executed by source line: " +
+                  ", ".join(f"{where} {n}" for where, n in by_line.most_common(48)))
 
 
 def main():
@@ -93,8 +145,11 @@ def main():
         print(__doc__)
         return 0 if args else 2
     if args[0] == "--roles":
-        for path in args[1:]:
-            summarise_roles(path)
+        if len(args) == 4 and args[2] == "--lines":
+            summarise_roles(args[1], args[3])
+        else:
+            for path in args[1:]:
+                summarise_roles(path)
         return 0
     for path in args:
         summarise(path, *read_rows(path))
