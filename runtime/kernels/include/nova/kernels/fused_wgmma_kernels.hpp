@@ -345,7 +345,7 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
   // only some threads of the warpgroup run (C7520).
   const auto fetch_next = [&] {
     if (cluster > 1 && fetch_lap > 0 && fetched < total)
-      wg_wait_cluster(&blk.u_empty[fetch_slot], (fetch_lap - 1) & 1);  // every block is done with the slot
+      wg_wait(&blk.u_empty[fetch_slot], (fetch_lap - 1) & 1);  // every block is done with the slot
     if (thread == 0 && fetched < total) {
       WgBarrier* full = &blk.u_full[fetch_slot];
       const long long from = static_cast<long long>(fetch_from) * blk.layout.u_stage + rank * share;

@@ -135,7 +135,6 @@ template <typename P> P* wg_cluster_twin(P* p, int rank) {
 inline void wg_arrive_cluster(WgBarrier* b, int blocks, bool arrive) {
   for (int rank = 0; arrive && rank < blocks; ++rank) wg_arrive(wg_cluster_twin(b, rank));
 }
-inline void wg_wait_cluster(WgBarrier* b, int parity) { wg_wait(b, parity); }
 // wg_bulk_copy into the same place of every block of the cluster in `ranks` (a bit mask), each
 // block's own barrier told of the bytes.
 inline void wg_bulk_copy_multicast(void* to, const void* from, int bytes, WgBarrier* b, std::uint16_t ranks) {
@@ -213,24 +212,19 @@ __device__ inline void wg_cluster_sync() {
 }
 // Where `arrive`: an arrival at barrier b's twin in each of blocks 0 .. blocks - 1 (at most
 // kWgMaxCluster) of the cluster (the same offset in its shared memory). Predicated, not branched: a
-// consumer's branch around it would serialise its products (C7520).
+// consumer's branch around it would serialise its products (C7520). Release and acquire at the
+// block's scope (the defaults) are enough for a U stage: what the arrival says is that this block's
+// products have read the stage (their wgmma.wait_group returned), and the block that waits then only
+// issues a copy. At the cluster's scope each wait became an L1 invalidation (CCTL.IVALL) and each
+// arrival a memory barrier: 2.6 times the kernel's time (docs/performance.md, "Fused v5.11").
 __device__ inline void wg_arrive_cluster(WgBarrier* b, int blocks, bool arrive) {
 #pragma unroll
   for (int rank = 0; rank < kWgMaxCluster; ++rank)
     asm volatile(
         "{\n.reg .pred p;\n.reg .b32 twin;\nsetp.ne.b32 p, %2, 0;\nmapa.shared::cluster.u32 twin, %0, %1;\n"
-        "@p mbarrier.arrive.release.cluster.shared::cluster.b64 _, [twin];\n}\n" ::"r"(wg_shared_address(b)),
+        "@p mbarrier.arrive.shared::cluster.b64 _, [twin];\n}\n" ::"r"(wg_shared_address(b)),
         "r"(rank), "r"(static_cast<int>(arrive && rank < blocks))
         : "memory");
-}
-// wg_wait for a barrier that other blocks of the cluster arrive at (wg_arrive_cluster).
-__device__ inline void wg_wait_cluster(WgBarrier* b, int parity) {
-  asm volatile(
-      "{\n.reg .pred done;\nwait:\n"
-      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
-      "@!done bra wait;\n}\n" ::"r"(wg_shared_address(b)),
-      "r"(parity)
-      : "memory");
 }
 // wg_bulk_copy into the same place of every block of the cluster in `ranks` (a bit mask), each
 // block's own barrier (at b's offset) told of the bytes: one read of L2 for all of them.
