@@ -268,15 +268,6 @@ int fused_row_split_choice() {
   return s == "1" ? 1 : s == "2" ? 2 : s == "4" ? 4 : s == "8" ? 8 : 0;
 }
 
-// The wgmma kernel's cluster (FusedDevice::wg_cluster): NOVA_WGMMA_CLUSTER=1, 2 or 4 forces it (the
-// bench's comparisons), else 2: a cluster's blocks share each U stage's copy from L2 (docs/performance.md,
-// "Fused v5.11").
-int wgmma_cluster_choice() {
-  const char* cluster = std::getenv("NOVA_WGMMA_CLUSTER");
-  const std::string_view c(cluster ? cluster : "");
-  return c == "1" ? 1 : c == "4" ? 4 : 2;
-}
-
 class GpuBackend final : public Backend {
  public:
   GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device, double memory_gbps, std::string arch)
@@ -588,9 +579,8 @@ nova_status_t make_gpu_backend(void* stream, std::unique_ptr<Backend>& out) {
     return NOVA_STATUS_BACKEND_ERROR;
   }
 #endif
-  FusedDevice fused{shared_limit, multiprocessors, wgmma_device(device), mfma_device(device)};
-  fused.wg_cluster = wgmma_cluster_choice();
-  out = std::make_unique<GpuBackend>(s, blas, fused, memory_gbps(device), device_arch(device));
+  out = std::make_unique<GpuBackend>(s, blas, FusedDevice{shared_limit, multiprocessors, wgmma_device(device), mfma_device(device)},
+                                     memory_gbps(device), device_arch(device));
   return NOVA_STATUS_SUCCESS;
 }
 

@@ -416,36 +416,6 @@ TEST_CASE("the fused kernel with its rows split over every warp count matches FP
   REQUIRE(unsetenv("NOVA_FUSED_KERNEL") == 0);
 }
 
-// The wgmma kernel's blocks in clusters of 1, 2 and 4 (NOVA_WGMMA_CLUSTER) that share U stages, on
-// grids of more tile groups than blocks: blocks with several groups, clusters whose blocks have a
-// group fewer than their first (they take the stages without multiplying). F(4,3): 157 groups of 16
-// tiles; F(2,3): 625. Both layouts, fp16 and bf16; the kernel forced where it runs (on other GPUs
-// this is the mma.sync kernel again).
-TEST_CASE("the wgmma kernel's clusters share U stages on grids of uneven tile groups", "[gpu]") {
-  NOVA_REQUIRE_GPU();
-  REQUIRE(setenv("NOVA_FUSED_KERNEL", "wgmma", 1) == 0);
-  const Problem p({4, 16, 24, 100, 1}, 1.0f, 17u);
-  for (const char* cluster : {"1", "2", "4"}) {
-    REQUIRE(setenv("NOVA_WGMMA_CLUSTER", cluster, 1) == 0);
-    nova::Handle gpu(NOVA_BACKEND_GPU);  // reads both when it is made
-    for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_BF16})
-      for (const nova_layout_t layout : {NOVA_LAYOUT_NHWC, NOVA_LAYOUT_NCHW})
-        for (const char* transform : {"f4x3_standard", "f2x3_standard"}) {
-          nova::ConvDesc d = p.desc(dtype, layout, transform);
-          d.algorithm = NOVA_ALGO_FUSED;
-          const Run r = run(gpu.get(), p, d, true);
-          INFO("cluster " << cluster << " " << dtype_case(dtype).name << (layout == NOVA_LAYOUT_NHWC ? " NHWC " : " NCHW ")
-                          << transform << ": rel L2 " << r.error.rel_l2);
-          REQUIRE(r.status == NOVA_STATUS_SUCCESS);
-          CHECK(r.fused);
-          CHECK(r.error.non_finite == 0);
-          CHECK(r.error.rel_l2 <= 1.5 * predicted_error(amp2d_of(transform), dtype, 16));
-        }
-  }
-  REQUIRE(unsetenv("NOVA_WGMMA_CLUSTER") == 0);
-  REQUIRE(unsetenv("NOVA_FUSED_KERNEL") == 0);
-}
-
 // On an sm_90 GPU the two layouts of this shape run different fused kernels (wgmma for NCHW, mma.sync
 // for NHWC) whose filters have different element orders: the handle's filter cache must keep them
 // apart although the weights, transform and sizes are the same.

@@ -1,8 +1,7 @@
 // Just enough of the GPU programming model to run the kernel loops of nova/kernels/ (transform,
-// fused and layout kernels, AMD's wave64 matrix products) on the CPU: a grid runs one block (or one
-// cluster of blocks) at a time, and the threads are coroutines (ucontext) that __syncthreads() switches
-// between, so every thread of the block reaches a barrier before any passes it, as on a GPU. Slow,
-// exact, and needs no GPU.
+// fused and layout kernels, AMD's wave64 matrix products) on the CPU: a grid runs one block at a time, and the block's
+// threads are coroutines (ucontext) that __syncthreads() switches between, so every thread of the
+// block reaches a barrier before any passes it, as on a GPU. Slow, exact, and needs no GPU.
 #pragma once
 
 #define NOVA_KERNEL_EMULATION 1
@@ -17,7 +16,6 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
-#include <stdexcept>
 #include <vector>
 
 #define __device__
@@ -50,19 +48,11 @@ using std::fmaxf;
 namespace nova::emulation {
 
 inline ucontext_t scheduler;
-inline std::vector<ucontext_t> threads;  // of every block of the cluster that runs
+inline std::vector<ucontext_t> threads;
 inline std::vector<bool> finished;
 inline unsigned current = 0;
 inline std::function<void()> body;
-
-// A cluster's blocks run together, each with its own shared memory; a launch without clusters runs
-// clusters of one block.
-inline constexpr unsigned kMaxCluster = 8;
-inline unsigned cluster_rank = 0, cluster_blocks = 1;  // of the thread that runs, of the launch
-inline dim3 cluster_first;                              // the running cluster's first block
-inline std::vector<char> dynamic_shared;  // extern __shared__ memory (of rank 0): size it before a launch
-inline std::vector<char> cluster_shared[kMaxCluster - 1];  // ranks 1 and up: the launch sizes them alike
-inline char* shared_memory(unsigned rank) { return rank == 0 ? dynamic_shared.data() : cluster_shared[rank - 1].data(); }
+inline std::vector<char> dynamic_shared;  // extern __shared__ memory: size it before a launch
 
 // A kernel waiting for what never comes: a failure to report, not a hang. A wait calls this with the
 // spins it has made; past a minute (the tests' longest kernels run in seconds) it ends the program.
@@ -91,61 +81,40 @@ inline constexpr std::size_t kStackBytes = 128 * 1024;
   finished[t] = false;
 }
 
-// Coroutine t is thread t % blockDim.x of the cluster's block t / blockDim.x.
 [[gnu::noinline]] inline void resume_thread(unsigned t) {
-  threadIdx = dim3(t % blockDim.x);
-  cluster_rank = t / blockDim.x;
-  blockIdx = dim3(cluster_first.x + cluster_rank, cluster_first.y);
+  threadIdx = dim3(t);
   current = t;
   swapcontext(&scheduler, &threads[t]);
 }
 
-// Clusters run in index order, or in reverse where this is set: a block that writes beyond its own
+// Blocks run in index order, or in reverse where this is set: a block that writes beyond its own
 // outputs is then caught in either direction (on a GPU that would race with the block that owns them).
 inline bool reverse_block_order = false;
 
-// Runs `kernel` (a callable with the body of a __global__ function) on grid x block threads, in
-// clusters of `cluster` blocks along x (grid.x a multiple of it).
+// Runs `kernel` (a callable with the body of a __global__ function) on grid x block threads.
 template <typename Kernel>
-void launch(dim3 grid, unsigned block_threads, Kernel kernel, unsigned cluster = 1) {
-  if (cluster == 0 || cluster > kMaxCluster || grid.x % cluster != 0) throw std::invalid_argument("emulated cluster");
+void launch(dim3 grid, unsigned block_threads, Kernel kernel) {
   body = kernel;
   gridDim = grid;
   blockDim = dim3(block_threads);
-  cluster_blocks = cluster;
-  for (unsigned r = 1; r < cluster; ++r) cluster_shared[r - 1].assign(dynamic_shared.size(), '\0');
-  const unsigned all = cluster * block_threads, clusters = grid.x / cluster;
-  threads.assign(all, ucontext_t{});
-  finished.assign(all, false);
+  threads.assign(block_threads, ucontext_t{});
+  finished.assign(block_threads, false);
   static std::vector<std::unique_ptr<char[]>> stacks;  // kept for the next launch
-  while (stacks.size() < all) stacks.push_back(std::make_unique_for_overwrite<char[]>(kStackBytes));
+  while (stacks.size() < block_threads) stacks.push_back(std::make_unique_for_overwrite<char[]>(kStackBytes));
   for (unsigned y = 0; y < grid.y; ++y) {
-    for (unsigned x = 0; x < clusters; ++x) {
-      cluster_first = reverse_block_order ? dim3((clusters - 1 - x) * cluster, grid.y - 1 - y) : dim3(x * cluster, y);
-      for (unsigned t = 0; t < all; ++t) start_thread(t, stacks[t].get());
+    for (unsigned x = 0; x < grid.x; ++x) {
+      blockIdx = reverse_block_order ? dim3(grid.x - 1 - x, grid.y - 1 - y) : dim3(x, y);
+      for (unsigned t = 0; t < block_threads; ++t) start_thread(t, stacks[t].get());
       // Each round runs every live thread to its next barrier (or its end).
       for (bool running = true; running;) {
         running = false;
-        for (unsigned t = 0; t < all; ++t) {
+        for (unsigned t = 0; t < block_threads; ++t) {
           if (finished[t]) continue;
           resume_thread(t);
           running = true;
         }
       }
     }
-  }
-  cluster_rank = 0, cluster_blocks = 1;
-}
-
-// A barrier of every thread of every block of the running cluster.
-inline void cluster_barrier() {
-  static unsigned arrived = 0, generation = 0;
-  const unsigned mine = generation;
-  if (++arrived == cluster_blocks * blockDim.x) arrived = 0, ++generation;
-  const auto since = std::chrono::steady_clock::now();
-  for (long spins = 0; generation == mine; ++spins) {
-    check_deadlock(spins, since, "a cluster barrier");
-    swapcontext(&threads[current], &scheduler);
   }
 }
 

@@ -241,7 +241,6 @@ struct FusedDevice {
   bool wgmma = false;
   bool mfma = false;
   int row_split = 1;  // the mma.sync kernel's launch (fused_split_launch): the runtime sets it per forward
-  int wg_cluster = 1;  // the wgmma kernel's blocks a cluster (1, 2 or 4), which share each U stage's copy
 };
 
 // The launch of a shape with its domain rows split over `row_split` warps (1, 2, 4 or 8; the
@@ -277,7 +276,7 @@ struct FusedConvArgs {
 // Device side.
 
 #ifdef NOVA_KERNEL_EMULATION
-inline char* fused_shared_memory() { return nova::emulation::shared_memory(nova::emulation::cluster_rank); }
+inline char* fused_shared_memory() { return nova::emulation::dynamic_shared.data(); }
 
 inline void copy_run(void* to, const void* from) { std::memcpy(to, from, 16); }
 #else

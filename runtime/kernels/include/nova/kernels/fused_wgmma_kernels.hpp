@@ -14,11 +14,7 @@
 //     stages the outputs in shared memory, which the producers store between two tile groups (NHWC:
 //     16-byte channel runs; NCHW: plane rows);
 //   - the grid is persistent (one block an SM), so the producers transform the next tile group
-//     while the consumer multiplies this one;
-//   - the blocks may run in clusters (of 2 or 4, FusedDevice::wg_cluster): a cluster's consumers take
-//     the same U stages in the same order, so each block copies its share of a stage into all of them
-//     (multicast) and L2 serves a stage once a cluster instead of once a block; a stage is refilled
-//     when every block of the cluster has multiplied it.
+//     while the consumer multiplies this one.
 // Compared with the mma.sync kernel this moves 64 x 16 + 16 x kTiles operand elements through
 // shared memory per 64 x kTiles x 16 product (the mma.sync loop moves 16 x 16 + 16 x 8 per
 // 16 x 8 x 16), and the input transform overlaps the products instead of preceding them.
@@ -29,10 +25,6 @@
 
 #include "nova/kernels/fused_kernels.hpp"
 #include "nova/kernels/wgmma.hpp"
-#if NOVA_HOST_LAUNCHERS
-#include <map>
-#include <utility>
-#endif
 
 namespace nova::kernels {
 
@@ -50,7 +42,7 @@ inline constexpr int kWgConsumerRegisters = 248;
 static_assert(kWgProducerThreads * kWgProducerRegisters + kWgConsumerThreads * kWgConsumerRegisters <=
                   65536 / kWgThreads / 8 * 8 * kWgThreads,
               "the warpgroups' registers must fit the block's allocation");
-inline constexpr int kWgBarriers = 2 * kWgVSlots + 2 * kWgUStages + 2;  // V full, V empty, U full, U empty, staging full, free
+inline constexpr int kWgBarriers = 2 * kWgVSlots + kWgUStages + 2;  // V full, V empty, U full, staging full, free
 inline constexpr int kWgMaxTiles = 16;
 // Before the operands: the barriers (16 bytes each), then the origins of the tiles of the group in
 // each V slot.
@@ -126,11 +118,10 @@ NOVA_HD constexpr int fused_wg_v_offset(int xi, int t, int c, int steps, int til
   return (xi * steps + c / kFusedChannelStep) * tiles * kWgDepth + wg_operand_offset(t, c % kFusedChannelStep);
 }
 
-// The persistent grid: `clusters` clusters of `cluster` blocks (at most what the device holds at once),
-// no more than the tile groups need.
-inline int fused_wg_blocks(long long tiles, int tile_group, int clusters, int cluster) {
-  const long long needed = ((tiles + tile_group - 1) / tile_group + cluster - 1) / cluster;
-  return static_cast<int>(needed < clusters ? needed : clusters) * cluster;
+// The persistent grid: one block an SM, no more than the tile groups.
+inline int fused_wg_blocks(long long tiles, int tile_group, int multiprocessors) {
+  const long long groups = (tiles + tile_group - 1) / tile_group;
+  return static_cast<int>(groups < multiprocessors ? groups : multiprocessors);
 }
 
 #if defined(NOVA_FUSED_WGMMA) || defined(NOVA_KERNEL_EMULATION)
@@ -145,7 +136,6 @@ struct WgBlock {
   WgBarrier* v_full;   // [kWgVSlots]: the producers have written the slot (256 arrivals)
   WgBarrier* v_empty;  // [kWgVSlots]: the consumer has multiplied it (128 arrivals)
   WgBarrier* u_full;   // [kWgUStages]: the stage's bytes have arrived (1 arrival + bytes)
-  WgBarrier* u_empty;  // [kWgUStages]: every consumer of the cluster has multiplied it (1 arrival a block)
   WgBarrier* staged;   // the consumer has staged a block of outputs (128 arrivals)
   WgBarrier* stored;   // the producers have stored them: the staging buffer is free (256 arrivals)
   T* v;                // [kWgVSlots][v_slot]
@@ -326,50 +316,28 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
   static_assert(kTiles <= kWgMaxTiles, "the origins arrays hold kWgMaxTiles tiles");
   const int steps = blk.layout.steps, blocks_k = fused_wg_padded_outputs(a.K) / kWgRows;
   const int stages_per_group = blocks_k * n * steps;
-  // Every block of a cluster takes the stages of as many tile groups as its first block has (the most
-  // any of them has): one with a group fewer takes the last group's stages without multiplying them.
-  const int rank = wg_cluster_rank(), cluster = wg_cluster_blocks();
-  const long long first_block = blockIdx.x - rank;
-  const long long cluster_groups = (blk.groups - first_block + gridDim.x - 1) / gridDim.x;
-  const long long total = cluster_groups * stages_per_group;
+  const long long my_groups = (blk.groups - blockIdx.x + gridDim.x - 1) / gridDim.x;
+  const long long total = my_groups * stages_per_group;
   const T* U = static_cast<const T*>(a.U);
-  // Each block copies its share of a stage to the whole cluster (the stage is n blocks of 2 KB).
-  const int share = blk.layout.u_stage / cluster, share_bytes = share * 2, stage_bytes = blk.layout.u_stage * 2;
-  const auto everyone = static_cast<std::uint16_t>((1u << cluster) - 1);
+  const int stage_bytes = blk.layout.u_stage * 2;
   // The next stage to fetch: the block's sequence repeats the filter's stages_per_group stages for
   // each tile group, into slot `fetch_slot` (fetched % kWgUStages). Counted, not divided: a 64-bit
   // division (or the multiply-high that replaces it) would hold up the warp every stage.
   long long fetched = 0;
-  int fetch_from = 0, fetch_slot = 0, fetch_lap = 0;  // fetched % stages_per_group, % kWgUStages, / kWgUStages
-  // Every consumer thread waits where thread 0 does: ptxas serialises the products around a loop that
-  // only some threads of the warpgroup run (C7520).
+  int fetch_from = 0, fetch_slot = 0;  // fetched % stages_per_group, fetched % kWgUStages
   const auto fetch_next = [&] {
-    if (cluster > 1 && fetch_lap > 0 && fetched < total)
-      wg_wait(&blk.u_empty[fetch_slot], (fetch_lap - 1) & 1);  // every block is done with the slot
     if (thread == 0 && fetched < total) {
       WgBarrier* full = &blk.u_full[fetch_slot];
-      const long long from = static_cast<long long>(fetch_from) * blk.layout.u_stage + rank * share;
-      T* to = blk.u + fetch_slot * blk.layout.u_stage + rank * share;
-      wg_arrive_expect_bytes(full, stage_bytes);  // every block's share arrives here
-      if (cluster == 1) wg_bulk_copy(to, U + from, stage_bytes, full);
-      else wg_bulk_copy_multicast(to, U + from, share_bytes, full, everyone);
+      wg_arrive_expect_bytes(full, stage_bytes);
+      wg_bulk_copy(blk.u + fetch_slot * blk.layout.u_stage, U + static_cast<long long>(fetch_from) * blk.layout.u_stage,
+                   stage_bytes, full);
     }
     ++fetched;
     fetch_from = fetch_from + 1 == stages_per_group ? 0 : fetch_from + 1;
-    if (++fetch_slot == kWgUStages) fetch_slot = 0, ++fetch_lap;
+    fetch_slot = fetch_slot + 1 == kWgUStages ? 0 : fetch_slot + 1;
   };
   for (int f = 0; f < kWgUStages - 1; ++f) fetch_next();
   int stage = 0, phase = 0;  // of the next stage to multiply: its slot, and its barrier's parity
-  bool multiplied = false;   // a stage before this one
-  // The cluster may refill the stage before this one (thread 0, once every warp is done with it).
-  const auto release_stage_before = [&] {
-    if (cluster > 1 && multiplied)
-      wg_arrive_cluster(&blk.u_empty[stage == 0 ? kWgUStages - 1 : stage - 1], cluster, thread == 0);
-    multiplied = true;
-  };
-  const auto next_stage = [&] {
-    if (++stage == kWgUStages) stage = 0, phase ^= 1;
-  };
   int q = 0, stagings = 0;
 #pragma unroll 1
   for (long long group = blockIdx.x; group < blk.groups; group += gridDim.x, ++q) {
@@ -403,9 +371,8 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
         wgmma_commit();
         wgmma_wait<1>();      // the products of the stage before are done
         wg_consumer_sync();   // in every warp: its slot is free
-        release_stage_before();
         fetch_next();  // the stage kWgUStages - 1 after this one, into the slot of the one before
-        next_stage();
+        if (++stage == kWgUStages) stage = 0, phase ^= 1;
       };
 #pragma unroll
       for (int i = 0; i < n; ++i) {
@@ -426,14 +393,6 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
       fused_wg_stage<Transform, T, layout, kTiles>(a, blk, out, kh, stagings++, thread);
     }
   }
-  // A group fewer than the cluster's first block: its stages still arrive here and are released.
-  if (thread == 0)
-    for (long long s = static_cast<long long>(q) * stages_per_group; s < total; ++s) {
-      wg_wait(&blk.u_full[stage], phase);
-      release_stage_before();
-      fetch_next();
-      next_stage();
-    }
 }
 
 // The kernel body: barriers and shared memory, then each warpgroup to its role.
@@ -446,8 +405,7 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
   blk.v_full = reinterpret_cast<WgBarrier*>(shared);
   blk.v_empty = blk.v_full + kWgVSlots;
   blk.u_full = blk.v_empty + kWgVSlots;
-  blk.u_empty = blk.u_full + kWgUStages;
-  blk.staged = blk.u_empty + kWgUStages;
+  blk.staged = blk.u_full + kWgUStages;
   blk.stored = blk.staged + 1;
   blk.layout = fused_wg_layout(Transform::n, Transform::m, g.channels, kTiles);
   blk.origins = reinterpret_cast<TileOrigin*>(shared + kWgBarriers * 16);
@@ -455,17 +413,14 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
   blk.u = blk.v + kWgVSlots * blk.layout.v_slot;
   blk.staging = blk.u + kWgUStages * blk.layout.u_stage;
   blk.groups = (g.tiles + kTiles - 1) / kTiles;
-  const int thread = static_cast<int>(threadIdx.x), cluster = wg_cluster_blocks();
+  const int thread = static_cast<int>(threadIdx.x);
   if (thread == 0) {
     for (int s = 0; s < kWgVSlots; ++s) wg_barrier_init(&blk.v_full[s], kWgProducerThreads), wg_barrier_init(&blk.v_empty[s], kWgConsumerThreads);
-    for (int s = 0; s < kWgUStages; ++s) wg_barrier_init(&blk.u_full[s], 1), wg_barrier_init(&blk.u_empty[s], cluster);
+    for (int s = 0; s < kWgUStages; ++s) wg_barrier_init(&blk.u_full[s], 1);
     wg_barrier_init(blk.staged, kWgConsumerThreads);
     wg_barrier_init(blk.stored, kWgProducerThreads);
   }
-  // The other blocks of the cluster copy into this one's U stages from the start, and arrive at its
-  // barriers until their end.
-  if (cluster > 1) wg_cluster_sync();
-  else __syncthreads();
+  __syncthreads();
   if (thread < kWgProducerThreads) {
     wg_set_registers<kWgProducerRegisters>(false);
     fused_wg_produce<Transform, T, layout, kTiles>(a, blk, thread);
@@ -473,7 +428,6 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
     wg_set_registers<kWgConsumerRegisters>(true);
     fused_wg_consume<Transform, T, layout, kTiles>(a, blk, thread - kWgProducerThreads);
   }
-  if (cluster > 1) wg_cluster_sync();
 }
 
 #endif  // NOVA_FUSED_WGMMA || NOVA_KERNEL_EMULATION
@@ -514,22 +468,8 @@ hipError_t launch_fused_wg_filter_order(const T* U, T* F, int n, int K, int C, h
   return hipGetLastError();
 }
 
-#if !(defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__))
-// How many clusters of `cluster` blocks of `kernel` the device holds at once with `config`'s block and
-// shared memory (0: none, or the query failed). Asked of the driver once a kernel, cluster and thread.
-inline int resident_clusters(const void* kernel, int cluster, cudaLaunchConfig_t config) {
-  thread_local std::map<std::pair<const void*, int>, int> known;
-  if (const auto it = known.find({kernel, cluster}); it != known.end()) return it->second;
-  int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) clusters = 0;
-  known.emplace(std::pair{kernel, cluster}, clusters);
-  return clusters;
-}
-#endif
-
 // Launches the wgmma kernel for a shape fused_uses_wgmma accepted (U in fused_wg_filter_index order):
-// `variants` are the transform's kernels of this storage type and layout (16 tiles a group, 8). The
-// blocks run in clusters of device.wg_cluster where the device holds such clusters.
+// `variants` are the transform's kernels of this storage type and layout (16 tiles a group, 8).
 template <typename T>
 hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, const T* x, const T* U, T* y,
                                 const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
@@ -537,30 +477,9 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
   const int tiles = fused_wg_tiles(t.n, t.m, g.channels, K, device.shared_limit);
   if (tiles == 0) return hipErrorInvalidValue;
   const auto shared = static_cast<int>(fused_wg_layout(t.n, t.m, g.channels, tiles).bytes);
-  const void* kernel = variants[fused_wgmma_variant(tiles)];
-  FusedConvArgs args{x, U, y, bias, relu, K, FusedLaunch{}, 0, g};
-#if !(defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__))
-  if (device.wg_cluster > 1) {
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = static_cast<unsigned>(device.wg_cluster);
-    cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(device.multiprocessors / device.wg_cluster * device.wg_cluster));
-    config.blockDim = dim3(kWgThreads);
-    config.dynamicSmemBytes = static_cast<size_t>(shared);
-    config.stream = stream;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    if (const int clusters = resident_clusters(kernel, device.wg_cluster, config); clusters > 0) {
-      config.gridDim = dim3(static_cast<unsigned>(fused_wg_blocks(g.tiles, tiles, clusters, device.wg_cluster)));
-      void* argv[] = {&args};
-      return cudaLaunchKernelExC(&config, kernel, argv);
-    }
-  }
-#endif
-  return launch_kernel(kernel, dim3(fused_wg_blocks(g.tiles, tiles, device.multiprocessors, 1)), dim3(kWgThreads), shared,
-                       stream, args);
+  const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
+  return launch_kernel(variants[fused_wgmma_variant(tiles)], dim3(blocks), dim3(kWgThreads), shared, stream,
+                       FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g});
 }
 
 #endif

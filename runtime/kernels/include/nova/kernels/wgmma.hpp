@@ -30,7 +30,6 @@ inline constexpr int kWgDepth = 16;             // its K: channels of one produc
 inline constexpr int kWgCoreBytes = 128;        // one 8 x 8 core matrix of 16-bit elements
 inline constexpr int kWgLeadingBytes = 128;     // core matrices adjacent along k
 inline constexpr int kWgStrideBytes = 256;      // core matrices adjacent along rows (two along k)
-inline constexpr int kWgMaxCluster = 4;         // blocks of a cluster that share U stages
 
 // Element (row, k) of a K-major operand block, in elements from its start.
 NOVA_HD constexpr int wg_operand_offset(int row, int k) {
@@ -115,31 +114,12 @@ inline void wg_bulk_copy(void* to, const void* from, int bytes, WgBarrier* b) {
   b->words[2] -= static_cast<std::uint32_t>(bytes);
   wg_barrier_complete_if_done(b);
 }
-// A barrier of kThreads threads of the block (bar.sync kId, kThreads on the GPU), one a block of the
-// cluster.
+// A barrier of kThreads threads of the block (bar.sync kId, kThreads on the GPU).
 template <int kId, int kThreads> inline void wg_named_sync() {
-  static unsigned arrived[nova::emulation::kMaxCluster] = {}, generation[nova::emulation::kMaxCluster] = {};
-  const unsigned rank = nova::emulation::cluster_rank, mine = generation[rank];
-  if (++arrived[rank] == kThreads) arrived[rank] = 0, ++generation[rank];
-  while (generation[rank] == mine) __syncthreads();
-}
-// The cluster (kernel_emulation.hpp runs its blocks together, each with its own shared memory): this
-// block's rank, its blocks, a barrier of all their threads.
-inline int wg_cluster_rank() { return static_cast<int>(nova::emulation::cluster_rank); }
-inline int wg_cluster_blocks() { return static_cast<int>(nova::emulation::cluster_blocks); }
-inline void wg_cluster_sync() { nova::emulation::cluster_barrier(); }
-// Where `p` (in this block's shared memory) lies in the shared memory of block `rank` of the cluster.
-template <typename P> P* wg_cluster_twin(P* p, int rank) {
-  return reinterpret_cast<P*>(nova::emulation::shared_memory(static_cast<unsigned>(rank)) + wg_shared_address(p));
-}
-inline void wg_arrive_cluster(WgBarrier* b, int blocks, bool arrive) {
-  for (int rank = 0; arrive && rank < blocks; ++rank) wg_arrive(wg_cluster_twin(b, rank));
-}
-// wg_bulk_copy into the same place of every block of the cluster in `ranks` (a bit mask), each
-// block's own barrier told of the bytes.
-inline void wg_bulk_copy_multicast(void* to, const void* from, int bytes, WgBarrier* b, std::uint16_t ranks) {
-  for (int r = 0; r < wg_cluster_blocks(); ++r)
-    if (ranks >> r & 1) wg_bulk_copy(wg_cluster_twin(static_cast<char*>(to), r), from, bytes, wg_cluster_twin(b, r));
+  static unsigned arrived = 0, generation = 0;
+  const unsigned mine = generation;
+  if (++arrived == kThreads) arrived = 0, ++generation;
+  while (generation == mine) __syncthreads();
 }
 inline void wg_fence_operands() {}
 inline void wgmma_fence() {}
@@ -193,47 +173,6 @@ __device__ inline void wg_bulk_copy(void* to, const void* from, int bytes, WgBar
                    wg_shared_address(to)),
                "l"(from), "r"(bytes), "r"(wg_shared_address(b))
                : "memory");
-}
-// The cluster of the launch (one block where the launch has none): this block's rank and its blocks.
-__device__ inline int wg_cluster_rank() {
-  unsigned rank;
-  asm("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return static_cast<int>(rank);
-}
-__device__ inline int wg_cluster_blocks() {
-  unsigned blocks;
-  asm("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(blocks));
-  return static_cast<int>(blocks);
-}
-// Every thread of every block of the cluster; what one block wrote to shared memory before it, the
-// others see after it.
-__device__ inline void wg_cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-}
-// Where `arrive`: an arrival at barrier b's twin in each of blocks 0 .. blocks - 1 (at most
-// kWgMaxCluster) of the cluster (the same offset in its shared memory). Predicated, not branched: a
-// consumer's branch around it would serialise its products (C7520). Release and acquire at the
-// block's scope (the defaults) are enough for a U stage: what the arrival says is that this block's
-// products have read the stage (their wgmma.wait_group returned), and the block that waits then only
-// issues a copy. At the cluster's scope each wait became an L1 invalidation (CCTL.IVALL) and each
-// arrival a memory barrier: 2.6 times the kernel's time (docs/performance.md, "Fused v5.11").
-__device__ inline void wg_arrive_cluster(WgBarrier* b, int blocks, bool arrive) {
-#pragma unroll
-  for (int rank = 0; rank < kWgMaxCluster; ++rank)
-    asm volatile(
-        "{\n.reg .pred p;\n.reg .b32 twin;\nsetp.ne.b32 p, %2, 0;\nmapa.shared::cluster.u32 twin, %0, %1;\n"
-        "@p mbarrier.arrive.shared::cluster.b64 _, [twin];\n}\n" ::"r"(wg_shared_address(b)),
-        "r"(rank), "r"(static_cast<int>(arrive && rank < blocks))
-        : "memory");
-}
-// wg_bulk_copy into the same place of every block of the cluster in `ranks` (a bit mask), each
-// block's own barrier (at b's offset) told of the bytes: one read of L2 for all of them.
-__device__ inline void wg_bulk_copy_multicast(void* to, const void* from, int bytes, WgBarrier* b, std::uint16_t ranks) {
-  asm volatile(
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], "
-      "%4;\n" ::"r"(wg_shared_address(to)),
-      "l"(from), "r"(bytes), "r"(wg_shared_address(b)), "h"(ranks)
-      : "memory");
 }
 // A barrier of kThreads threads of the block (kId > 0: __syncthreads is barrier 0).
 template <int kId, int kThreads> __device__ inline void wg_named_sync() {
