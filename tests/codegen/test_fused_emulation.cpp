@@ -239,17 +239,26 @@ TEST_CASE("fused V layout: unique slots, conflict-free ldmatrix rows and NHWC st
 
 // The wgmma kernel: every channel-count class (C < 16 and odd; not a multiple of 16; 64; beyond 128),
 // K below, at and beyond one block of 64 (odd, not a multiple of 8), border tiles and pads 0 to 2,
-// both layouts, fp16 and bf16, bias with and without ReLU, 16 and 8 tiles a group, and persistent
-// blocks that take several tile groups each (so V slots and U stages are reused).
+// both layouts, fp16 and bf16, bias with and without ReLU, 16 and 8 tiles a group, persistent
+// blocks that take several tile groups each (so V slots and U stages are reused), and U rings of the
+// fewest stages and of as many as an H200's shared memory holds.
 template <class Transform, Layout layout, typename T>
 void check_wgmma(const Shape& s, unsigned seed) {
+  using nova::kernels::kWgUStages;
   const FusedCase<Transform, T, layout> c(s, seed);
   for (int relu = 0; relu <= 1; ++relu)
     for (const unsigned blocks : {1u, 3u})
       for (const int tiles : {16, 8}) {
-        if (nova::kernels::fused_wg_layout(Transform::n, Transform::m, s.C, tiles).bytes > 227 * 1024) continue;  // never launched
-        const Comparison r = tiles == 16 ? c.template run_wgmma<16>(blocks, relu) : c.template run_wgmma<8>(blocks, relu);
-        c.check(r, relu, std::to_string(blocks) + " blocks of " + std::to_string(tiles) + "-tile groups");
+        const auto layout_of = [&](int stages) { return nova::kernels::fused_wg_layout(Transform::n, Transform::m, s.C, tiles, layout, stages); };
+        if (layout_of(kWgUStages).bytes > 227 * 1024) continue;  // never launched
+        const int deepest = nova::kernels::fused_wg_u_stages(Transform::n, Transform::m, s.C, tiles, layout, 227 * 1024);
+        for (const int stages : {kWgUStages, deepest}) {
+          if (stages == deepest && (stages == kWgUStages || blocks == 1)) continue;  // reused rings only, once
+          const Comparison r = tiles == 16 ? c.template run_wgmma<16>(blocks, relu, stages)
+                                           : c.template run_wgmma<8>(blocks, relu, stages);
+          c.check(r, relu, std::to_string(blocks) + " blocks of " + std::to_string(tiles) + "-tile groups, " +
+                               std::to_string(stages) + " U stages");
+        }
       }
 }
 
@@ -331,6 +340,12 @@ TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes
   CHECK(fused_wg_tiles(6, 4, 256, 64, 227 * 1024) == 0);
   CHECK(fused_wg_tiles(4, 2, 256, 256, 227 * 1024) == 8);
   CHECK(fused_wg_tiles(8, 6, 16, 16, 227 * 1024) == 0);
+  // F(4,3), C = 64, 16 tiles: the header (608 bytes), two V slots (147,456), staging (NCHW 33,024, NHWC
+  // 37,120) and 12,288 bytes a U stage within 232,448; C = 32 leaves room for the most.
+  using nova::kernels::fused_wg_u_stages;
+  CHECK(fused_wg_u_stages(6, 4, 64, 16, Layout::nchw, 227 * 1024) == 4);
+  CHECK(fused_wg_u_stages(6, 4, 64, 16, Layout::nhwc, 227 * 1024) == 3);
+  CHECK(fused_wg_u_stages(6, 4, 32, 16, Layout::nchw, 227 * 1024) == nova::kernels::kWgMaxUStages);
   CHECK(fused_uses_wgmma(FusedDevice{227 * 1024, 132, true}, 6, 4, 64, 64));
   CHECK_FALSE(fused_uses_wgmma(FusedDevice{227 * 1024, 132, false}, 6, 4, 64, 64));
 }

@@ -91,13 +91,14 @@ class FusedCase {
     return compare(y, relu);
   }
 
-  // The wgmma kernel with kTiles tiles a group on `blocks` persistent blocks.
+  // The wgmma kernel with kTiles tiles a group on `blocks` persistent blocks, U through a ring of
+  // `u_stages` stages.
   template <int kTiles>
-  Comparison run_wgmma(unsigned blocks, int relu) const {
+  Comparison run_wgmma(unsigned blocks, int relu, int u_stages) const {
     std::vector<T> y = fresh_output();
-    const FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_};
-    nova::emulation::dynamic_shared.assign(static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, m, s_.C, kTiles).bytes),
-                                           '\0');
+    const FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_, u_stages};
+    nova::emulation::dynamic_shared.assign(
+        static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, m, s_.C, kTiles, layout, u_stages).bytes), '\0');
     nova::emulation::launch(dim3(blocks), static_cast<unsigned>(nova::kernels::kWgThreads), [&] {
       nova::kernels::fused_wg_conv_tiles<Transform, T, layout, kTiles>(args);
     });

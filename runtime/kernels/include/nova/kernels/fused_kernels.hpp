@@ -270,6 +270,7 @@ struct FusedConvArgs {
   FusedLaunch launch;  // tile groups, K blocks and chunk of this launch
   int k_slice;         // K blocks of 8 a block takes (blockIdx.y picks which): every one unchunked
   TileGrid grid;       // the input's tiling (channels = C)
+  int u_stages = 0;    // the wgmma kernel's U ring (fused_wg_u_stages); unused by the others
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -8,8 +8,9 @@
 //   - one consumer warpgroup multiplies: for each block of 64 output channels and each domain row
 //     i, the n products U_(i,j) V_(i,j) (wgmma m64 x kTiles x 16, both operands read by the tensor
 //     cores from shared memory, no ldmatrix) of every channel step, U streamed by the copy engine
-//     (cp.async.bulk) through a ring of kWgUStages stages, each the n blocks of one (row, channel
-//     step), contiguous in the filter (fused_wg_filter_index); then folds the row into the outputs
+//     (cp.async.bulk) through a ring of stages (as many as the shared memory holds, 3 to 8:
+//     fused_wg_u_stages), each the n blocks of one (row, channel step), contiguous in the filter
+//     (fused_wg_filter_index), each refilled as the one after it starts; then folds the row into the outputs
 //     as fused_accumulate does, while the next row's first products run; adds bias and ReLU and
 //     stages the outputs in shared memory, which the producers store between two tile groups (NHWC:
 //     16-byte channel runs; NCHW: plane rows);
@@ -32,7 +33,8 @@ inline constexpr int kWgThreads = 384;          // three warpgroups
 inline constexpr int kWgProducerThreads = 256;  // the first two
 inline constexpr int kWgConsumerThreads = 128;  // the third
 inline constexpr int kWgVSlots = 2;
-inline constexpr int kWgUStages = 3;
+inline constexpr int kWgUStages = 3;     // the fewest U stages: the one multiplied, two fetched ahead
+inline constexpr int kWgMaxUStages = 8;  // the most (the copy engine's latency is hidden well before)
 inline constexpr int kWgStagingPitch = kWgRows + 8;  // elements a staged NHWC pixel: 16 bytes of padding
 // setmaxnreg moves registers between the warpgroups within what the block got at launch: 168 a
 // thread (65536 / 384, in steps of 8). A consumer that asks for more than the producers gave back
@@ -42,7 +44,7 @@ inline constexpr int kWgConsumerRegisters = 248;
 static_assert(kWgProducerThreads * kWgProducerRegisters + kWgConsumerThreads * kWgConsumerRegisters <=
                   65536 / kWgThreads / 8 * 8 * kWgThreads,
               "the warpgroups' registers must fit the block's allocation");
-inline constexpr int kWgBarriers = 2 * kWgVSlots + kWgUStages + 2;  // V full, V empty, U full, staging full, free
+inline constexpr int kWgBarriers = 2 * kWgVSlots + kWgMaxUStages + 2;  // V full, V empty, U full, staging full, free
 inline constexpr int kWgMaxTiles = 16;
 // Before the operands: the barriers (16 bytes each), then the origins of the tiles of the group in
 // each V slot.
@@ -62,35 +64,47 @@ NOVA_HD constexpr int fused_wg_staging_offset(int t, int p, int kl, int m, int t
                                 : kl * (tiles * m * m + 2) + t * m * m + p;
 }
 
-// Shared memory of one block, in 16-bit elements after the header: two V slots, the U stages and the
-// staged outputs of one block of 64 channels of a tile group.
+// Shared memory of one block, in 16-bit elements after the header: two V slots, `u_stages` U stages
+// and the staged outputs of one block of 64 channels of a tile group (this layout's
+// fused_wg_staging_offset range).
 struct WgLayout {
-  int steps;      // channel steps of 16
-  int v_slot;     // n^2 positions x steps x kTiles x 16
-  int u_stage;    // n blocks of 64 x 16
-  int staging;    // either layout's fused_wg_staging_offset range
+  int steps;     // channel steps of 16
+  int v_slot;    // n^2 positions x steps x kTiles x 16
+  int u_stage;   // n blocks of 64 x 16
+  int u_stages;  // of the ring
+  int staging;
   long long bytes;
 };
-NOVA_HD constexpr WgLayout fused_wg_layout(int n, int m, int C, int tiles) {
+NOVA_HD constexpr WgLayout fused_wg_layout(int n, int m, int C, int tiles, Layout layout, int u_stages) {
   WgLayout l{};
   l.steps = fused_padded_channels(C) / kFusedChannelStep;
   l.v_slot = n * n * l.steps * tiles * kWgDepth;
   l.u_stage = n * wg_operand_elements(kWgRows);
-  const int nhwc = tiles * (m * m * kWgStagingPitch + 8), nchw = kWgRows * (tiles * m * m + 2);
-  l.staging = nhwc > nchw ? nhwc : nchw;
-  l.bytes = kWgHeaderBytes + 2LL * (static_cast<long long>(kWgVSlots) * l.v_slot + kWgUStages * l.u_stage + l.staging);
+  l.u_stages = u_stages;
+  l.staging = layout == Layout::nhwc ? tiles * (m * m * kWgStagingPitch + 8) : kWgRows * (tiles * m * m + 2);
+  l.bytes = kWgHeaderBytes + 2LL * (static_cast<long long>(kWgVSlots) * l.v_slot + static_cast<long long>(u_stages) * l.u_stage + l.staging);
   return l;
 }
 
-// The tiles of a tile group for a shape: 16 where two V slots of every channel fit the shared memory,
-// else 8, else 0 (not this kernel). The tile must fit the registers (n <= kFusedMaxTileSide) and U
-// and y their 32-bit offsets.
+// The tiles of a tile group for a shape: 16 where two V slots of every channel and the fewest U stages
+// fit the shared memory in either layout, else 8, else 0 (not this kernel). The tile must fit the
+// registers (n <= kFusedMaxTileSide) and U and y their 32-bit offsets.
 constexpr int fused_wg_tiles(int n, int m, int C, int K, long long shared_limit) {
   if (n > kFusedMaxTileSide || C < 1 || K < 1 || C > (1 << 20) || K > (1 << 20)) return 0;
   if (static_cast<long long>(n) * n * fused_wg_padded_outputs(K) * fused_padded_channels(C) > INT_MAX) return 0;
   for (int tiles = 16; tiles >= 8; tiles /= 2)
-    if (fused_wg_layout(n, m, C, tiles).bytes <= shared_limit) return tiles;
+    if (fused_wg_layout(n, m, C, tiles, Layout::nhwc, kWgUStages).bytes <= shared_limit &&
+        fused_wg_layout(n, m, C, tiles, Layout::nchw, kWgUStages).bytes <= shared_limit)
+      return tiles;
   return 0;
+}
+
+// The U stages of a launch with these tile groups: as many as the shared memory holds, up to
+// kWgMaxUStages (each stage more is one more refill in flight while the consumer multiplies).
+constexpr int fused_wg_u_stages(int n, int m, int C, int tiles, Layout layout, long long shared_limit) {
+  int stages = kWgUStages;
+  while (stages < kWgMaxUStages && fused_wg_layout(n, m, C, tiles, layout, stages + 1).bytes <= shared_limit) ++stages;
+  return stages;
 }
 
 // Whether a fused forward of this shape on this device runs the wgmma kernel (else the mma.sync one);
@@ -135,11 +149,11 @@ template <typename T>
 struct WgBlock {
   WgBarrier* v_full;   // [kWgVSlots]: the producers have written the slot (256 arrivals)
   WgBarrier* v_empty;  // [kWgVSlots]: the consumer has multiplied it (128 arrivals)
-  WgBarrier* u_full;   // [kWgUStages]: the stage's bytes have arrived (1 arrival + bytes)
+  WgBarrier* u_full;   // [layout.u_stages]: the stage's bytes have arrived (1 arrival + bytes)
   WgBarrier* staged;   // the consumer has staged a block of outputs (128 arrivals)
   WgBarrier* stored;   // the producers have stored them: the staging buffer is free (256 arrivals)
   T* v;                // [kWgVSlots][v_slot]
-  T* u;                // [kWgUStages][u_stage]
+  T* u;                // [layout.u_stages][u_stage]
   T* staging;
   TileOrigin* origins;  // [kWgVSlots][kWgMaxTiles]: of the tiles of the group in each V slot
   WgLayout layout;
@@ -319,12 +333,12 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
   const long long my_groups = (blk.groups - blockIdx.x + gridDim.x - 1) / gridDim.x;
   const long long total = my_groups * stages_per_group;
   const T* U = static_cast<const T*>(a.U);
-  const int stage_bytes = blk.layout.u_stage * 2;
+  const int stage_bytes = blk.layout.u_stage * 2, u_stages = blk.layout.u_stages;
   // The next stage to fetch: the block's sequence repeats the filter's stages_per_group stages for
-  // each tile group, into slot `fetch_slot` (fetched % kWgUStages). Counted, not divided: a 64-bit
+  // each tile group, into slot `fetch_slot` (fetched % u_stages). Counted, not divided: a 64-bit
   // division (or the multiply-high that replaces it) would hold up the warp every stage.
   long long fetched = 0;
-  int fetch_from = 0, fetch_slot = 0;  // fetched % stages_per_group, fetched % kWgUStages
+  int fetch_from = 0, fetch_slot = 0;  // fetched % stages_per_group, fetched % u_stages
   const auto fetch_next = [&] {
     if (thread == 0 && fetched < total) {
       WgBarrier* full = &blk.u_full[fetch_slot];
@@ -334,9 +348,9 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
     }
     ++fetched;
     fetch_from = fetch_from + 1 == stages_per_group ? 0 : fetch_from + 1;
-    fetch_slot = fetch_slot + 1 == kWgUStages ? 0 : fetch_slot + 1;
+    fetch_slot = fetch_slot + 1 == u_stages ? 0 : fetch_slot + 1;
   };
-  for (int f = 0; f < kWgUStages - 1; ++f) fetch_next();
+  for (int f = 0; f < u_stages - 1; ++f) fetch_next();
   int stage = 0, phase = 0;  // of the next stage to multiply: its slot, and its barrier's parity
   int q = 0, stagings = 0;
 #pragma unroll 1
@@ -371,8 +385,8 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
         wgmma_commit();
         wgmma_wait<1>();      // the products of the stage before are done
         wg_consumer_sync();   // in every warp: its slot is free
-        fetch_next();  // the stage kWgUStages - 1 after this one, into the slot of the one before
-        if (++stage == kWgUStages) stage = 0, phase ^= 1;
+        fetch_next();  // the stage u_stages - 1 after this one, into the slot of the one before
+        if (++stage == u_stages) stage = 0, phase ^= 1;
       };
 #pragma unroll
       for (int i = 0; i < n; ++i) {
@@ -405,18 +419,18 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
   blk.v_full = reinterpret_cast<WgBarrier*>(shared);
   blk.v_empty = blk.v_full + kWgVSlots;
   blk.u_full = blk.v_empty + kWgVSlots;
-  blk.staged = blk.u_full + kWgUStages;
+  blk.staged = blk.u_full + kWgMaxUStages;
   blk.stored = blk.staged + 1;
-  blk.layout = fused_wg_layout(Transform::n, Transform::m, g.channels, kTiles);
+  blk.layout = fused_wg_layout(Transform::n, Transform::m, g.channels, kTiles, layout, a.u_stages);
   blk.origins = reinterpret_cast<TileOrigin*>(shared + kWgBarriers * 16);
   blk.v = reinterpret_cast<T*>(shared + kWgHeaderBytes);
   blk.u = blk.v + kWgVSlots * blk.layout.v_slot;
-  blk.staging = blk.u + kWgUStages * blk.layout.u_stage;
+  blk.staging = blk.u + blk.layout.u_stages * blk.layout.u_stage;
   blk.groups = (g.tiles + kTiles - 1) / kTiles;
   const int thread = static_cast<int>(threadIdx.x);
   if (thread == 0) {
     for (int s = 0; s < kWgVSlots; ++s) wg_barrier_init(&blk.v_full[s], kWgProducerThreads), wg_barrier_init(&blk.v_empty[s], kWgConsumerThreads);
-    for (int s = 0; s < kWgUStages; ++s) wg_barrier_init(&blk.u_full[s], 1);
+    for (int s = 0; s < blk.layout.u_stages; ++s) wg_barrier_init(&blk.u_full[s], 1);
     wg_barrier_init(blk.staged, kWgConsumerThreads);
     wg_barrier_init(blk.stored, kWgProducerThreads);
   }
@@ -469,17 +483,19 @@ hipError_t launch_fused_wg_filter_order(const T* U, T* F, int n, int K, int C, h
 }
 
 // Launches the wgmma kernel for a shape fused_uses_wgmma accepted (U in fused_wg_filter_index order):
-// `variants` are the transform's kernels of this storage type and layout (16 tiles a group, 8).
+// `variants` are the transform's kernels of this storage type and `layout` (16 tiles a group, 8),
+// with as many U stages as the shared memory holds.
 template <typename T>
-hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, const T* x, const T* U, T* y,
-                                const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
+hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, Layout layout, const T* x, const T* U,
+                                T* y, const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
                                 hipStream_t stream) {
   const int tiles = fused_wg_tiles(t.n, t.m, g.channels, K, device.shared_limit);
   if (tiles == 0) return hipErrorInvalidValue;
-  const auto shared = static_cast<int>(fused_wg_layout(t.n, t.m, g.channels, tiles).bytes);
+  const int stages = fused_wg_u_stages(t.n, t.m, g.channels, tiles, layout, device.shared_limit);
+  const auto shared = static_cast<int>(fused_wg_layout(t.n, t.m, g.channels, tiles, layout, stages).bytes);
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
   return launch_kernel(variants[fused_wgmma_variant(tiles)], dim3(blocks), dim3(kWgThreads), shared, stream,
-                       FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g});
+                       FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g, stages});
 }
 
 #endif

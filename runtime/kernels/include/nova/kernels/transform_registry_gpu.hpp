@@ -55,8 +55,8 @@ inline hipError_t fused_opt_in(const GpuTransformEntry& e, int shared_limit) {
 // layout.
 template <typename T>
 hipError_t launch_fused(const void* const* mma, const void* const* wg, const void* const* mfma, const TileSize& t,
-                        const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H, int W, int K,
-                        int pad, const FusedDevice& device, hipStream_t stream) {
+                        Layout layout, const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H,
+                        int W, int K, int pad, const FusedDevice& device, hipStream_t stream) {
   TileGrid g{};
   if (const hipError_t e = fused_tile_grid(t, N, C, H, W, K, pad, g); e != hipSuccess) return e;
   const bool wgmma = !device.mfma && fused_uses_wgmma(device, t.n, t.m, C, K);
@@ -68,7 +68,7 @@ hipError_t launch_fused(const void* const* mma, const void* const* wg, const voi
   const void* const* family = device.mfma ? mfma : wgmma ? wg : mma;
   if (!x || !U || !y || !family[0]) return hipErrorInvalidValue;
   if (device.mfma) return launch_fused_mfma_conv(mfma, t, x, U, y, bias, relu, g, K, device, stream);
-  return wgmma ? launch_fused_wg_conv(wg, t, x, U, y, bias, relu, g, K, device, stream)
+  return wgmma ? launch_fused_wg_conv(wg, t, layout, x, U, y, bias, relu, g, K, device, stream)
                : launch_fused_conv(mma, t, x, U, y, bias, relu, g, K, device, stream);
 }
 
@@ -110,7 +110,7 @@ class Launchers {
     if (!has_fused()) return hipErrorInvalidValue;
     const auto family = [&](KernelKind kind) { return &kernels_.kernels[kernel_index({kind, layout, kStorage})]; };
     return launch_fused(family(KernelKind::fused_mma), family(KernelKind::fused_wgmma), family(KernelKind::fused_mfma),
-                        tile_, x, U, y, bias, relu, N, C, H, W, K, pad, device, stream);
+                        tile_, layout, x, U, y, bias, relu, N, C, H, W, K, pad, device, stream);
   }
 
  private:
