@@ -252,8 +252,9 @@ void check_wgmma(const Shape& s, unsigned seed) {
         const auto layout_of = [&](int stages) { return nova::kernels::fused_wg_layout(Transform::n, Transform::m, s.C, tiles, layout, stages); };
         if (layout_of(kWgUStages).bytes > 227 * 1024) continue;  // never launched
         const int deepest = nova::kernels::fused_wg_u_stages(Transform::n, Transform::m, s.C, tiles, layout, 227 * 1024);
-        for (const int stages : {kWgUStages, deepest}) {
-          if (stages == deepest && (stages == kWgUStages || blocks == 1)) continue;  // reused rings only, once
+        std::vector<int> rings = {kWgUStages};
+        if (deepest > kWgUStages && blocks > 1) rings.push_back(deepest);  // a deeper ring where it is reused
+        for (const int stages : rings) {
           const Comparison r = tiles == 16 ? c.template run_wgmma<16>(blocks, relu, stages)
                                            : c.template run_wgmma<8>(blocks, relu, stages);
           c.check(r, relu, std::to_string(blocks) + " blocks of " + std::to_string(tiles) + "-tile groups, " +
