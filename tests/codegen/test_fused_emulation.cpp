@@ -341,12 +341,21 @@ TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes
   CHECK(fused_wg_tiles(6, 4, 256, 64, 227 * 1024) == 0);
   CHECK(fused_wg_tiles(4, 2, 256, 256, 227 * 1024) == 8);
   CHECK(fused_wg_tiles(8, 6, 16, 16, 227 * 1024) == 0);
-  // F(4,3), C = 64, 16 tiles: the header (608 bytes), two V slots (147,456), staging (NCHW 33,024, NHWC
+  // F(4,3), C = 64, 16 tiles: the header (640 bytes), two V slots (147,456), staging (NCHW 33,024, NHWC
   // 37,120) and 12,288 bytes a U stage within 232,448; C = 32 leaves room for the most.
   using nova::kernels::fused_wg_u_stages;
   CHECK(fused_wg_u_stages(6, 4, 64, 16, Layout::nchw, 227 * 1024) == 4);
   CHECK(fused_wg_u_stages(6, 4, 64, 16, Layout::nhwc, 227 * 1024) == 3);
   CHECK(fused_wg_u_stages(6, 4, 32, 16, Layout::nchw, 227 * 1024) == nova::kernels::kWgMaxUStages);
+  // Every V slot, U stage and the staging start on a 128-byte boundary.
+  CHECK(nova::kernels::kWgHeaderBytes % 128 == 0);
+  for (const int side : {4, 6})
+    for (const int channels : {3, 24, 64, 130})
+      for (const int tiles : {8, 16}) {
+        const auto l = nova::kernels::fused_wg_layout(side, side - 2, channels, tiles, Layout::nchw, 3);
+        CHECK((l.v_slot * 2) % 128 == 0);
+        CHECK((l.u_stage * 2) % 128 == 0);
+      }
   CHECK(fused_uses_wgmma(FusedDevice{227 * 1024, 132, true}, 6, 4, 64, 64));
   CHECK_FALSE(fused_uses_wgmma(FusedDevice{227 * 1024, 132, false}, 6, 4, 64, 64));
 }

@@ -161,7 +161,8 @@ def fused_wg_tiles(n, m, c, k):  # fused_wgmma_kernels.hpp: tiles a group, 0 whe
         v_slot, u_stage = n * n * steps * tiles * 16, n * 64 * 16
         staging = max(tiles * (m * m * 72 + 8), 64 * (tiles * m * m + 2))
         barriers = 2 * 2 + 8 + 2  # kWgBarriers: V full and empty, U full (kWgMaxUStages), staging full and free
-        if barriers * 16 + 2 * 16 * 12 + 2 * (2 * v_slot + 3 * u_stage + staging) <= SHARED_LIMIT:
+        header = (barriers * 16 + 2 * 16 * 12 + 127) // 128 * 128  # kWgHeaderBytes: to a 128-byte boundary
+        if header + 2 * (2 * v_slot + 3 * u_stage + staging) <= SHARED_LIMIT:
             return tiles
     return 0
 

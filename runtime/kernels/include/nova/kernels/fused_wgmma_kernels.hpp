@@ -47,9 +47,10 @@ static_assert(kWgProducerThreads * kWgProducerRegisters + kWgConsumerThreads * k
 inline constexpr int kWgBarriers = 2 * kWgVSlots + kWgMaxUStages + 2;  // V full, V empty, U full, staging full, free
 inline constexpr int kWgMaxTiles = 16;
 // Before the operands: the barriers (16 bytes each), then the origins of the tiles of the group in
-// each V slot.
-inline constexpr int kWgHeaderBytes = kWgBarriers * 16 + kWgVSlots * kWgMaxTiles * static_cast<int>(sizeof(TileOrigin));
-static_assert(kWgHeaderBytes % 16 == 0, "the operands start 16-byte aligned");
+// each V slot, padded to a 128-byte boundary, on which every V slot, U stage and the staging then start
+// (their sizes are multiples of 128 bytes; docs/performance.md, "Fused v5.13").
+inline constexpr int kWgHeaderBytes =
+    (kWgBarriers * 16 + kWgVSlots * kWgMaxTiles * static_cast<int>(sizeof(TileOrigin)) + 127) / 128 * 128;
 
 // K as the consumer sees it: whole blocks of 64 output channels (wgmma's M).
 NOVA_HD constexpr int fused_wg_padded_outputs(int K) { return (K + kWgRows - 1) / kWgRows * kWgRows; }
