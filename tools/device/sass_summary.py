@@ -17,9 +17,11 @@ The same for each role of a warp-specialised (wgmma) kernel apart: the code from
 `USETMAXREG.TRY_ALLOC` to the producers' `USETMAXREG.DEALLOC` is the consumer's, the code after it
 the producers' (checked: every HGMMA must lie in the consumer's part), with each role's most sampled
 instructions, and its waits: the samples on the branch after each mbarrier try-wait
-(`SYNCS.PHASECHK`), summed by the barrier's shared-memory operand. In the wgmma kernel the barriers
-lie at fixed offsets (fused_wg_conv_tiles): V full +0x0/+0x10 (a slot register), V empty +0x20/+0x30,
-U full +0x40 (the stage in a register), staged +0x70, stored +0x80.
+(`SYNCS.PHASECHK`), summed by the barrier's shared-memory operand, and by the operand's offset alone
+(one barrier array, whatever register holds the slot). In the wgmma kernel the barriers lie at fixed
+offsets (fused_wg_conv_tiles, with kWgMaxUStages = 8): V full +0x0/+0x10 (a slot register), V empty
++0x20/+0x30, U full +0x40 (the stage in a register), staged +0xc0, stored +0xd0. Kernels built before
+the twenty-fourth session had three U stages: staged +0x70, stored +0x80.
 
   sass_summary.py --roles SOURCE.csv[.gz] --lines KERNEL.sass[.gz]
 
@@ -131,6 +133,10 @@ def summarise_roles(path, lines=None):
         sampled = max(sum(int(r[header.index("Warp Stall Sampling (All Samples)")] or 0) for r in parts[role]), 1)
         waits = barrier_waits(header, parts[role])
         print("  waits by barrier: " + ", ".join(f"[{b}] {100 * n / sampled:.1f}%" for b, n in waits.most_common() if n))
+        offsets = collections.Counter()
+        for b, n in waits.items():
+            offsets[(re.search(r"\+(0x[0-9a-f]+)$", b) or [None, "0x0"])[1]] += n
+        print("  waits by offset: " + ", ".join(f"+{o} {100 * n / sampled:.1f}%" for o, n in offsets.most_common() if n))
         if info:
             by_line = collections.Counter()
             for r in parts[role]:
