@@ -238,7 +238,8 @@ TEST_CASE("fused V layout: unique slots, conflict-free ldmatrix rows and NHWC st
 }
 
 // The wgmma kernel: every channel-count class (C < 16 and odd; not a multiple of 16; 64; beyond 128),
-// K below, at and beyond one block of 64 (odd, not a multiple of 8), border tiles and pads 0 to 2,
+// K below, at and beyond one block of 64 (odd, not a multiple of 8; exactly 64, whose NHWC tile rows
+// the copy engine stores, with rows and columns of border tiles outside), border tiles and pads 0 to 2,
 // both layouts, fp16 and bf16, bias with and without ReLU, 16 and 8 tiles a group, persistent
 // blocks that take several tile groups each (so V slots and U stages are reused), and U rings of the
 // fewest stages and of as many as an H200's shared memory holds.
@@ -267,7 +268,7 @@ TEST_CASE("wgmma fused kernel, emulated on the CPU: channel classes, layouts, fp
   using nova::generated::f2x3_standard::Transform;
   using F43 = nova::generated::f4x3_standard::Transform;
   const std::vector<Shape> shapes = {{2, 3, 5, 7, 9, 1}, {1, 24, 72, 9, 5, 0}, {2, 16, 16, 18, 21, 1},
-                                     {1, 64, 130, 6, 7, 2}, {1, 136, 40, 5, 6, 1}};
+                                     {1, 64, 130, 6, 7, 2}, {1, 136, 40, 5, 6, 1}, {2, 32, 64, 10, 11, 1}};
   unsigned seed = 61;
   for (const Shape& s : shapes) {
     check_wgmma<F43, Layout::nhwc, __half>(s, seed++);
@@ -341,11 +342,11 @@ TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes
   CHECK(fused_wg_tiles(6, 4, 256, 64, 227 * 1024) == 0);
   CHECK(fused_wg_tiles(4, 2, 256, 256, 227 * 1024) == 8);
   CHECK(fused_wg_tiles(8, 6, 16, 16, 227 * 1024) == 0);
-  // F(4,3), C = 64, 16 tiles: the header (640 bytes), two V slots (147,456), staging (NCHW 33,024, NHWC
-  // 37,120) and 12,288 bytes a U stage within 232,448; C = 32 leaves room for the most.
+  // F(4,3), C = 64, 16 tiles: the header (640 bytes), two V slots (147,456), staging (33,024 in either layout)
+  // and 12,288 bytes a U stage within 232,448; C = 32 leaves room for the most.
   using nova::kernels::fused_wg_u_stages;
   CHECK(fused_wg_u_stages(6, 4, 64, 16, Layout::nchw, 227 * 1024) == 4);
-  CHECK(fused_wg_u_stages(6, 4, 64, 16, Layout::nhwc, 227 * 1024) == 3);
+  CHECK(fused_wg_u_stages(6, 4, 64, 16, Layout::nhwc, 227 * 1024) == 4);
   CHECK(fused_wg_u_stages(6, 4, 32, 16, Layout::nchw, 227 * 1024) == nova::kernels::kWgMaxUStages);
   // Every V slot, U stage and the staging start on a 128-byte boundary.
   CHECK(nova::kernels::kWgHeaderBytes % 128 == 0);
@@ -356,6 +357,36 @@ TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes
         CHECK((l.v_slot * 2) % 128 == 0);
         CHECK((l.u_stage * 2) % 128 == 0);
       }
+  // The staged outputs: each (tile, pixel, channel) its own element of the buffer, and in NHWC each
+  // store of a consumer warp (one accumulator register and pixel) within one access of the 32 banks.
+  for (const Layout layout : {Layout::nhwc, Layout::nchw})
+    for (const int tiles : {8, 16}) {
+      const int m = 4, size = nova::kernels::fused_wg_layout(6, m, 64, tiles, layout, 3).staging;
+      std::vector<int> staged(static_cast<std::size_t>(size), 0);
+      for (int t = 0; t < tiles; ++t)
+        for (int p = 0; p < m * m; ++p)
+          for (int kl = 0; kl < kWgRows; ++kl) {
+            const int at = layout == Layout::nhwc ? fused_wg_staging_offset<Layout::nhwc>(t, p, kl, m, tiles)
+                                                  : fused_wg_staging_offset<Layout::nchw>(t, p, kl, m, tiles);
+            REQUIRE(at >= 0);
+            REQUIRE(at < size);
+            ++staged[static_cast<std::size_t>(at)];
+          }
+      CHECK(std::count(staged.begin(), staged.end(), 1) == tiles * m * m * kWgRows);
+      if (layout == Layout::nchw) continue;
+      for (int warp = 0; warp < 4; ++warp)
+        for (int d = 0; d < tiles / 2; ++d)
+          for (int p = 0; p < m * m; ++p) {
+            std::map<int, std::set<int>> words_of_bank;
+            for (int lane = 0; lane < 32; ++lane) {
+              const int thread = warp * 32 + lane;
+              const int word = fused_wg_staging_offset<Layout::nhwc>(wg_accumulator_column(thread, d), p,
+                                                                     wg_accumulator_row(thread, d), m, tiles) / 2;
+              words_of_bank[word % 32].insert(word);
+            }
+            for (const auto& [bank, words] : words_of_bank) CHECK(words.size() == 1);
+          }
+    }
   CHECK(fused_uses_wgmma(FusedDevice{227 * 1024, 132, true}, 6, 4, 64, 64));
   CHECK_FALSE(fused_uses_wgmma(FusedDevice{227 * 1024, 132, false}, 6, 4, 64, 64));
 }

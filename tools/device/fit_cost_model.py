@@ -159,7 +159,7 @@ def fused_wg_tiles(n, m, c, k):  # fused_wgmma_kernels.hpp: tiles a group, 0 whe
     steps = (c + 15) // 16
     for tiles in (16, 8):
         v_slot, u_stage = n * n * steps * tiles * 16, n * 64 * 16
-        staging = max(tiles * (m * m * 72 + 8), 64 * (tiles * m * m + 2))
+        staging = max(tiles * (m * m * 64 + 8), 64 * (tiles * m * m + 2))
         barriers = 2 * 2 + 8 + 2  # kWgBarriers: V full and empty, U full (kWgMaxUStages), staging full and free
         header = (barriers * 16 + 2 * 16 * 12 + 127) // 128 * 128  # kWgHeaderBytes: to a 128-byte boundary
         if header + 2 * (2 * v_slot + 3 * u_stage + staging) <= SHARED_LIMIT:

@@ -35,7 +35,6 @@ inline constexpr int kWgConsumerThreads = 128;  // the third
 inline constexpr int kWgVSlots = 2;
 inline constexpr int kWgUStages = 3;     // the fewest U stages: the one multiplied, two fetched ahead
 inline constexpr int kWgMaxUStages = 8;  // the most (the copy engine's latency is hidden well before)
-inline constexpr int kWgStagingPitch = kWgRows + 8;  // elements a staged NHWC pixel: 16 bytes of padding
 // setmaxnreg moves registers between the warpgroups within what the block got at launch: 168 a
 // thread (65536 / 384, in steps of 8). A consumer that asks for more than the producers gave back
 // waits for ever.
@@ -56,13 +55,12 @@ inline constexpr int kWgHeaderBytes =
 NOVA_HD constexpr int fused_wg_padded_outputs(int K) { return (K + kWgRows - 1) / kWgRows * kWgRows; }
 
 // Element (tile t, pixel p, channel kl of a block of 64) of the staged outputs of one tile group:
-// NHWC as [tile][pixel][channel] (16-byte channel runs; pixels and tiles padded by 16 bytes, which
-// spreads the consumer's writes over the banks), NCHW as [channel][tile][pixel] (rows padded by 4
-// bytes).
+// NHWC as [tile][pixel][channel], each pixel's 64 channels one 128-byte run that the copy engine stores
+// whole, tiles padded by 16 bytes (a consumer store's four tiles t, t + 2, t + 4, t + 6 then meet four
+// different groups of banks); NCHW as [channel][tile][pixel] (rows padded by 4 bytes).
 template <Layout layout>
 NOVA_HD constexpr int fused_wg_staging_offset(int t, int p, int kl, int m, int tiles) {
-  return layout == Layout::nhwc ? t * (m * m * kWgStagingPitch + 8) + p * kWgStagingPitch + kl
-                                : kl * (tiles * m * m + 2) + t * m * m + p;
+  return layout == Layout::nhwc ? t * (m * m * kWgRows + 8) + p * kWgRows + kl : kl * (tiles * m * m + 2) + t * m * m + p;
 }
 
 // Shared memory of one block, in 16-bit elements after the header: two V slots, `u_stages` U stages
@@ -82,7 +80,7 @@ NOVA_HD constexpr WgLayout fused_wg_layout(int n, int m, int C, int tiles, Layou
   l.v_slot = n * n * l.steps * tiles * kWgDepth;
   l.u_stage = n * wg_operand_elements(kWgRows);
   l.u_stages = u_stages;
-  l.staging = layout == Layout::nhwc ? tiles * (m * m * kWgStagingPitch + 8) : kWgRows * (tiles * m * m + 2);
+  l.staging = layout == Layout::nhwc ? tiles * (m * m * kWgRows + 8) : kWgRows * (tiles * m * m + 2);
   l.bytes = kWgHeaderBytes + 2LL * (static_cast<long long>(kWgVSlots) * l.v_slot + static_cast<long long>(u_stages) * l.u_stage + l.staging);
   return l;
 }
@@ -173,20 +171,45 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
   const TileOrigin* origins = blk.origins + slot * kWgMaxTiles;
   wg_wait(blk.staged, e & 1);
   if constexpr (layout == Layout::nhwc) {
-    constexpr int kRuns = kWgRows / 8;  // 16-byte runs of a staged pixel
+    const long long tiles_left = g.tiles - first_tile;
+    const int tiles = tiles_left < kTiles ? static_cast<int>(tiles_left) : kTiles;
+    if (a.K == kWgRows) {
+      // Every channel of a pixel staged: a tile row is one run in y, which the copy engine stores
+      // from its staged pixels (contiguous too). A lane a row, the rows spread over the warps; a copy
+      // takes its operands from uniform registers, so that a warp issues its lanes' copies one after
+      // another (docs/performance.md, "Fused v5.14").
+      constexpr int kWarps = kWgProducerThreads / 32;
 #pragma unroll 1
-    for (int unit = thread; unit < kTiles * m * m * kRuns; unit += kWgProducerThreads) {
-      const int run = unit % kRuns, p = unit / kRuns % (m * m), t = unit / (kRuns * m * m), k = kh * kWgRows + run * 8;
-      if (first_tile + t >= g.tiles || k >= a.K) continue;
-      const TileOrigin o = origins[t];
-      const int row = o.row + p / m, col = o.col + p % m;
-      if (row >= g.out_height || col >= g.out_width) continue;
-      T* to = y + (static_cast<long long>(o.image * g.out_height + row) * g.out_width + col) * a.K + k;
-      const T* from = blk.staging + fused_wg_staging_offset<layout>(t, p, run * 8, m, kTiles);
-      if (a.K % 8 == 0) {
-        copy_run(to, from);
-      } else {
-        for (int c = 0; c < 8 && k + c < a.K; ++c) to[c] = from[c];
+      for (int unit = thread / 32 + kWarps * (thread % 32); unit < tiles * m; unit += kWgProducerThreads) {
+        const int t = unit / m, r = unit % m;
+        const TileOrigin o = origins[t];
+        const int row = o.row + r, inside = g.out_width - o.col;
+        if (row >= g.out_height) continue;
+        T* to = y + (static_cast<long long>(o.image * g.out_height + row) * g.out_width + o.col) * kWgRows;
+        const T* from = blk.staging + fused_wg_staging_offset<layout>(t, r * m, 0, m, kTiles);
+        wg_bulk_store(to, from, (inside < m ? inside : m) * kWgRows * static_cast<int>(sizeof(T)));
+      }
+      wg_bulk_stores_read();  // before the staging is free again
+    } else {
+      // A thread keeps one 16-byte run of one pixel (consecutive threads: the runs of a pixel, then the
+      // pixels of a tile) and steps through the tiles: its channels, pixel and checks once a staging.
+      constexpr int kRuns = kWgRows / 8, kTileThreads = m * m * kRuns, kTileStep = kWgProducerThreads / kTileThreads;
+      static_assert(kTileStep >= 1, "a tile's runs fit the producers");
+      const int run = thread % kRuns, p = thread / kRuns % (m * m), k = kh * kWgRows + run * 8;
+      if (thread < kTileStep * kTileThreads && k < a.K) {
+#pragma unroll 1
+        for (int t = thread / kTileThreads; t < tiles; t += kTileStep) {
+          const TileOrigin o = origins[t];
+          const int row = o.row + p / m, col = o.col + p % m;
+          if (row >= g.out_height || col >= g.out_width) continue;
+          T* to = y + (static_cast<long long>(o.image * g.out_height + row) * g.out_width + col) * a.K + k;
+          const T* from = blk.staging + fused_wg_staging_offset<layout>(t, p, run * 8, m, kTiles);
+          if (a.K % 8 == 0) {
+            copy_run(to, from);
+          } else {
+            for (int c = 0; c < 8 && k + c < a.K; ++c) to[c] = from[c];
+          }
+        }
       }
     }
   } else {
@@ -216,6 +239,13 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
   wg_arrive(blk.stored);
 }
 
+// One item of the producers: a channel pair of one tile.
+struct WgItem {
+  int t, c;     // the tile in the group, the pair's first channel
+  bool valid;   // the item exists: a tile of the grid, a channel of x
+  bool second;  // channel c + 1 exists
+};
+
 // The producers: V of each of the block's tile groups (blockIdx.x, + gridDim.x, ...) into slot
 // q % 2, once the consumer has released it, then the outputs of the group before (the consumer
 // stages them while the producers transform the next group). A thread takes a channel pair of one
@@ -240,23 +270,62 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
       T* v = blk.v + slot * blk.layout.v_slot;
       TileOrigin* origins = blk.origins + slot * kWgMaxTiles;
       const long long first_tile = group * kTiles;
-      if (thread < kTiles && first_tile + thread < g.tiles) origins[thread] = tile_origin(g, first_tile + thread, m);
+      const int group_tiles = g.tiles - first_tile < kTiles ? static_cast<int>(g.tiles - first_tile) : kTiles;
+      if (thread < group_tiles) origins[thread] = tile_origin(g, first_tile + thread, m);
       wg_producer_sync();
-#pragma unroll 1
-      for (int item = thread; item < items; item += kWgProducerThreads) {
-        const int t = layout == Layout::nhwc ? item / 4 % kTiles : item % kTiles;
-        const int pair = layout == Layout::nhwc ? item % 4 + item / (4 * kTiles) * 4 : item / kTiles;
-        const int c = 2 * pair;
-        const bool valid = first_tile + t < g.tiles && c < C, second = word || c + 1 < C;
-        const TileOrigin o = origins[valid ? t : 0];
-        const int next = second ? plane : 0;
-        float d0[nn], d1[nn], v0[nn], v1[nn];
-        load_pair_patch_float<n, m, layout>(x, g, o, c, valid, next, word, d0, d1);
-        Transform::input_2d(d0, v0);
-        Transform::input_2d(d1, v1);
-        T* at = v + fused_wg_v_offset(0, t, c, steps, kTiles);
+      // Item `item`: its tile, its first channel, and whether it and its second channel exist.
+      const auto item_at = [&](int item) {
+        WgItem it;
+        it.t = layout == Layout::nhwc ? item / 4 % kTiles : item % kTiles;
+        it.c = 2 * (layout == Layout::nhwc ? item % 4 + item / (4 * kTiles) * 4 : item / kTiles);
+        it.valid = item < items && it.t < group_tiles && it.c < C;
+        it.second = word || it.c + 1 < C;
+        return it;
+      };
+      // `second`: channel c + 1 exists (a constant where every pair is whole: no select an element).
+      const auto store_item = [&](const WgItem& it, bool second, const float(&v0)[nn], const float(&v1)[nn]) {
+        T* at = v + fused_wg_v_offset(0, it.t, it.c, steps, kTiles);
 #pragma unroll
         for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * steps * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);
+      };
+      // NHWC with C even (one word an element, every pair whole): two items a pass, of the same tile,
+      // both patches loaded before either is transformed, so that the second's loads wait while the
+      // first is transformed; elsewhere an item a pass.
+      bool in_pairs = false;
+      if constexpr (layout == Layout::nhwc) in_pairs = word;
+      if (in_pairs) {
+#pragma unroll 1
+        for (int item = thread; item < items; item += 2 * kWgProducerThreads) {
+          // The later item: the same tile (item_at's NHWC order), 2 * kWgProducerThreads / kTiles channels further.
+          static_assert(kWgProducerThreads / 4 % kTiles == 0, "an item and the one kWgProducerThreads later share a tile");
+          const WgItem first = item_at(item);
+          constexpr int kLater = 2 * kWgProducerThreads / kTiles;
+          const bool later_valid = first.valid && item + kWgProducerThreads < items && first.c + kLater < C;
+          const TileOrigin o = origins[first.valid ? first.t : 0];
+          StoragePair<T> raw_first[nn], raw_later[nn];
+          load_pair_patch<n, m, layout>(x, g, o, first.c, first.valid, plane, true, raw_first);
+          float d0[nn], d1[nn], v0[nn], v1[nn];
+          unpack_pair_patch<nn, T>(raw_first, d0, d1);
+          Transform::input_2d(d0, v0);
+          load_pair_patch<n, m, layout>(x, g, o, first.c + kLater, later_valid, plane, true, raw_later);
+          Transform::input_2d(d1, v1);
+          store_item(first, true, v0, v1);
+          if (item + kWgProducerThreads < items) {
+            transform_pair_patch<Transform, T>(raw_later, v0, v1);
+            store_item(WgItem{first.t, first.c + kLater, later_valid, true}, true, v0, v1);
+          }
+        }
+      } else {
+#pragma unroll 1
+        for (int item = thread; item < items; item += kWgProducerThreads) {
+          const WgItem it = item_at(item);
+          float d0[nn], d1[nn], v0[nn], v1[nn];
+          load_pair_patch_float<n, m, layout>(x, g, origins[it.valid ? it.t : 0], it.c, it.valid, it.second ? plane : 0, word,
+                                              d0, d1);
+          Transform::input_2d(d0, v0);
+          Transform::input_2d(d1, v1);
+          store_item(it, it.second, v0, v1);
+        }
       }
       wg_fence_operands();  // the tensor cores read the slot next
       wg_arrive(&blk.v_full[slot]);
@@ -270,6 +339,7 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
     if (group >= blk.groups) break;
     wg_producer_sync();  // every producer is done with the origins of the slot it refills next
   }
+  if constexpr (layout == Layout::nhwc) wg_bulk_stores_done();  // y complete before the block ends
 }
 
 // The consumer's epilogue of block kh of a tile group (the e-th of the block): bias and ReLU of
@@ -298,6 +368,7 @@ __device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgB
       store(blk.staging + fused_wg_staging_offset<layout>(t, p, kl, m, kTiles), value);
     }
   }
+  if constexpr (layout == Layout::nhwc) wg_fence_operands();  // the copy engine reads the staging
   wg_arrive(blk.staged);
 }
 

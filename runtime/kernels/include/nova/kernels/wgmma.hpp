@@ -114,6 +114,9 @@ inline void wg_bulk_copy(void* to, const void* from, int bytes, WgBarrier* b) {
   b->words[2] -= static_cast<std::uint32_t>(bytes);
   wg_barrier_complete_if_done(b);
 }
+inline void wg_bulk_store(void* to, const void* from, int bytes) { std::memcpy(to, from, static_cast<std::size_t>(bytes)); }
+inline void wg_bulk_stores_read() {}
+inline void wg_bulk_stores_done() {}
 // A barrier of kThreads threads of the block (bar.sync kId, kThreads on the GPU).
 template <int kId, int kThreads> inline void wg_named_sync() {
   static unsigned arrived = 0, generation = 0;
@@ -174,11 +177,26 @@ __device__ inline void wg_bulk_copy(void* to, const void* from, int bytes, WgBar
                "l"(from), "r"(bytes), "r"(wg_shared_address(b))
                : "memory");
 }
+// `bytes` (a multiple of 16; both ends 16-byte aligned) from shared to global memory by the copy engine,
+// in this thread's group of bulk stores.
+__device__ inline void wg_bulk_store(void* to, const void* from, int bytes) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(to), "r"(wg_shared_address(from)),
+               "r"(bytes)
+               : "memory");
+}
+// Waits until the copy engine has read the shared memory of every bulk store this thread issued, which
+// may then be written again (the stores into global memory go on).
+__device__ inline void wg_bulk_stores_read() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+// Waits until every bulk store this thread issued is complete in global memory.
+__device__ inline void wg_bulk_stores_done() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
 // A barrier of kThreads threads of the block (kId > 0: __syncthreads is barrier 0).
 template <int kId, int kThreads> __device__ inline void wg_named_sync() {
   asm volatile("bar.sync %0, %1;\n" ::"n"(kId), "n"(kThreads) : "memory");
 }
-// Ordinary stores to shared memory that the tensor cores read next.
+// Ordinary stores to shared memory that the tensor cores or the copy engine read next.
 __device__ inline void wg_fence_operands() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 __device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ inline void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
