@@ -307,9 +307,9 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
           float d0[nn], d1[nn], v0[nn], v1[nn];
           unpack_pair_patch<nn, T>(raw_first, d0, d1);
           Transform::input_2d(d0, v0);
-          load_pair_patch<n, m, layout>(x, g, o, first.c + kLater, later_valid, plane, true, raw_later);
           Transform::input_2d(d1, v1);
           store_item(first, true, v0, v1);
+          load_pair_patch<n, m, layout>(x, g, o, first.c + kLater, later_valid, plane, true, raw_later);
           if (item + kWgProducerThreads < items) {
             transform_pair_patch<Transform, T>(raw_later, v0, v1);
             store_item(WgItem{first.t, first.c + kLater, later_valid, true}, true, v0, v1);
