@@ -261,7 +261,8 @@ inline kernels::FusedLaunch fastest_fused_launch(const ConvShape& s, const Trans
 
 // Where the runtime runs the wgmma fused kernel rather than the mma.sync one, on a device that has
 // it: NCHW images with tile groups of 16, where it was measured faster (docs/performance.md, "Fused
-// v5"; in NHWC and with 8 tiles it is slower).
+// v5"; with 8 tiles it is slower; in NHWC it is level with the mma.sync kernel since v5.14, but this
+// model's wgmma path was fitted on NCHW times only).
 inline bool fused_runs_wgmma(const ConvShape& s, const TransformEntry& t, int shared_limit) {
   return s.layout == NOVA_LAYOUT_NCHW &&
          kernels::fused_wg_tiles(t.n, t.m, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit) == kernels::kWgMaxTiles;

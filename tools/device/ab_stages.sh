@@ -10,7 +10,8 @@
 # Run from the repository root with both archives and .device/build-cuda.path carried.
 # Environment: LAYERS (default "128,112,32 256,56,32 64,224,32 64,56,32 512,28,32"), TRANSFORMS
 # (default "f6x3_fp16 f4x3_standard"), DTYPES (default fp16), RUNS (default "1 2"), LAYOUTS (default
-# "NHWC-3 NCHW-3").
+# "NHWC-3 NCHW-3"), BUILDS (default "base new": the builds in the order each run takes them; another
+# name is a further staged build, .device/NAME or .device/NAME.tar.xz, for several steps in one call).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/o}
@@ -19,9 +20,12 @@ mkdir -p "$out"
 use_stage build-cuda
 use_base
 for run in ${RUNS:-1 2}; do
-  for build in base new; do
-    root=.device/base
-    [ $build = new ] && root=$stage
+  for build in ${BUILDS:-base new}; do
+    case $build in
+      base) root=.device/base ;;
+      new) root=$stage ;;
+      *) use_stage "$build" && root=$stage && use_stage build-cuda ;;
+    esac
     for layer in ${LAYERS:-128,112,32 256,56,32 64,224,32 64,56,32 512,28,32}; do
       for transform in ${TRANSFORMS:-f6x3_fp16 f4x3_standard}; do
         for dtype in ${DTYPES:-fp16}; do

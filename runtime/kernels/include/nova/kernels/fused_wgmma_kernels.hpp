@@ -13,7 +13,7 @@
 //     (fused_wg_filter_index), each refilled as the one after it starts; then folds the row into the outputs
 //     as fused_accumulate does, while the next row's first products run; adds bias and ReLU and
 //     stages the outputs in shared memory, which the producers store between two tile groups (NHWC:
-//     16-byte channel runs; NCHW: plane rows);
+//     tile rows by the copy engine where K = 64, else 16-byte channel runs; NCHW: plane rows);
 //   - the grid is persistent (one block an SM), so the producers transform the next tile group
 //     while the consumer multiplies this one.
 // Compared with the mma.sync kernel this moves 64 x 16 + 16 x kTiles operand elements through
