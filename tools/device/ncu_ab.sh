@@ -8,6 +8,7 @@
 # its summary by role (PREFIX_roles_BUILD.txt, tools/device/sass_summary.py --roles: wgmma kernels).
 # Usage (on the GPU machine, from the repository root, with the builds carried as for ab_stages.sh):
 #   tools/device/ncu_ab.sh LAYER TRANSFORM BASE_KERNEL NEW_KERNEL PREFIX
+# BUILDS=new (or base) in the environment profiles that build alone.
 # BASE_KERNEL, NEW_KERNEL: the kernel's name in each build after nova_TRANSFORM_ (e.g. output_m16_nchw_f16).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,7 +17,7 @@ layer=$1 transform=$2 base_kernel=$3 new_kernel=$4 prefix=$5
 use_stage build-cuda
 use_base
 mkdir -p /tmp/ncu
-for build in base new; do
+for build in ${BUILDS:-base new}; do
   root=.device/base kernel=$base_kernel
   [ $build = new ] && root=$stage kernel=$new_kernel
   what=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis)
