@@ -288,9 +288,10 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
 #pragma unroll
         for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * steps * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);
       };
-      // NHWC with C even (one word an element, every pair whole): two items a pass, of the same tile,
-      // both patches loaded before either is transformed, so that the second's loads wait while the
-      // first is transformed; elsewhere an item a pass.
+      // NHWC with C even (one word an element, every pair whole): two items a pass, of the same tile
+      // (its origin and patch offsets once), the later patch loaded as soon as the first item is
+      // stored (loaded earlier, beside the first item's values, some transforms' kernels spilled);
+      // elsewhere an item a pass.
       bool in_pairs = false;
       if constexpr (layout == Layout::nhwc) in_pairs = word;
       if (in_pairs) {
