@@ -11,7 +11,8 @@
 # Environment: LAYERS (default "128,112,32 256,56,32 64,224,32 64,56,32 512,28,32"), TRANSFORMS
 # (default "f6x3_fp16 f4x3_standard"), DTYPES (default fp16), RUNS (default "1 2"), LAYOUTS (default
 # "NHWC-3 NCHW-3"), BUILDS (default "base new": the builds in the order each run takes them; another
-# name is a further staged build, .device/NAME or .device/NAME.tar.xz, for several steps in one call).
+# name is a further staged build, .device/NAME, .device/NAME.tar.xz or a tools/device/pack_ab.sh delta, for
+# several steps in one call).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/o}
