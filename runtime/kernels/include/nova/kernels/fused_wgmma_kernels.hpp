@@ -131,6 +131,13 @@ NOVA_HD constexpr int fused_wg_v_offset(int xi, int t, int c, int steps, int til
   return (xi * steps + c / kFusedChannelStep) * tiles * kWgDepth + wg_operand_offset(t, c % kFusedChannelStep);
 }
 
+// The tiles of the tile group that starts at tile `first` of the grid's `tiles` (fewer than kTiles in
+// the last group).
+template <int kTiles>
+NOVA_HD constexpr int fused_wg_group_tiles(long long tiles, long long first) {
+  return tiles - first < kTiles ? static_cast<int>(tiles - first) : kTiles;
+}
+
 // The persistent grid: one block an SM, no more than the tile groups.
 inline int fused_wg_blocks(long long tiles, int tile_group, int multiprocessors) {
   const long long groups = (tiles + tile_group - 1) / tile_group;
@@ -171,8 +178,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
   const TileOrigin* origins = blk.origins + slot * kWgMaxTiles;
   wg_wait(blk.staged, e & 1);
   if constexpr (layout == Layout::nhwc) {
-    const long long tiles_left = g.tiles - first_tile;
-    const int tiles = tiles_left < kTiles ? static_cast<int>(tiles_left) : kTiles;
+    const int tiles = fused_wg_group_tiles<kTiles>(g.tiles, first_tile);
     if (a.K == kWgRows) {
       // Every channel of a pixel staged: a tile row is one run in y, which the copy engine stores
       // from its staged pixels (contiguous too). A lane a row, the rows spread over the warps; a copy
@@ -270,7 +276,7 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
       T* v = blk.v + slot * blk.layout.v_slot;
       TileOrigin* origins = blk.origins + slot * kWgMaxTiles;
       const long long first_tile = group * kTiles;
-      const int group_tiles = g.tiles - first_tile < kTiles ? static_cast<int>(g.tiles - first_tile) : kTiles;
+      const int group_tiles = fused_wg_group_tiles<kTiles>(g.tiles, first_tile);
       if (thread < group_tiles) origins[thread] = tile_origin(g, first_tile + thread, m);
       wg_producer_sync();
       // Item `item`: its tile, its first channel, and whether it and its second channel exist.
@@ -278,13 +284,14 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
         WgItem it;
         it.t = layout == Layout::nhwc ? item / 4 % kTiles : item % kTiles;
         it.c = 2 * (layout == Layout::nhwc ? item % 4 + item / (4 * kTiles) * 4 : item / kTiles);
-        it.valid = item < items && it.t < group_tiles && it.c < C;
+        it.valid = it.t < group_tiles && it.c < C;
         it.second = word || it.c + 1 < C;
         return it;
       };
-      // `second`: channel c + 1 exists (a constant where every pair is whole: no select an element).
-      const auto store_item = [&](const WgItem& it, bool second, const float(&v0)[nn], const float(&v1)[nn]) {
-        T* at = v + fused_wg_v_offset(0, it.t, it.c, steps, kTiles);
+      // V of channels c and c + 1 of tile t; `second`: channel c + 1 exists (a constant where every
+      // pair is whole: no select an element).
+      const auto store_item = [&](int t, int c, bool second, const float(&v0)[nn], const float(&v1)[nn]) {
+        T* at = v + fused_wg_v_offset(0, t, c, steps, kTiles);
 #pragma unroll
         for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * steps * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);
       };
@@ -309,11 +316,11 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
           unpack_pair_patch<nn, T>(raw_first, d0, d1);
           Transform::input_2d(d0, v0);
           Transform::input_2d(d1, v1);
-          store_item(first, true, v0, v1);
+          store_item(first.t, first.c, true, v0, v1);
           load_pair_patch<n, m, layout>(x, g, o, first.c + kLater, later_valid, plane, true, raw_later);
           if (item + kWgProducerThreads < items) {
             transform_pair_patch<Transform, T>(raw_later, v0, v1);
-            store_item(WgItem{first.t, first.c + kLater, later_valid, true}, true, v0, v1);
+            store_item(first.t, first.c + kLater, true, v0, v1);
           }
         }
       } else {
@@ -325,7 +332,7 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
                                               d0, d1);
           Transform::input_2d(d0, v0);
           Transform::input_2d(d1, v1);
-          store_item(it, it.second, v0, v1);
+          store_item(it.t, it.c, it.second, v0, v1);
         }
       }
       wg_fence_operands();  // the tensor cores read the slot next
