@@ -23,6 +23,14 @@ offsets (fused_wg_conv_tiles, with kWgMaxUStages = 8): V full +0x0/+0x10 (a slot
 +0x20/+0x30, U full +0x40 (the stage in a register), staged +0xc0, stored +0xd0. Kernels built before
 the twenty-fourth session had three U stages: staged +0x70, stored +0x80.
 
+  sass_summary.py --roles --blocks SOURCE.csv[.gz]...
+
+Also each role's straight runs of code (split after every branch, barrier and exit, and where the times
+run change: a branch target) that hold at
+least 0.4 % of its samples: start address, instructions, times run, share of the role's instructions
+executed and of its samples, and the loads and stores a run (global LDG/STG, shared LDS/STS, bulk
+UBLKCP). Where a loop's body is, for instance, and what it costs.
+
   sass_summary.py --roles SOURCE.csv[.gz] --lines KERNEL.sass[.gz]
 
 Also each role's instructions executed by source line, where KERNEL.sass is `nvdisasm -g` of the same
@@ -112,7 +120,40 @@ def read_line_info(path):
     return out
 
 
-def summarise_roles(path, lines=None):
+def straight_runs(header, rows, least=0.004):
+    """The role's runs of code between branches, barriers, exits and branch targets (where the count of
+    times run changes), as printable lines."""
+    column = {name: i for i, name in enumerate(header)}
+    runs, current = [], None
+    for r in rows:
+        op, times = opcode(r[column["Source"]]), int(r[column["Instructions Executed"]] or 0)
+        if current is not None and times != current["rows"][-1][1]:
+            current = None  # a branch lands here: another run
+        if current is None:
+            current = {"start": r[column["Address"]][-5:], "rows": []}
+            runs.append(current)
+        current["rows"].append((op, times, int(r[column["Warp Stall Sampling (All Samples)"]] or 0)))
+        if op in ("BRA", "EXIT", "BAR") or "SYNCS.PHASECHK" in r[column["Source"]]:
+            current = None
+    executed = max(sum(e for run in runs for _, e, _ in run["rows"]), 1)
+    sampled = max(sum(n for run in runs for _, _, n in run["rows"]), 1)
+    out = []
+    for run in runs:
+        ops, times = run["rows"], max(run["rows"][0][1], 1)
+        share = sum(n for _, _, n in ops) / sampled
+        if share < least:
+            continue
+        memory = collections.Counter()
+        for op, e, _ in ops:
+            if op in ("LDG", "STG", "LDS", "STS", "UBLKCP"):
+                memory[op] += e
+        out.append(f"    {run['start']} {len(ops):4d} instructions, run {run['rows'][0][1]} times: "
+                   f"{100 * sum(e for _, e, _ in ops) / executed:5.1f}% of instructions, {100 * share:5.1f}% of samples"
+                   + "".join(f", {op} {n / times:.1f}" for op, n in sorted(memory.items())))
+    return out
+
+
+def summarise_roles(path, lines=None, blocks=False):
     header, rows = read_rows(path)
     source, executed = header.index("Source"), header.index("Instructions Executed")
     parts, role = collections.defaultdict(list), "prologue"
@@ -137,6 +178,9 @@ def summarise_roles(path, lines=None):
         for b, n in waits.items():
             offsets[(re.search(r"\+(0x[0-9a-f]+)$", b) or [None, "0x0"])[1]] += n
         print("  waits by offset: " + ", ".join(f"+{o} {100 * n / sampled:.1f}%" for o, n in offsets.most_common() if n))
+        if blocks:
+            print("  straight runs of code:")
+            print("\n".join(straight_runs(header, parts[role])))
         if info:
             by_line = collections.Counter()
             for r in parts[role]:
@@ -154,8 +198,9 @@ def main():
         if len(args) == 4 and args[2] == "--lines":
             summarise_roles(args[1], args[3])
         else:
-            for path in args[1:]:
-                summarise_roles(path)
+            blocks = len(args) > 1 and args[1] == "--blocks"
+            for path in args[1 + blocks:]:
+                summarise_roles(path, blocks=blocks)
         return 0
     for path in args:
         summarise(path, *read_rows(path))
