@@ -250,9 +250,9 @@ void check_wgmma(const Shape& s, unsigned seed) {
   for (int relu = 0; relu <= 1; ++relu)
     for (const unsigned blocks : {1u, 3u})
       for (const int tiles : {16, 8}) {
-        const auto layout_of = [&](int stages) { return nova::kernels::fused_wg_layout(Transform::n, Transform::m, s.C, tiles, layout, stages); };
+        const auto layout_of = [&](int stages) { return nova::kernels::fused_wg_layout(Transform::n, Transform::m, s.C, s.K, tiles, layout, stages); };
         if (layout_of(kWgUStages).bytes > 227 * 1024) continue;  // never launched
-        const int deepest = nova::kernels::fused_wg_u_stages(Transform::n, Transform::m, s.C, tiles, layout, 227 * 1024);
+        const int deepest = nova::kernels::fused_wg_u_stages(Transform::n, Transform::m, s.C, s.K, tiles, layout, 227 * 1024);
         std::vector<int> rings = {kWgUStages};
         if (deepest > kWgUStages && blocks > 1) rings.push_back(deepest);  // a deeper ring where it is reused
         for (const int stages : rings) {
@@ -343,17 +343,23 @@ TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes
   CHECK(fused_wg_tiles(4, 2, 256, 256, 227 * 1024) == 8);
   CHECK(fused_wg_tiles(8, 6, 16, 16, 227 * 1024) == 0);
   // F(4,3), C = 64, 16 tiles: the header (640 bytes), two V slots (147,456), staging (33,024 in either layout)
-  // and 12,288 bytes a U stage within 232,448; C = 32 leaves room for the most.
+  // and 12,288 bytes a U stage within 232,448; with K <= 64 the staging lies in a V slot (36,864 elements
+  // against 16,512), two stages more. C = 32 leaves room for the most.
   using nova::kernels::fused_wg_u_stages;
-  CHECK(fused_wg_u_stages(6, 4, 64, 16, Layout::nchw, 227 * 1024) == 4);
-  CHECK(fused_wg_u_stages(6, 4, 64, 16, Layout::nhwc, 227 * 1024) == 4);
-  CHECK(fused_wg_u_stages(6, 4, 32, 16, Layout::nchw, 227 * 1024) == nova::kernels::kWgMaxUStages);
+  for (const Layout layout : {Layout::nchw, Layout::nhwc}) {
+    CHECK(fused_wg_u_stages(6, 4, 64, 128, 16, layout, 227 * 1024) == 4);
+    CHECK(fused_wg_u_stages(6, 4, 64, 64, 16, layout, 227 * 1024) == 6);
+    CHECK(fused_wg_layout(6, 4, 64, 64, 16, layout, 6).staging_in_slot);
+    CHECK_FALSE(fused_wg_layout(6, 4, 64, 65, 16, layout, 6).staging_in_slot);
+    CHECK_FALSE(fused_wg_layout(6, 4, 16, 16, 16, layout, 6).staging_in_slot);  // a slot of 9,216 elements
+  }
+  CHECK(fused_wg_u_stages(6, 4, 32, 128, 16, Layout::nchw, 227 * 1024) == nova::kernels::kWgMaxUStages);
   // Every V slot, U stage and the staging start on a 128-byte boundary.
   CHECK(nova::kernels::kWgHeaderBytes % 128 == 0);
   for (const int side : {4, 6})
     for (const int channels : {3, 24, 64, 130})
       for (const int tiles : {8, 16}) {
-        const auto l = nova::kernels::fused_wg_layout(side, side - 2, channels, tiles, Layout::nchw, 3);
+        const auto l = nova::kernels::fused_wg_layout(side, side - 2, channels, 128, tiles, Layout::nchw, 3);
         CHECK((l.v_slot * 2) % 128 == 0);
         CHECK((l.u_stage * 2) % 128 == 0);
       }
@@ -361,7 +367,7 @@ TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes
   // store of a consumer warp (one accumulator register and pixel) within one access of the 32 banks.
   for (const Layout layout : {Layout::nhwc, Layout::nchw})
     for (const int tiles : {8, 16}) {
-      const int m = 4, size = nova::kernels::fused_wg_layout(6, m, 64, tiles, layout, 3).staging;
+      const int m = 4, size = nova::kernels::fused_wg_layout(6, m, 64, 64, tiles, layout, 3).staging;
       std::vector<int> staged(static_cast<std::size_t>(size), 0);
       for (int t = 0; t < tiles; ++t)
         for (int p = 0; p < m * m; ++p)

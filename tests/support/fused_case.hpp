@@ -98,7 +98,7 @@ class FusedCase {
     std::vector<T> y = fresh_output();
     const FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_, u_stages};
     nova::emulation::dynamic_shared.assign(
-        static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, m, s_.C, kTiles, layout, u_stages).bytes), '\0');
+        static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, m, s_.C, s_.K, kTiles, layout, u_stages).bytes), '\0');
     nova::emulation::launch(dim3(blocks), static_cast<unsigned>(nova::kernels::kWgThreads), [&] {
       nova::kernels::fused_wg_conv_tiles<Transform, T, layout, kTiles>(args);
     });

@@ -65,44 +65,52 @@ NOVA_HD constexpr int fused_wg_staging_offset(int t, int p, int kl, int m, int t
 
 // Shared memory of one block, in 16-bit elements after the header: two V slots, `u_stages` U stages
 // and the staged outputs of one block of 64 channels of a tile group (this layout's
-// fused_wg_staging_offset range).
+// fused_wg_staging_offset range). With one block of outputs (K <= 64) the outputs of a tile group are
+// staged in the group's own V slot where they fit: its products are done by then, and the producers
+// store them before they refill it, so the staging's bytes go to the U ring (docs/performance.md,
+// "Fused v5.15").
 struct WgLayout {
   int steps;     // channel steps of 16
   int v_slot;    // n^2 positions x steps x kTiles x 16
   int u_stage;   // n blocks of 64 x 16
   int u_stages;  // of the ring
   int staging;
+  bool staging_in_slot;
   long long bytes;
 };
-NOVA_HD constexpr WgLayout fused_wg_layout(int n, int m, int C, int tiles, Layout layout, int u_stages) {
+NOVA_HD constexpr WgLayout fused_wg_layout(int n, int m, int C, int K, int tiles, Layout layout, int u_stages) {
   WgLayout l{};
   l.steps = fused_padded_channels(C) / kFusedChannelStep;
   l.v_slot = n * n * l.steps * tiles * kWgDepth;
   l.u_stage = n * wg_operand_elements(kWgRows);
   l.u_stages = u_stages;
   l.staging = layout == Layout::nhwc ? tiles * (m * m * kWgRows + 8) : kWgRows * (tiles * m * m + 2);
-  l.bytes = kWgHeaderBytes + 2LL * (static_cast<long long>(kWgVSlots) * l.v_slot + static_cast<long long>(u_stages) * l.u_stage + l.staging);
+  l.staging_in_slot = K <= kWgRows && l.staging <= l.v_slot;
+  l.bytes = kWgHeaderBytes + 2LL * (static_cast<long long>(kWgVSlots) * l.v_slot + static_cast<long long>(u_stages) * l.u_stage +
+                                    (l.staging_in_slot ? 0 : l.staging));
   return l;
 }
 
-// The tiles of a tile group for a shape: 16 where two V slots of every channel and the fewest U stages
-// fit the shared memory in either layout, else 8, else 0 (not this kernel). The tile must fit the
+// The tiles of a tile group for a shape: 16 where two V slots of every channel, the fewest U stages
+// and a staging of its own fit the shared memory in either layout, else 8, else 0 (not this kernel);
+// the staging counted whatever K, so that the tile groups depend on C alone. The tile must fit the
 // registers (n <= kFusedMaxTileSide) and U and y their 32-bit offsets.
 constexpr int fused_wg_tiles(int n, int m, int C, int K, long long shared_limit) {
   if (n > kFusedMaxTileSide || C < 1 || K < 1 || C > (1 << 20) || K > (1 << 20)) return 0;
   if (static_cast<long long>(n) * n * fused_wg_padded_outputs(K) * fused_padded_channels(C) > INT_MAX) return 0;
+  constexpr int kStagingApart = kWgRows + 1;  // a K of two blocks of outputs
   for (int tiles = 16; tiles >= 8; tiles /= 2)
-    if (fused_wg_layout(n, m, C, tiles, Layout::nhwc, kWgUStages).bytes <= shared_limit &&
-        fused_wg_layout(n, m, C, tiles, Layout::nchw, kWgUStages).bytes <= shared_limit)
+    if (fused_wg_layout(n, m, C, kStagingApart, tiles, Layout::nhwc, kWgUStages).bytes <= shared_limit &&
+        fused_wg_layout(n, m, C, kStagingApart, tiles, Layout::nchw, kWgUStages).bytes <= shared_limit)
       return tiles;
   return 0;
 }
 
 // The U stages of a launch with these tile groups: as many as the shared memory holds, up to
 // kWgMaxUStages (each stage more is one more refill in flight while the consumer multiplies).
-constexpr int fused_wg_u_stages(int n, int m, int C, int tiles, Layout layout, long long shared_limit) {
+constexpr int fused_wg_u_stages(int n, int m, int C, int K, int tiles, Layout layout, long long shared_limit) {
   int stages = kWgUStages;
-  while (stages < kWgMaxUStages && fused_wg_layout(n, m, C, tiles, layout, stages + 1).bytes <= shared_limit) ++stages;
+  while (stages < kWgMaxUStages && fused_wg_layout(n, m, C, K, tiles, layout, stages + 1).bytes <= shared_limit) ++stages;
   return stages;
 }
 
@@ -160,10 +168,12 @@ struct WgBlock {
   WgBarrier* stored;   // the producers have stored them: the staging buffer is free (256 arrivals)
   T* v;                // [kWgVSlots][v_slot]
   T* u;                // [layout.u_stages][u_stage]
-  T* staging;
+  T* staging;          // where the staging is not in a V slot
   TileOrigin* origins;  // [kWgVSlots][kWgMaxTiles]: of the tiles of the group in each V slot
   WgLayout layout;
   long long groups;    // tile groups of the whole grid
+  // The staged outputs of the tile group in V slot `slot`.
+  NOVA_HD T* staging_of(int slot) const { return layout.staging_in_slot ? v + slot * layout.v_slot : staging; }
 };
 
 // The producers' second task: the outputs the consumer staged for block kh of the group in V slot
@@ -176,6 +186,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
   const TileGrid& g = a.grid;
   T* y = static_cast<T*>(a.y);
   const TileOrigin* origins = blk.origins + slot * kWgMaxTiles;
+  const T* staging = blk.staging_of(slot);
   wg_wait(blk.staged, e & 1);
   if constexpr (layout == Layout::nhwc) {
     const int tiles = fused_wg_group_tiles<kTiles>(g.tiles, first_tile);
@@ -192,7 +203,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
         const int row = o.row + r, inside = g.out_width - o.col;
         if (row >= g.out_height) continue;
         T* to = y + (static_cast<long long>(o.image * g.out_height + row) * g.out_width + o.col) * kWgRows;
-        const T* from = blk.staging + fused_wg_staging_offset<layout>(t, r * m, 0, m, kTiles);
+        const T* from = staging + fused_wg_staging_offset<layout>(t, r * m, 0, m, kTiles);
         wg_bulk_store(to, from, (inside < m ? inside : m) * kWgRows * static_cast<int>(sizeof(T)));
       }
       wg_bulk_stores_read();  // before the staging is free again
@@ -209,7 +220,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
           const int row = o.row + p / m, col = o.col + p % m;
           if (row >= g.out_height || col >= g.out_width) continue;
           T* to = y + (static_cast<long long>(o.image * g.out_height + row) * g.out_width + col) * a.K + k;
-          const T* from = blk.staging + fused_wg_staging_offset<layout>(t, p, run * 8, m, kTiles);
+          const T* from = staging + fused_wg_staging_offset<layout>(t, p, run * 8, m, kTiles);
           if (a.K % 8 == 0) {
             copy_run(to, from);
           } else {
@@ -234,7 +245,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
         const long long plane = static_cast<long long>(g.out_height) * g.out_width;
         T* to = y + (static_cast<long long>(o.image) * a.K + kh * kWgRows + kl) * plane +
                 static_cast<long long>(row) * g.out_width + o.col;
-        const T* from = blk.staging + fused_wg_staging_offset<layout>(t, r * m, kl, m, kTiles);
+        const T* from = staging + fused_wg_staging_offset<layout>(t, r * m, kl, m, kTiles);
         constexpr int kStagedStep = fused_wg_staging_offset<layout>(0, 0, kChannelStep, m, kTiles);
 #pragma unroll 1
         for (int c = kl; c < channels; c += kChannelStep, to += kChannelStep * plane, from += kStagedStep)
@@ -345,17 +356,18 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
                                                      stagings, thread);
     }
     if (group >= blk.groups) break;
-    wg_producer_sync();  // every producer is done with the origins of the slot it refills next
+    wg_producer_sync();  // every producer is done with the origins (and staging) of the slot it refills next
   }
   if constexpr (layout == Layout::nhwc) wg_bulk_stores_done();  // y complete before the block ends
 }
 
-// The consumer's epilogue of block kh of a tile group (the e-th of the block): bias and ReLU of
-// every output, staged for the producers once they have stored the staging before.
+// The consumer's epilogue of block kh of the tile group in V slot `slot` (the e-th staging of the
+// block): bias and ReLU of every output, staged for the producers once the buffer is free: a staging of
+// its own once they have stored the one before, the slot once every consumer warp's products are done.
 template <class Transform, typename T, Layout layout, int kTiles>
 __device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgBlock<T>& blk,
                                                const float (&out)[Transform::m * Transform::m][kTiles / 2], int kh, int e,
-                                               int thread) {
+                                               int slot, int thread) {
   constexpr int m = Transform::m;
   // A thread's accumulators lie in two rows (wg_accumulator_row: d / 2 % 2 picks one): their biases
   // are read before the wait, so that the loads' latency hides in it.
@@ -365,7 +377,12 @@ __device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgB
     const int k = kh * kWgRows + wg_accumulator_row(thread, 2 * h);
     biases[h] = a.bias && k < a.K ? a.bias[k] : 0.0f;
   }
-  if (e > 0) wg_wait(blk.stored, (e - 1) & 1);
+  if (blk.layout.staging_in_slot) {
+    wg_consumer_sync();
+  } else if (e > 0) {
+    wg_wait(blk.stored, (e - 1) & 1);
+  }
+  T* staging = blk.staging_of(slot);
 #pragma unroll
   for (int d = 0; d < kTiles / 2; ++d) {
     const int kl = wg_accumulator_row(thread, d), t = wg_accumulator_column(thread, d);
@@ -373,7 +390,7 @@ __device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgB
     for (int p = 0; p < m * m; ++p) {
       float value = out[p][d] + biases[d / 2 % 2];
       if (a.relu) value = fmaxf(value, 0.0f);
-      store(blk.staging + fused_wg_staging_offset<layout>(t, p, kl, m, kTiles), value);
+      store(staging + fused_wg_staging_offset<layout>(t, p, kl, m, kTiles), value);
     }
   }
   if constexpr (layout == Layout::nhwc) wg_fence_operands();  // the copy engine reads the staging
@@ -484,7 +501,7 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
       wgmma_wait<0>();
       if (kh == blocks_k - 1) wg_arrive(&blk.v_empty[slot]);  // the producers may refill it
       fused_wg_fold<Transform>(rows[(n - 1) % 2], n - 1, out);
-      fused_wg_stage<Transform, T, layout, kTiles>(a, blk, out, kh, stagings++, thread);
+      fused_wg_stage<Transform, T, layout, kTiles>(a, blk, out, kh, stagings++, slot, thread);
     }
   }
 }
@@ -501,7 +518,7 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
   blk.u_full = blk.v_empty + kWgVSlots;
   blk.staged = blk.u_full + kWgMaxUStages;
   blk.stored = blk.staged + 1;
-  blk.layout = fused_wg_layout(Transform::n, Transform::m, g.channels, kTiles, layout, a.u_stages);
+  blk.layout = fused_wg_layout(Transform::n, Transform::m, g.channels, a.K, kTiles, layout, a.u_stages);
   blk.origins = reinterpret_cast<TileOrigin*>(shared + kWgBarriers * 16);
   blk.v = reinterpret_cast<T*>(shared + kWgHeaderBytes);
   blk.u = blk.v + kWgVSlots * blk.layout.v_slot;
@@ -571,8 +588,8 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
                                 hipStream_t stream) {
   const int tiles = fused_wg_tiles(t.n, t.m, g.channels, K, device.shared_limit);
   if (tiles == 0) return hipErrorInvalidValue;
-  const int stages = fused_wg_u_stages(t.n, t.m, g.channels, tiles, layout, device.shared_limit);
-  const auto shared = static_cast<int>(fused_wg_layout(t.n, t.m, g.channels, tiles, layout, stages).bytes);
+  const int stages = fused_wg_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit);
+  const auto shared = static_cast<int>(fused_wg_layout(t.n, t.m, g.channels, K, tiles, layout, stages).bytes);
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
   return launch_kernel(variants[fused_wgmma_variant(tiles)], dim3(blocks), dim3(kWgThreads), shared, stream,
                        FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g, stages});

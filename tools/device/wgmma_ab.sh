@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# One A/B call of the twenty-fifth session's NHWC steps (fused v5.14), on the GPU machine, from the
-# repository root, with .device/base.tar.xz (fused v5.13) and the staged builds carried (as .tar.xz, or
-# as git deltas from base: tools/device/pack_ab.sh) with .device/build-cuda.path. README.md names each
-# call's environment and build.
+# One A/B call of wgmma kernel steps on the GPU machine, from the repository root, with
+# .device/base.tar.xz (the committed build) and the staged builds carried (as .tar.xz, or as git deltas
+# from base: tools/device/pack_ab.sh) with .device/build-cuda.path. Each results folder's README names
+# its calls' environments and builds (first: docs/results/nhwc_wgmma/, fused v5.14).
 #   - the builds alternating in each of two runs (BUILDS, default "base new"), the wgmma kernel forced on
 #     both layouts at VGG-16 64@224 (batch 32 and 8) and ResNet-50 64@56 (batch 32), f4x3_standard:
 #     ab$TAG.txt and ab${TAG}_table.txt;
