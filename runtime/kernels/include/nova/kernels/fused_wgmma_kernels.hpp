@@ -71,7 +71,7 @@ NOVA_HD constexpr int fused_wg_staging_offset(int t, int p, int kl, int m, int t
 // "Fused v5.15").
 struct WgLayout {
   int steps;     // channel steps of 16
-  int v_slot;    // n^2 positions x steps x kTiles x 16
+  int v_slot;    // steps x n^2 positions x kTiles x 16
   int u_stage;   // n blocks of 64 x 16
   int u_stages;  // of the ring
   int staging;
@@ -133,10 +133,11 @@ constexpr long long fused_wg_filter_elements(int n, int K, int C) {
   return static_cast<long long>(n) * n * fused_wg_padded_outputs(K) * fused_padded_channels(C);
 }
 
-// Element (tile t, channel c) of position xi's V in a V slot: per position `steps` B blocks of
-// kTiles x 16.
-NOVA_HD constexpr int fused_wg_v_offset(int xi, int t, int c, int steps, int tiles) {
-  return (xi * steps + c / kFusedChannelStep) * tiles * kWgDepth + wg_operand_offset(t, c % kFusedChannelStep);
+// Element (tile t, channel c) of position xi's V in a V slot of n^2 positions: per channel step the nn
+// positions' B blocks of kTiles x 16, so that a producer's stores of one channel pair's positions lie
+// at constant distances (immediate offsets: docs/performance.md, "Fused v5.17").
+NOVA_HD constexpr int fused_wg_v_offset(int xi, int t, int c, int nn, int tiles) {
+  return (c / kFusedChannelStep * nn + xi) * tiles * kWgDepth + wg_operand_offset(t, c % kFusedChannelStep);
 }
 
 // The tiles of the tile group that starts at tile `first` of the grid's `tiles` (fewer than kTiles in
@@ -302,9 +303,9 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
       // V of channels c and c + 1 of tile t; `second`: channel c + 1 exists (a constant where every
       // pair is whole: no select an element).
       const auto store_item = [&](int t, int c, bool second, const float(&v0)[nn], const float(&v1)[nn]) {
-        T* at = v + fused_wg_v_offset(0, t, c, steps, kTiles);
+        T* at = v + fused_wg_v_offset(0, t, c, nn, kTiles);
 #pragma unroll
-        for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * steps * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);
+        for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);
       };
       // NHWC with C even (one word an element, every pair whole): two items a pass, of the same tile
       // (its origin and patch offsets once), the later patch loaded as soon as the first item is
@@ -456,8 +457,8 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
     wg_wait(&blk.v_full[slot], (q / kWgVSlots) & 1);
     const T* v = blk.v + slot * blk.layout.v_slot;
     const std::uint64_t v_desc = wg_descriptor(wg_shared_address(v)), u_desc = wg_descriptor(wg_shared_address(blk.u));
-    // Bytes from one V block (tiles x 16 channels) to the next (a channel step; steps of them a
-    // position), and from one U stage to the next.
+    // Bytes from one V block (tiles x 16 channels) to the next (a position; n^2 of them a channel
+    // step), and from one U stage to the next.
     const unsigned v_step_bytes = kTiles * kWgDepth * 2, u_stage_bytes = static_cast<unsigned>(blk.layout.u_stage) * 2;
     constexpr unsigned kUBlockBytes = wg_operand_elements(kWgRows) * 2;
 #pragma unroll 1
@@ -473,11 +474,11 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
       const auto multiply = [&](int i, int step, float(&mrow)[n][kAcc]) {
         wg_wait(&blk.u_full[stage], phase);
         const std::uint64_t u_block = wg_descriptor_advance(u_desc, static_cast<unsigned>(stage) * u_stage_bytes),
-                            v_block = wg_descriptor_advance(v_desc, static_cast<unsigned>(i * n * steps + step) * v_step_bytes);
+                            v_block = wg_descriptor_advance(v_desc, static_cast<unsigned>(step * n * n + i * n) * v_step_bytes);
 #pragma unroll
         for (int j = 0; j < n; ++j)
           wgmma_m64k16<T, kTiles>(mrow[j], wg_descriptor_advance(u_block, j * kUBlockBytes),
-                                  wg_descriptor_advance(v_block, static_cast<unsigned>(j * steps) * v_step_bytes), step > 0,
+                                  wg_descriptor_advance(v_block, static_cast<unsigned>(j) * v_step_bytes), step > 0,
                                   thread);
         wgmma_commit();
         wgmma_wait<1>();      // the products of the stage before are done
