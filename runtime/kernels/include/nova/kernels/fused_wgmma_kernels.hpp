@@ -394,7 +394,7 @@ __device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgB
       store(staging + fused_wg_staging_offset<layout>(t, p, kl, m, kTiles), value);
     }
   }
-  if constexpr (layout == Layout::nhwc) wg_fence_operands();  // the copy engine reads the staging
+  if (layout == Layout::nhwc && a.K == kWgRows) wg_fence_operands();  // the copy engine reads the staging (fused_wg_store)
   wg_arrive(blk.staged);
 }
 
