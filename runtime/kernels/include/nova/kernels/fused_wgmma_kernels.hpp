@@ -177,6 +177,11 @@ struct WgBlock {
   NOVA_HD T* staging_of(int slot) const { return layout.staging_in_slot ? v + slot * layout.v_slot : staging; }
 };
 
+// Whether the copy engine stores the staged outputs: NHWC with K = 64, every channel of a pixel staged,
+// so that a tile row is one run in y and in the staging (fused_wg_store); the consumer fences its staging
+// writes for it.
+NOVA_HD constexpr bool fused_wg_bulk_stores(Layout layout, int K) { return layout == Layout::nhwc && K == kWgRows; }
+
 // The producers' second task: the outputs the consumer staged for block kh of the group in V slot
 // `slot` (the e-th staging of the block), stored to y: NHWC as 16-byte channel runs of a pixel, NCHW
 // as consecutive tiles of a plane row; then the buffer is free again.
@@ -191,9 +196,8 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
   wg_wait(blk.staged, e & 1);
   if constexpr (layout == Layout::nhwc) {
     const int tiles = fused_wg_group_tiles<kTiles>(g.tiles, first_tile);
-    if (a.K == kWgRows) {
-      // Every channel of a pixel staged: a tile row is one run in y, which the copy engine stores
-      // from its staged pixels (contiguous too). A lane a row, the rows spread over the warps; a copy
+    if (fused_wg_bulk_stores(layout, a.K)) {
+      // A tile row from its staged pixels (contiguous too). A lane a row, the rows spread over the warps; a copy
       // takes its operands from uniform registers, so that a warp issues its lanes' copies one after
       // another (docs/performance.md, "Fused v5.14").
       constexpr int kWarps = kWgProducerThreads / 32;
@@ -394,7 +398,7 @@ __device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgB
       store(staging + fused_wg_staging_offset<layout>(t, p, kl, m, kTiles), value);
     }
   }
-  if (layout == Layout::nhwc && a.K == kWgRows) wg_fence_operands();  // the copy engine reads the staging (fused_wg_store)
+  if (fused_wg_bulk_stores(layout, a.K)) wg_fence_operands();
   wg_arrive(blk.staged);
 }
 
