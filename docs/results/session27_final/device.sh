@@ -16,10 +16,7 @@ if [ -n "${SEEDS:-}" ]; then
 fi
 [ "${TESTS:-0}" = 1 ] && tools/device/run_gpu_tests.sh --log "$out/r/gpu_tests.txt" | tail -3
 for run in ${RUNS:-}; do
-  OUT=$out/full tools/device/bench_conv.sh >/dev/null
-  mkdir -p "$out/r/$run"
-  cp "$out/full/speed.csv" "$out/full/stages.csv" "$out/full/bench_conv.log" "$out/r/$run/" && rm -rf "${out:?}/full"
-  echo "== $run"
-  docs/results/nchw_output_pairs/geomeans.py "$out/r/$run/speed.csv"
+  RUNS=1 OUT=$out/table docs/results/session23_final/device.sh
+  mv "$out/table/run1" "$out/r/$run" && rm -rf "${out:?}/table"
 done
 tar czf "$out/r.tar.gz" -C "$out" r && rm -rf "${out:?}/r"
