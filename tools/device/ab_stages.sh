@@ -25,7 +25,7 @@ for run in ${RUNS:-1 2}; do
     case $build in
       base) root=.device/base ;;
       new) root=$stage ;;
-      *) use_stage "$build" && root=$stage && use_stage build-cuda ;;
+      *) unpack_stage "$build" && root=.device/$build ;;
     esac
     for layer in ${LAYERS:-128,112,32 256,56,32 64,224,32 64,56,32 512,28,32}; do
       for transform in ${TRANSFORMS:-f6x3_fp16 f4x3_standard}; do

@@ -1,25 +1,29 @@
 # Sourced by the scripts that run on the GPU machine: `use_stage NAME` sets $stage to .device/NAME, a
-# build that tools/device/build_gpu.sh staged, and unpacks it from .device/NAME.tar.xz where only the
-# archive was carried (the device tool carries at most 64 MiB with the tree; the archive is a
-# quarter of the folder).
+# build that tools/device/build_gpu.sh staged, after `unpack_stage NAME`, which unpacks it from
+# .device/NAME.tar.xz where only the archive was carried (the device tool carries at most 64 MiB with
+# the tree; the archive is a quarter of the folder).
 # A build packed by tools/device/pack_ab.sh as a delta from base (.device/NAME.patch.xz) is rebuilt
 # from .device/base.tar.xz.
-use_stage() {
-  stage=.device/$1
-  if [ ! -d "$stage" ]; then
-    if [ -f "$stage.tar.xz" ]; then
-      tar xJf "$stage.tar.xz" -C .device
-    elif [ -f "$stage.patch.xz" ]; then
+unpack_stage() {
+  local dir=.device/$1
+  if [ ! -d "$dir" ]; then
+    if [ -f "$dir.tar.xz" ]; then
+      tar xJf "$dir.tar.xz" -C .device
+    elif [ -f "$dir.patch.xz" ]; then
       local work
       work=$(mktemp -d)
       xz -dc .device/base.tar.xz >"$work/build.tar"
-      xz -dc "$stage.patch.xz" | (cd "$work" && git apply -p2 --unsafe-paths)
+      xz -dc "$dir.patch.xz" | (cd "$work" && git apply -p2 --unsafe-paths)
       tar xf "$work/build.tar" -C .device && rm -rf "$work"
     else
-      echo "no $stage, $stage.tar.xz or $stage.patch.xz: run tools/device/build_gpu.sh and carry one" >&2
+      echo "no $dir, $dir.tar.xz or $dir.patch.xz: run tools/device/build_gpu.sh and carry one" >&2
       exit 1
     fi
   fi
+}
+use_stage() {
+  unpack_stage "$1"
+  stage=.device/$1
 }
 # `use_base`: .device/base, the committed build an A/B compares the staged one with, unpacked from
 # .device/base.tar.xz where only the archive was carried.
