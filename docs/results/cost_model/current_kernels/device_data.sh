@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The cost model's training data measured with today's kernels (the fused v5.17 build, machine code
-# of commit e89896a), on the GPU machine from the repository root with .device/build-cuda.tar.xz and
-# .device/build-cuda.path carried: every transform on both paths at the benchmark layers, batches 32,
-# 8 and 1 or those in BATCHES (frontier_bB.csv), random shapes of each seed in SEEDS (randS.csv.gz), and of each seed in
-# WGMMA_SEEDS once more with the wgmma fused kernel forced (NOVA_FUSED_KERNEL=wgmma: wgS.csv.gz), so
-# that those shapes have both fused kernels' NHWC times, and the benchmark layers at each batch in
-# WGMMA_BATCHES with it forced (wg_frontier_bB.csv). Stops starting runs after LIMIT seconds (default
-# 520) and packs $OUT/r.tar.gz after each one (the device tool returns what a timeout left).
+# The cost model's training data measured with today's kernels (the fused v5.17 kernels), on the GPU
+# machine from the repository root with .device/build-cuda.tar.xz and .device/build-cuda.path carried:
+# every transform on both paths at the benchmark layers at batches 32, 8 and 1, or those in BATCHES
+# (frontier_bB.csv); random shapes of each seed in SEEDS (randS.csv.gz); each seed in WGMMA_SEEDS once
+# more with the wgmma fused kernel forced (NOVA_FUSED_KERNEL=wgmma: wgS.csv.gz), so that those shapes
+# have both fused kernels' NHWC times, and the benchmark layers at each batch in WGMMA_BATCHES with it
+# forced (wg_frontier_bB.csv). Stops starting runs after LIMIT seconds (default 520) and packs
+# $OUT/r.tar.gz after each one (the device tool returns what a timeout left). README.md: the calls.
 set -uo pipefail
 out=${OUT:-/tmp/o}
 mkdir -p "$out/r"
