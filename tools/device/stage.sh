@@ -27,6 +27,4 @@ use_stage() {
 }
 # `use_base`: .device/base, the committed build an A/B compares the staged one with, unpacked from
 # .device/base.tar.xz where only the archive was carried.
-use_base() {
-  [ -d .device/base ] || tar xJf .device/base.tar.xz -C .device
-}
+use_base() { unpack_stage base; }
