@@ -166,7 +166,7 @@ struct WgBlock {
   WgBarrier* v_empty;  // [kWgVSlots]: the consumer has multiplied it (128 arrivals)
   WgBarrier* u_full;   // [layout.u_stages]: the stage's bytes have arrived (1 arrival + bytes)
   WgBarrier* staged;   // the consumer has staged a block of outputs (128 arrivals)
-  WgBarrier* stored;   // the producers have stored them: the staging buffer is free (256 arrivals)
+  WgBarrier* stored;   // the producers have stored them: the staging buffer of its own is free (256 arrivals)
   T* v;                // [kWgVSlots][v_slot]
   T* u;                // [layout.u_stages][u_stage]
   T* staging;          // where the staging is not in a V slot
@@ -258,7 +258,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
       }
     }
   }
-  wg_arrive(blk.stored);
+  if (!blk.layout.staging_in_slot) wg_arrive(blk.stored);  // in a slot, the slot's own barriers free it
 }
 
 // One item of the producers: a channel pair of one tile.
