@@ -16,12 +16,6 @@ h200=("$earlier"/rand11{2,3,4,5,6,7,8,9}_new.csv.gz current_kernels/rand1{26,27,
 h100=(tile_pairs/h100_seed{17,20,21,22,23,24,25,54,55}.csv.gz tile_pairs/h100_frontier_b32.csv)
 held_h200=("$earlier"/rand12{0,1}_new.csv.gz current_kernels/rand13{2,3}.csv)
 held_h100=(trees/h100_trees_seed7{4,5}.csv)
-fresh=(${FRESH:-})  # more held-out files to check, paths from docs/results/cost_model/ (larger_trees/fresh_check.sh)
-args=()
-for a in "$@"; do [[ $a == runtime/* ]] && args+=("../../../$a") || args+=("$a"); done
-/usr/bin/python3 "$root/tools/device/fit_cost_model.py" "${h200[@]}" "${h100[@]}" \
-  --narrow-product "${h200[@]}" "${h100[@]}" "${held_h200[@]}" "${held_h100[@]}" "${fresh[@]}" \
-  --bandwidth 3352.3 "${h100[@]}" "${held_h100[@]}" \
-  --chosen-with tile_pairs/chosen_with.txt \
-  --chosen-with current_kernels/chosen_with.txt "${h200[@]}" "${held_h200[@]}" \
-  --check "${held_h200[@]}" "${held_h100[@]}" "${fresh[@]}" "${args[@]}"
+chosen=(--chosen-with current_kernels/chosen_with.txt "${h200[@]}" "${held_h200[@]}")
+options=()
+. ./run_fit.sh

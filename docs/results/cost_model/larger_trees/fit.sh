@@ -21,13 +21,7 @@ h100=(tile_pairs/h100_seed{17,20,21,22,23,24,25,54,55}.csv.gz tile_pairs/h100_fr
 held_h200=(current_kernels/rand13{2,3}.csv)
 held_h100=(trees/h100_trees_seed7{4,5}.csv)
 dcbb408=larger_trees/chosen_with_dcbb408.txt  # that build's kFusedCoefficients
-fresh=(${FRESH:-})  # more held-out files to check, paths from docs/results/cost_model/ (larger_trees/fresh_check.sh)
-args=()
-for a in "$@"; do [[ $a == runtime/* ]] && args+=("../../../$a") || args+=("$a"); done
-/usr/bin/python3 "$root/tools/device/fit_cost_model.py" "${h200[@]}" "${h100[@]}" \
-  --narrow-product "${h200[@]}" "${h100[@]}" "${held_h200[@]}" "${held_h100[@]}" "${fresh[@]}" \
-  --bandwidth 3352.3 "${h100[@]}" "${held_h100[@]}" \
-  --chosen-with tile_pairs/chosen_with.txt \
-  --chosen-with current_kernels/chosen_with.txt "${measured_before[@]}" "${held_h200[@]}" \
-  --chosen-with "$dcbb408" "${measured_dcbb408[@]}" \
-  --check "${held_h200[@]}" "${held_h100[@]}" "${fresh[@]}" --tree-size 400 63 0.05 "${args[@]}"
+chosen=(--chosen-with current_kernels/chosen_with.txt "${measured_before[@]}" "${held_h200[@]}"
+        --chosen-with "$dcbb408" "${measured_dcbb408[@]}")
+options=(--tree-size 400 63 0.05)
+. ./run_fit.sh

@@ -1,0 +1,16 @@
+# Sourced by the fit scripts here (current_kernels/fit.sh, larger_trees/fit.sh) once they have named, from
+# docs/results/cost_model/: h200 and h100 (the training files; the H100's measured at 3,352 GB/s), held_h200
+# and held_h100 (checked, not fitted), chosen (their --chosen-with groups: the kFusedCoefficients of the
+# build that measured each file; the rest tile_pairs/chosen_with.txt's) and options (further options of
+# fit_cost_model.py), with $root the repository. The script's own arguments follow (--write
+# runtime/src/gpu_cost_fit.inc, --cv 5); FRESH in the environment names more held-out files to check
+# (larger_trees/fresh_check.sh).
+# shellcheck disable=SC2206  # FRESH is a list of paths without spaces
+fresh=(${FRESH:-})
+args=()
+for a in "$@"; do [[ $a == runtime/* ]] && args+=("../../../$a") || args+=("$a"); done
+/usr/bin/python3 "$root/tools/device/fit_cost_model.py" "${h200[@]}" "${h100[@]}" \
+  --narrow-product "${h200[@]}" "${h100[@]}" "${held_h200[@]}" "${held_h100[@]}" "${fresh[@]}" \
+  --bandwidth 3352.3 "${h100[@]}" "${held_h100[@]}" \
+  --chosen-with tile_pairs/chosen_with.txt "${chosen[@]}" \
+  --check "${held_h200[@]}" "${held_h100[@]}" "${fresh[@]}" "${options[@]}" "${args[@]}"
