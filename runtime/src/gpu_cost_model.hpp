@@ -7,11 +7,11 @@
 // layout (exp of a quadratic function of the logs of the sizes: how efficiently the kernels run a
 // shape, fitted to order the configurations of a shape), times exp of gradient-boosted regression
 // trees fitted to what is left (waves, padding, launches, the transform). Fitted per path (3-pass,
-// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 4,200 random shapes
+// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 7,800 random shapes
 // on an H200 (measured with the v5.17 kernels) and 2,700 on an H100 and the 18 benchmark layer/layout
 // pairs (batch 32 weighted 30 each, batches 1 and 8 weighted 10) by tools/device/fit_cost_model.py,
 // which computes the same features (keep the two in step) and writes gpu_cost_fit.inc; data and
-// checks in docs/results/cost_model/ (current_kernels/ for this fit). On another GPU the waves follow its
+// checks in docs/results/cost_model/ (larger_trees/ for this fit). On another GPU the waves follow its
 // multiprocessor count and shared memory and the bytes its memory bandwidth (clamped to the two
 // fitted GPUs'); the rest keeps the Hopper rates.
 #pragma once
