@@ -1,4 +1,5 @@
-# Sourced by the fit scripts here (current_kernels/fit.sh, larger_trees/fit.sh) once they have named, from
+# Sourced by the fit scripts here (current_kernels/: fit.sh, tree_size.sh, previous_fit_check.sh;
+# larger_trees/fit.sh) once they have named, from
 # docs/results/cost_model/: h200 and h100 (the training files; the H100's measured at 3,352 GB/s), held_h200
 # and held_h100 (checked, not fitted), chosen (their --chosen-with groups: the kFusedCoefficients of the
 # build that measured each file; the rest tile_pairs/chosen_with.txt's) and options (further options of

@@ -8,13 +8,12 @@ out=${OUT:-/tmp/o}
 mkdir -p "$out/r/frontier" "$out/r/epilogue"
 . tools/device/stage.sh
 use_stage build-cuda
-bench() { LD_LIBRARY_PATH=$stage/runtime:$stage/jit "$stage/tools/device/nova-bench-conv" "$@"; }
 mkdir -p /tmp/f32 /tmp/f8 /tmp/f1 /tmp/epilogue  # the bench writes into existing folders only
 for batch in 32 8 1; do
-  bench "/tmp/f$batch" --frontier --batch "$batch" >"$out/r/frontier/frontier_b$batch.log" 2>&1
+  stage_bench "/tmp/f$batch" --frontier --batch "$batch" >"$out/r/frontier/frontier_b$batch.log" 2>&1
   cp "/tmp/f$batch/frontier.csv" "$out/r/frontier/frontier_b$batch.csv"
 done
-bench /tmp/epilogue --epilogue >"$out/r/epilogue/log" 2>&1
+stage_bench /tmp/epilogue --epilogue >"$out/r/epilogue/log" 2>&1
 cp /tmp/epilogue/epilogue.csv "$out/r/epilogue/"
 tail -40 "$out/r/epilogue/log"
 tar czf "$out/r.tar.gz" -C "$out" r && rm -rf "${out:?}/r"

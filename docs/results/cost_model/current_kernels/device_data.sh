@@ -12,7 +12,6 @@ out=${OUT:-/tmp/o}
 mkdir -p "$out/r"
 . tools/device/stage.sh
 use_stage build-cuda
-bench() { LD_LIBRARY_PATH=$stage/runtime:$stage/jit "$stage/tools/device/nova-bench-conv" "$@"; }
 pack() { tar czf "$out/r.tar.gz.tmp" -C "$out" r && mv "$out/r.tar.gz.tmp" "$out/r.tar.gz"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader >"$out/r/gpu.txt"
 # One bench run: NAME ENV ARGS... (ENV: "" or VAR=VALUE for that run) into $out/r/NAME.log and NAME.csv
@@ -22,7 +21,7 @@ measure() {
   shift 2
   [ "$SECONDS" -lt "${LIMIT:-520}" ] || return 0
   mkdir -p "/tmp/$name"
-  ([ -z "$env" ] || export "$env"; bench "/tmp/$name" "$@" >"$out/r/$name.log" 2>&1)
+  ([ -z "$env" ] || export "$env"; stage_bench "/tmp/$name" "$@" >"$out/r/$name.log" 2>&1)
   if [ -f "/tmp/$name/random.csv" ]; then
     gzip -c "/tmp/$name/random.csv" >"$out/r/$name.csv.gz"
   else

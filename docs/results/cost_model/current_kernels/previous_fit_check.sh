@@ -9,13 +9,13 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../../.." && pwd)
 cd "$root/docs/results/cost_model"
-old_h200=(tile_pairs/seed{26,27,28,29,30,31,32,40,41,42,43,50,51,52,53,60,61,62,63}.csv.gz
-          tile_pairs/frontier_b{1,8,32}.csv)
+h200=(tile_pairs/seed{26,27,28,29,30,31,32,40,41,42,43,50,51,52,53,60,61,62,63}.csv.gz
+      tile_pairs/frontier_b{1,8,32}.csv)
 h100=(tile_pairs/h100_seed{17,20,21,22,23,24,25,54,55}.csv.gz tile_pairs/h100_frontier_b32.csv)
-held=(../session26_final/auto_random/rand12{0,1}_new.csv.gz current_kernels/rand13{2,3}.csv)
+held_h200=(../session26_final/auto_random/rand12{0,1}_new.csv.gz current_kernels/rand13{2,3}.csv)
 held_h100=(trees/h100_trees_seed7{4,5}.csv)
 fresh=(../session27_final/auto_random/rand1{34,35,36,37,38,39,40,41,42,43}_new.csv.gz)
-/usr/bin/python3 "$root/tools/device/fit_cost_model.py" "${old_h200[@]}" "${h100[@]}" \
-  --narrow-product "${old_h200[@]}" "${h100[@]}" "${held[@]}" "${held_h100[@]}" "${fresh[@]}" \
-  --bandwidth 3352.3 "${h100[@]}" "${held_h100[@]}" --chosen-with tile_pairs/chosen_with.txt \
-  --check "${held[@]}" "${held_h100[@]}" "${fresh[@]}" | grep "shapes"
+FRESH="${fresh[*]}"
+chosen=()
+options=()
+. ./run_fit.sh | grep "shapes"
