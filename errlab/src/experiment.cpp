@@ -218,10 +218,9 @@ class LayerEmulator {
     stored_inputs_ = inputs_;
     store(model_.input, TensorView{stored_inputs_.data(), n_ * n_, C, P_});
 
-    with_rounding(model_.compute, [&](auto round) {
-      apply_2d(G_, stored_filters_.data(), U_.data(), K * C, scratch_.data(), round);
-      apply_2d(BT_, stored_inputs_.data(), V_.data(), C * P_, scratch_.data(), round);
-    });
+    with_rounding(model_.compute, [&](auto round) { apply_2d(G_, stored_filters_.data(), U_.data(), K * C, scratch_.data(), round); });
+    with_rounding(input_arithmetic(model_),
+                  [&](auto round) { apply_2d(BT_, stored_inputs_.data(), V_.data(), C * P_, scratch_.data(), round); });
     store(model_.transformed_filter, TensorView{U_.data(), n_ * n_, K, C});
     store(model_.transformed_input, TensorView{V_.data(), n_ * n_, C, P_});
 

@@ -142,7 +142,7 @@ std::string format_csv(const RunSettings& run, const std::vector<Measurement>& r
   const ExperimentSpec& s = run.spec;
   std::ostringstream out;
   out << "config,m,r,points,scaling,kappa2_V,amp2D,model,input,filter,transformed_input,transformed_filter,"
-         "accumulator,product,output,matrices,compute,input_distribution,input_scale,filter_distribution,filter_scale,"
+         "accumulator,product,output,matrices,compute,input_compute,input_distribution,input_scale,filter_distribution,filter_scale,"
          "channels,filters,tiles,seed,rel_l2_error,max_abs_error,max_abs_reference,non_finite,flushed,predicted_error\n";
   out.precision(6);
   for (const auto& r : rows) {
@@ -150,7 +150,8 @@ std::string format_csv(const RunSettings& run, const std::vector<Measurement>& r
         << r.kappa2_V << ',' << r.amp2d << ',' << run.model_name << ',' << to_string(m.input) << ','
         << to_string(m.filter) << ',' << to_string(m.transformed_input) << ',' << to_string(m.transformed_filter) << ','
         << to_string(m.accumulator) << ',' << to_string(m.product) << ',' << to_string(m.output) << ','
-        << to_string(m.matrices) << ',' << to_string(m.compute) << ',' << to_string(s.input_distribution) << ',' << s.input_scale << ','
+        << to_string(m.matrices) << ',' << to_string(m.compute) << ',' << to_string(input_arithmetic(m)) << ','
+        << to_string(s.input_distribution) << ',' << s.input_scale << ','
         << to_string(s.filter_distribution) << ',' << s.filter_scale << ',' << s.channels << ',' << s.filters << ','
         << r.stats.tiles << ',' << s.seed << ',' << r.stats.rel_l2_error() << ',' << r.stats.max_abs_error << ','
         << r.stats.max_abs_reference << ',' << r.stats.non_finite << ',' << r.stats.flushed << ',' << r.predicted_error
@@ -193,7 +194,8 @@ std::string format_json(const RunSettings& run, const std::vector<Measurement>& 
         {"product", to_string(m.product)},
         {"output", to_string(m.output)},
         {"matrices", to_string(m.matrices)},
-        {"compute", to_string(m.compute)}}},
+        {"compute", to_string(m.compute)},
+        {"input_compute", to_string(input_arithmetic(m))}}},
       {"data",
        {{"input_distribution", to_string(s.input_distribution)},
         {"input_scale", s.input_scale},

@@ -26,6 +26,13 @@ TEST_CASE("nova-errlab measures a config and prints a table, CSV or JSON", "[cli
   CHECK(r.output.rfind("config,m,r,", 0) == 0);
   CHECK(r.output.find("\nf4x3_standard,4,3,") != std::string::npos);
 
+  // The input transform's arithmetic is its own column, the compute type's where not given.
+  r = run(kSmall + "--format csv --input-compute-type fp16 configs/f4x3_nova.json");
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find(",matrices,compute,input_compute,") != std::string::npos);
+  CHECK(r.output.find(",kernel-fp16+custom,") != std::string::npos);
+  CHECK(r.output.find(",fp32,fp32,fp16,gaussian,") != std::string::npos);  // matrices, compute, input arithmetic
+
   r = run(kSmall + "--format json --scaling balanced configs/f4x3_nova.json");
   CHECK(r.exit_code == 0);
   CHECK(r.output.find("\"scaling\": \"balanced\"") != std::string::npos);
@@ -46,6 +53,8 @@ TEST_CASE("nova-errlab rejects bad input with a clear message and exit code 2", 
       {"--tiles 0 configs/f4x3_nova.json", "--tiles must be between 1 and"},
       {"--input-dist cauchy configs/f4x3_nova.json", "--input-dist: unknown distribution 'cauchy'"},
       {"--compute-type int8 configs/f4x3_nova.json", "must be a floating-point format"},
+      {"--input-compute-type int8 configs/f4x3_nova.json", "--input-compute-type) must be a floating-point format"},
+      {"--input-compute-type fp8 configs/f4x3_nova.json", "--input-compute-type: unknown number format 'fp8'"},
       {"--format xml configs/f4x3_nova.json", "--format"},
       {"--channels many configs/f4x3_nova.json", "--channels"},
       {"", "no config files given"},

@@ -114,6 +114,27 @@ TEST_CASE("M stored in fp16 after the sum grows the error by about sqrt(3/2)", "
   }
 }
 
+// The input transform's arithmetic alone (a kernel that transforms the input in fp16 pairs): the same
+// arithmetic named twice changes nothing, fp16 there rounds B^T d B's intermediate values as well as V,
+// and the filter and output transforms keep `compute`.
+TEST_CASE("the input transform's arithmetic is chosen apart from the other transforms'", "[experiment]") {
+  const auto transform = config("f4x3_standard").transform;
+  PrecisionModel model = preset("kernel-fp16");
+  const ErrorStats fp32 = measure_error(transform, model, small_spec(16384));
+  model.input_compute = Format::fp32;
+  const ErrorStats named = measure_error(transform, model, small_spec(16384));
+  CHECK(named.sum_sq_error == fp32.sum_sq_error);
+  model.input_compute = Format::fp16;
+  const double fp16_input = measure_error(transform, model, small_spec(16384)).rel_l2_error();
+  model.compute = Format::fp16;
+  const double fp16_all = measure_error(transform, model, small_spec(16384)).rel_l2_error();
+  INFO("f4x3_standard: fp32 arithmetic " << fp32.rel_l2_error() << ", fp16 input arithmetic " << fp16_input
+                                         << ", fp16 arithmetic everywhere " << fp16_all);
+  CHECK(fp16_input > 1.2 * fp32.rel_l2_error());  // measured 1.4x
+  CHECK(fp16_all > 1.05 * fp16_input);            // the output transform's roundings on top
+  CHECK(describe(model).find("input_compute=fp16") != std::string::npos);
+}
+
 TEST_CASE("overflow shows as non-finite outputs and an infinite error", "[experiment]") {
   // Standard F(8,3) with denominators in G: B^T d B exceeds fp16's range.
   const ErrorStats s = measure_error(config("f8x3_standard").transform, preset("storage-fp16"), small_spec());
@@ -150,6 +171,9 @@ TEST_CASE("invalid experiments are rejected with the option named", "[experiment
   PrecisionModel model = preset("exact");
   model.compute = Format::int8;
   CHECK_THROWS_WITH(validate(model), Catch::Contains("--compute-type"));
+  model = preset("exact");
+  model.input_compute = Format::int8;
+  CHECK_THROWS_WITH(validate(model), Catch::Contains("--input-compute-type"));
 }
 
 TEST_CASE("the error is measured at any data magnitude, and undefined when the data vanished", "[experiment]") {

@@ -26,7 +26,8 @@ struct Options {
   std::vector<std::string> configs;
   std::string model = "kernel-fp16";
   // Per-stage overrides of the preset; empty = keep the preset's choice.
-  std::string input, filter, transformed_input, transformed_filter, accumulator, product, output, matrices, compute;
+  std::string input, filter, transformed_input, transformed_filter, accumulator, product, output, matrices, compute,
+      input_compute;
   std::string scaling = "keep";
   std::string input_distribution = "gaussian", filter_distribution = "he";
   std::string format = "table";
@@ -62,6 +63,11 @@ PrecisionModel build_model(const Options& opt, std::string& name) {
   StorageType compute{model.compute, Granularity::tensor};
   override_with(opt.compute, "--compute-type", compute);
   model.compute = compute.format;
+  if (!opt.input_compute.empty()) {
+    StorageType input_compute{model.compute, Granularity::tensor};
+    override_with(opt.input_compute, "--input-compute-type", input_compute);
+    model.input_compute = input_compute.format;
+  }
   validate(model);
   name = opt.model + (model == original ? "" : "+custom");
   return model;
@@ -146,6 +152,9 @@ int main(int argc, char** argv) {
   app.add_option("--output-type", opt.output, "Storage of the output Y = A^T M A");
   app.add_option("--matrix-type", opt.matrices, "What the entries of A^T, G, B^T are rounded to (int8: per matrix or per row)");
   app.add_option("--compute-type", opt.compute, "Arithmetic of the transforms (fused multiply-adds): fp64, fp32, fp16, bf16");
+  app.add_option("--input-compute-type", opt.input_compute,
+                 "Arithmetic of the input transform B^T d B alone (default: --compute-type), e.g. fp16 for a kernel "
+                 "that transforms the input in half-precision pairs");
   app.add_option("--scaling", opt.scaling,
                  "Row scaling: keep (as stored, default) or rebuild the same points with G, A, B or balanced")
       ->check(CLI::IsMember({"keep", "G", "A", "B", "balanced"}));

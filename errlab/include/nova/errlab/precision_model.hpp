@@ -3,6 +3,7 @@
 // transforms (docs/design.md §6, paper section 4.1 and appendices D.4/D.6).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,9 @@ struct PrecisionModel {
   // M as stored between the sum and the output transform (a 3-pass pipeline's workspace; the GPU's
   // stores it in 16 bits where the budget allows, docs/design.md §6): fp64 keeps the sum as it is.
   StorageType product;
+  // Arithmetic of the input transform B^T d B alone where it differs from `compute` (a kernel that
+  // transforms the input in fp16 pairs, HADD2/HFMA2, and everything else in fp32); none: `compute`.
+  std::optional<Format> input_compute;
 
   friend bool operator==(const PrecisionModel&, const PrecisionModel&) = default;
 };
@@ -58,11 +62,15 @@ PrecisionModel preset(std::string_view name);  // throws InputError for an unkno
 // Throws InputError for combinations the emulation does not model (int8 compute).
 void validate(const PrecisionModel& model);
 
+// The arithmetic of the input transform: input_compute where set, else compute.
+Format input_arithmetic(const PrecisionModel& model);
+
 // The coarsest unit roundoff among the Winograd-domain tensors and the matrices: the u of the
 // amp2D prediction 0.7 u amp2D (docs/design.md §6). 0 when one of them is int8 (no prediction).
 double prediction_unit_roundoff(const PrecisionModel& model);
 
-// "input=fp16 filter=fp16 V=fp16 U=fp16 acc=fp32 output=fp16 matrices=fp32 compute=fp32"
+// "input=fp16 filter=fp16 V=fp16 U=fp16 acc=fp32 output=fp16 matrices=fp32 compute=fp32", then
+// " input_compute=fp16" where the input transform's arithmetic differs
 std::string describe(const PrecisionModel& model);
 
 }  // namespace nova::errlab
