@@ -37,9 +37,10 @@ inline constexpr int kWgUStages = 3;     // the fewest U stages: the one multipl
 inline constexpr int kWgMaxUStages = 8;  // the most (the copy engine's latency is hidden well before)
 // setmaxnreg moves registers between the warpgroups within what the block got at launch: 168 a
 // thread (65536 / 384, in steps of 8). A consumer that asks for more than the producers gave back
-// waits for ever.
-inline constexpr int kWgProducerRegisters = 128;
-inline constexpr int kWgConsumerRegisters = 248;
+// waits for ever. The consumer fits 232 without spilling; the producers' 8 more hold both patches of
+// an NHWC pass (docs/performance.md, "Fused v5.20").
+inline constexpr int kWgProducerRegisters = 136;
+inline constexpr int kWgConsumerRegisters = 232;
 static_assert(kWgProducerThreads * kWgProducerRegisters + kWgConsumerThreads * kWgConsumerRegisters <=
                   65536 / kWgThreads / 8 * 8 * kWgThreads,
               "the warpgroups' registers must fit the block's allocation");
@@ -312,9 +313,10 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
         for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);
       };
       // NHWC with C even (one word an element, every pair whole): two items a pass, of the same tile
-      // (its origin and patch offsets once), the later patch loaded as soon as the first item is
-      // stored (loaded earlier, beside the first item's values, some transforms' kernels spilled);
-      // elsewhere an item a pass.
+      // (its origin and patch offsets once), both patches loaded before the first is transformed, so
+      // that the later one's loads are in flight behind that transform (at 128 producer registers
+      // this spilled, and the later patch waited until the first item was stored); elsewhere an item
+      // a pass.
       bool in_pairs = false;
       if constexpr (layout == Layout::nhwc) in_pairs = word;
       if (in_pairs) {
@@ -328,12 +330,10 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
           const TileOrigin o = origins[first.valid ? first.t : 0];
           StoragePair<T> raw_first[nn], raw_later[nn];
           load_pair_patch<n, m, layout>(x, g, o, first.c, first.valid, plane, true, raw_first);
-          float d0[nn], d1[nn], v0[nn], v1[nn];
-          unpack_pair_patch<nn, T>(raw_first, d0, d1);
-          Transform::input_2d(d0, v0);
-          Transform::input_2d(d1, v1);
-          store_item(first.t, first.c, true, v0, v1);
           load_pair_patch<n, m, layout>(x, g, o, first.c + kLater, later_valid, plane, true, raw_later);
+          float v0[nn], v1[nn];
+          transform_pair_patch<Transform, T>(raw_first, v0, v1);
+          store_item(first.t, first.c, true, v0, v1);
           if (item + kWgProducerThreads < items) {
             transform_pair_patch<Transform, T>(raw_later, v0, v1);
             store_item(first.t, first.c + kLater, true, v0, v1);
