@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds a small CUDA runtime for an A/B on the GPU machine: only the kernels of CONFIGS (default
 # "f4x3_standard f2x3_standard", names in configs/) generated (nova-codegen into the build folder,
-# -DNOVA_GENERATED_DIR), the runtime, the JIT and the bench, staged as .device/NAME and packed as .device/NAME.tar.xz (about 2 MB, so that two builds and the
-# tree pass the device tool's 64 MiB; tools/device/stage.sh unpacks it there).
+# -DNOVA_GENERATED_DIR), the runtime, the JIT and the bench, staged as .device/NAME and packed as
+# .device/NAME.tar.xz (2-5 MB, so that several builds and the tree pass the device tool's 64 MiB;
+# tools/device/stage.sh unpacks it there).
 # Usage: tools/device/build_small.sh NAME [SOURCE_TREE] [extra cmake arguments...]
 #   NAME: base (what tools/device/ab_stages.sh compares with) or build-cuda (the staged build);
 #   SOURCE_TREE: default the repository (a git worktree of the commit to compare with, for base).
