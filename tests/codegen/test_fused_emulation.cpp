@@ -342,6 +342,9 @@ TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes
   CHECK(fused_wg_tiles(6, 4, 256, 64, 227 * 1024) == 0);
   CHECK(fused_wg_tiles(4, 2, 256, 256, 227 * 1024) == 8);
   CHECK(fused_wg_tiles(8, 6, 16, 16, 227 * 1024) == 0);
+  // Tile groups are sized with a staging of its own whatever K: at C = 80 two V slots of 16 tiles and three
+  // U stages fit (221,824 bytes) only without it, which K = 64 would stage in a slot.
+  CHECK(fused_wg_tiles(6, 4, 80, 64, 227 * 1024) == 8);
   // F(4,3), C = 64, 16 tiles: the header (640 bytes), two V slots (147,456), staging (33,024 in either layout)
   // and 12,288 bytes a U stage within 232,448; with K <= 64 the staging lies in a V slot (36,864 elements
   // against 16,512), two stages more. C = 32 leaves room for the most.
@@ -351,6 +354,7 @@ TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes
     CHECK(fused_wg_u_stages(6, 4, 64, 64, 16, layout, 227 * 1024) == 6);
     CHECK(fused_wg_layout(6, 4, 64, 64, 16, layout, 6).staging_in_slot);
     CHECK_FALSE(fused_wg_layout(6, 4, 64, 65, 16, layout, 6).staging_in_slot);
+    CHECK_FALSE(fused_wg_layout(6, 4, 64, 64, 16, layout, 6, nova::kernels::WgStaging::own_buffer).staging_in_slot);
     CHECK_FALSE(fused_wg_layout(6, 4, 16, 16, 16, layout, 6).staging_in_slot);  // a slot of 9,216 elements
   }
   CHECK(fused_wg_u_stages(6, 4, 32, 128, 16, Layout::nchw, 227 * 1024) == nova::kernels::kWgMaxUStages);

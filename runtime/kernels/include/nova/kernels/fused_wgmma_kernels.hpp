@@ -79,14 +79,18 @@ struct WgLayout {
   bool staging_in_slot;
   long long bytes;
 };
-NOVA_HD constexpr WgLayout fused_wg_layout(int n, int m, int C, int K, int tiles, Layout layout, int u_stages) {
+// Where the layout puts the staging: as the launch's K decides (in the slot where K <= 64 and it fits),
+// or in a buffer of its own whatever K (what fused_wg_tiles sizes tile groups by).
+enum class WgStaging { by_outputs, own_buffer };
+NOVA_HD constexpr WgLayout fused_wg_layout(int n, int m, int C, int K, int tiles, Layout layout, int u_stages,
+                                           WgStaging staging = WgStaging::by_outputs) {
   WgLayout l{};
   l.steps = fused_padded_channels(C) / kFusedChannelStep;
   l.v_slot = n * n * l.steps * tiles * kWgDepth;
   l.u_stage = n * wg_operand_elements(kWgRows);
   l.u_stages = u_stages;
   l.staging = layout == Layout::nhwc ? tiles * (m * m * kWgRows + 8) : kWgRows * (tiles * m * m + 2);
-  l.staging_in_slot = K <= kWgRows && l.staging <= l.v_slot;
+  l.staging_in_slot = staging == WgStaging::by_outputs && K <= kWgRows && l.staging <= l.v_slot;
   l.bytes = kWgHeaderBytes + 2LL * (static_cast<long long>(kWgVSlots) * l.v_slot + static_cast<long long>(u_stages) * l.u_stage +
                                     (l.staging_in_slot ? 0 : l.staging));
   return l;
@@ -99,10 +103,9 @@ NOVA_HD constexpr WgLayout fused_wg_layout(int n, int m, int C, int K, int tiles
 constexpr int fused_wg_tiles(int n, int m, int C, int K, long long shared_limit) {
   if (n > kFusedMaxTileSide || C < 1 || K < 1 || C > (1 << 20) || K > (1 << 20)) return 0;
   if (static_cast<long long>(n) * n * fused_wg_padded_outputs(K) * fused_padded_channels(C) > INT_MAX) return 0;
-  constexpr int kStagingApart = kWgRows + 1;  // a K of two blocks of outputs
   for (int tiles = 16; tiles >= 8; tiles /= 2)
-    if (fused_wg_layout(n, m, C, kStagingApart, tiles, Layout::nhwc, kWgUStages).bytes <= shared_limit &&
-        fused_wg_layout(n, m, C, kStagingApart, tiles, Layout::nchw, kWgUStages).bytes <= shared_limit)
+    if (fused_wg_layout(n, m, C, K, tiles, Layout::nhwc, kWgUStages, WgStaging::own_buffer).bytes <= shared_limit &&
+        fused_wg_layout(n, m, C, K, tiles, Layout::nchw, kWgUStages, WgStaging::own_buffer).bytes <= shared_limit)
       return tiles;
   return 0;
 }
