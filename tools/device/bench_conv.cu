@@ -300,6 +300,13 @@ bool parse_options(int argc, char** argv, Options& o) {
   return o.frontier || o.frontier_batch == 0;  // --batch belongs to --frontier
 }
 
+// Whether --layer names one of the bench's layers: any other would time nothing, and say nothing.
+bool known_layer(const Options& o) {
+  const auto same = [&](const Layer& l) { return l.channels == o.only_c && l.size == o.only_hw; };
+  return std::any_of(std::begin(kLayers), std::end(kLayers), same) ||
+         std::any_of(std::begin(kChannelLayers), std::end(kChannelLayers), same);
+}
+
 // The GPU, its stream and the libraries compared on it.
 struct Bench {
   cudaStream_t stream = nullptr;
@@ -746,6 +753,15 @@ int main(int argc, char** argv) {
                  "       [--layer C,HW,N]\n"
                  "       [--transform NAME] [--dtype fp16|bf16]\n",
                  argv[0]);
+    return 2;
+  }
+  if (o.single_layer() && !known_layer(o)) {
+    std::fprintf(stderr, "--layer %d,%d,%d: no layer of the bench has C = %d at %dx%d; the layers (C,HW):", o.only_c,
+                 o.only_hw, o.only_n, o.only_c, o.only_hw, o.only_hw);
+    for (const Layer& l : kLayers) std::fprintf(stderr, " %d,%d", l.channels, l.size);
+    std::fprintf(stderr, "; with --channels:");
+    for (const Layer& l : kChannelLayers) std::fprintf(stderr, " %d,%d", l.channels, l.size);
+    std::fprintf(stderr, "\n");
     return 2;
   }
   int devices = 0;
