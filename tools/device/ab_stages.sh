@@ -7,7 +7,8 @@
 # asked (NHWC-3 and NCHW-3: the forced 3-pass rows; NHWC-f, NCHW-f: the fused ones; NHWC, NCHW: AUTO);
 # the lines are also in $OUT/ab.txt (tools/device/ab_table.py puts both builds of a row side by side),
 # each call's log and CSV files under /tmp/ab.
-# Run from the repository root with both archives and .device/build-cuda.path carried.
+# Run from the repository root with the staged archive and .device/build-cuda.path carried, and the base
+# archive where BUILDS names base.
 # Environment: LAYERS (default "128,112,32 256,56,32 64,224,32 64,56,32 512,28,32"), TRANSFORMS
 # (default "f6x3_fp16 f4x3_standard"), DTYPES (default fp16), RUNS (default "1 2"), LAYOUTS (default
 # "NHWC-3 NCHW-3"), BUILDS (default "base new": the builds in the order each run takes them; another
@@ -19,7 +20,7 @@ out=${OUT:-/tmp/o}
 mkdir -p "$out"
 . tools/device/stage.sh
 use_stage build-cuda
-use_base
+use_base_if_named ${BUILDS:-base new}
 for run in ${RUNS:-1 2}; do
   for build in ${BUILDS:-base new}; do
     case $build in

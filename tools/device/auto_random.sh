@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tools/device/stage.sh
 use_stage build-cuda
-[[ " ${AUTO_BUILDS:-new} " == *" base "* ]] && use_base
+use_base_if_named ${AUTO_BUILDS:-new}
 out=${OUT:-/tmp/o}
 mkdir -p "$out"
 for seed in ${SEEDS:-}; do

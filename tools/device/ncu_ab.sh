@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 layer=$1 transform=$2 base_kernel=$3 new_kernel=$4 prefix=$5
 . tools/device/stage.sh
 use_stage build-cuda
-[[ " ${BUILDS:-base new} " == *" base "* ]] && use_base  # BUILDS=new needs no base carried
+use_base_if_named ${BUILDS:-base new}
 mkdir -p /tmp/ncu
 for build in ${BUILDS:-base new}; do
   root=.device/base kernel=$base_kernel

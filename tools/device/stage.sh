@@ -28,5 +28,8 @@ use_stage() {
 # `use_base`: .device/base, the committed build an A/B compares the staged one with, unpacked from
 # .device/base.tar.xz where only the archive was carried.
 use_base() { unpack_stage base; }
+# `use_base_if_named BUILDS...`: use_base where the list of builds names base (a run of the staged build
+# alone then needs no base carried).
+use_base_if_named() { [[ " $* " != *" base "* ]] || use_base; }
 # `stage_bench ARGS...`: the staged build's nova-bench-conv with its own libraries (after use_stage).
 stage_bench() { LD_LIBRARY_PATH=$stage/runtime:$stage/jit "$stage/tools/device/nova-bench-conv" "$@"; }
