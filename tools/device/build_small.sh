@@ -3,7 +3,7 @@
 # "f4x3_standard f2x3_standard", names in configs/) generated (nova-codegen into the build folder,
 # -DNOVA_GENERATED_DIR), the runtime, the JIT and the bench, staged as .device/NAME and packed as
 # .device/NAME.tar.xz (2-5 MB, so that several builds and the tree pass the device tool's 64 MiB;
-# tools/device/stage.sh unpacks it there).
+# tools/device/build_stage.sh).
 # Usage: tools/device/build_small.sh NAME [SOURCE_TREE] [extra cmake arguments...]
 #   NAME: base (what tools/device/ab_stages.sh compares with) or build-cuda (the staged build);
 #   SOURCE_TREE: default the repository (a git worktree of the commit to compare with, for base).
@@ -20,14 +20,6 @@ configs=()
 for config in ${CONFIGS:-f4x3_standard f2x3_standard}; do configs+=("$src/configs/$config.json"); done
 rm -rf "$build/generated"
 "$root/build/codegen/nova-codegen" "${configs[@]}" --out "$build/generated" >/dev/null
-cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNOVA_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90a \
-  -DNOVA_WARNINGS_AS_ERRORS=ON -DNOVA_BUILD_TESTS=OFF -DNOVA_GENERATED_DIR="$build/generated" "$@" >/dev/null
-cmake --build "$build" -j "$(nproc)" --target nova_runtime nova_jit nova-bench-conv
-stage=.device/$name
-rm -rf "$stage" && mkdir -p "$stage/runtime" "$stage/jit" "$stage/tools/device"
-cp -P "$build"/runtime/libnova_runtime.so* "$stage/runtime/"
-cp -P "$build"/jit/libnova_jit.so* "$stage/jit/"
-cp "$build/tools/device/nova-bench-conv" "$stage/tools/device/"
-strip --strip-unneeded "$stage"/runtime/libnova_runtime.so* "$stage"/jit/libnova_jit.so* "$stage/tools/device/nova-bench-conv"
-XZ_OPT=-T0 tar cJf "$stage.tar.xz" -C .device "$name"
-echo "staged $stage, $(du -sh "$stage.tar.xz" | cut -f1) as $stage.tar.xz"
+targets=(nova_runtime nova_jit nova-bench-conv)
+. tools/device/build_stage.sh
+build_and_stage "$src" "$build" "$name" -DNOVA_BUILD_TESTS=OFF -DNOVA_GENERATED_DIR="$build/generated" "$@"
