@@ -268,6 +268,30 @@ int fused_row_split_choice() {
   return s == "1" ? 1 : s == "2" ? 2 : s == "4" ? 4 : s == "8" ? 8 : 0;
 }
 
+// Answers to a question that costs the cost model's trees, remembered per key (the oldest of
+// `capacity` goes first) and asked from any thread.
+template <typename Key, typename Answer, std::size_t capacity>
+class RememberedAnswers {
+ public:
+  template <typename Same, typename Compute>
+  Answer get(const Key& key, Same same, Compute compute) const {
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& [k, answer] : answers_)
+        if (same(k, key)) return answer;
+    }
+    const Answer answer = compute();
+    std::lock_guard lock(mutex_);
+    if (answers_.size() == capacity) answers_.erase(answers_.begin());
+    answers_.emplace_back(key, answer);  // another thread may have added it meanwhile: the same answer
+    return answer;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::vector<std::pair<Key, Answer>> answers_;  // oldest first
+};
+
 class GpuBackend final : public Backend {
  public:
   GpuBackend(hipStream_t stream, BlasHandle blas, const FusedDevice& device, double memory_gbps, std::string arch)
@@ -298,12 +322,16 @@ class GpuBackend final : public Backend {
 
   // Whether a fused forward runs the wgmma kernel (its own filter layout) rather than the mma.sync
   // one: where it runs at all (an sm_90 device, a build with sm_90a code, a V slot pair in shared
-  // memory), as NOVA_FUSED_KERNEL asks, else where it was measured faster (fused_runs_wgmma).
+  // memory), as NOVA_FUSED_KERNEL asks, else where the cost model predicts it faster
+  // (fused_runs_wgmma: two predictions, which every forward would ask, hence remembered).
   bool wgmma(const ConvShape& s, const TransformEntry& t) const {
     const int C = static_cast<int>(s.c), K = static_cast<int>(s.k);
     if (device_.mfma || !fused_uses_wgmma(device_, t.n, t.m, C, K)) return false;
     if (fused_kernel_ != FusedKernelChoice::measured) return fused_kernel_ == FusedKernelChoice::wgmma;
-    return fused_runs_wgmma(s, t, device_.shared_limit);
+    const auto same = [](const ShapeAndTransform& a, const ShapeAndTransform& b) {
+      return a.second == b.second && same_problem(a.first, b.first);
+    };
+    return wgmma_choices_.get({s, &t}, same, [&] { return fused_runs_wgmma(s, t, device_.shared_limit, cost_device()); });
   }
 
   // What the cost model prices the forwards by: this device's SMs and memory bandwidth.
@@ -317,20 +345,10 @@ class GpuBackend final : public Backend {
   // AUTO fuses where the cost model (gpu_cost_model.hpp) predicts the fastest fused transform within
   // the error budget to beat the fastest 3-pass one; fp32 has no fused kernel. That prices every
   // transform on both paths (about 2,400 tree nodes a prediction), and a forward of a named transform
-  // asks it on every call, so the answer is remembered per shape (the oldest of kRememberedPaths
-  // goes first).
+  // asks it on every call, so the answer is remembered per shape.
   bool fuses_by_default(const ConvShape& s) const override {
     if (s.dtype == NOVA_DTYPE_FP32) return false;
-    {
-      std::lock_guard lock(paths_mutex_);
-      for (const auto& [shape, fused] : auto_paths_)
-        if (same_problem(shape, s)) return fused;
-    }
-    const bool fused = fusion_pays(s);
-    std::lock_guard lock(paths_mutex_);
-    if (auto_paths_.size() == kRememberedPaths) auto_paths_.erase(auto_paths_.begin());
-    auto_paths_.emplace_back(s, fused);  // another thread may have added it meanwhile: the same answer
-    return fused;
+    return auto_paths_.get(s, same_problem, [&] { return fusion_pays(s); });
   }
 
   // The mma.sync kernel's launch: of its row splits, the one the cost model predicts fastest
@@ -426,6 +444,12 @@ class GpuBackend final : public Backend {
         FusedDevice kernel = device_;  // the launcher runs the wgmma kernel, and splits rows, where this says so
         kernel.wgmma = wgmma(s, t);
         if (!kernel.wgmma && !kernel.mfma) kernel.row_split = launch_of(s, t).row_split;
+        if (profile) {
+          profile->fused = kernel.wgmma ? 2 : 1;
+          profile->fused_tiles = kernel.wgmma ? fused_wg_tiles(t.n, t.m, C, K, kernel.shared_limit)
+                                 : kernel.mfma ? kMfmaSide * launch_of(s, t).tile_groups
+                                               : fused_block_tiles(launch_of(s, t).tile_groups);
+        }
         if (const hipError_t e = launch.fused(layout, static_cast<const T*>(x), static_cast<const T*>(filter),
                                               static_cast<T*>(y), bias, relu, N, C, H, W, K, s.pad, kernel, stream_);
             e != hipSuccess)
@@ -514,9 +538,9 @@ class GpuBackend final : public Backend {
   std::string arch_;    // device_arch: what loaded transforms are compiled for
   FusedKernelChoice fused_kernel_ = fused_kernel_choice();
   int row_split_ = fused_row_split_choice();  // 0: the cost model's
-  static constexpr std::size_t kRememberedPaths = 1024;
-  mutable std::mutex paths_mutex_;
-  mutable std::vector<std::pair<ConvShape, bool>> auto_paths_;  // fuses_by_default's answers, oldest first
+  RememberedAnswers<ConvShape, bool, 1024> auto_paths_;  // fuses_by_default's
+  using ShapeAndTransform = std::pair<ConvShape, const TransformEntry*>;
+  RememberedAnswers<ShapeAndTransform, bool, 1024> wgmma_choices_;  // wgmma's, where the cost model decides
   std::mutex opt_in_mutex_;
   std::set<const GpuTransformEntry*> opted_in_;
 };

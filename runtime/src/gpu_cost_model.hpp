@@ -7,11 +7,12 @@
 // layout (exp of a quadratic function of the logs of the sizes: how efficiently the kernels run a
 // shape, fitted to order the configurations of a shape), times exp of gradient-boosted regression
 // trees fitted to what is left (waves, padding, launches, the transform). Fitted per path (3-pass,
-// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 7,800 random shapes
-// on an H200 (measured with the v5.17 kernels) and 2,700 on an H100 and the 18 benchmark layer/layout
-// pairs (batch 32 weighted 30 each, batches 1 and 8 weighted 10) by tools/device/fit_cost_model.py,
-// which computes the same features (keep the two in step) and writes gpu_cost_fit.inc; data and
-// checks in docs/results/cost_model/ (larger_trees/ for this fit). On another GPU the waves follow its
+// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 10,200 random shapes
+// on an H200 (7,800 measured with the v5.17 kernels; 2,400 with v5.20: 1,200 with each fused
+// configuration timed on both fused kernels, 1,200 with the wgmma kernel forced) and 2,700 on an H100 and the 18 benchmark layer/layout pairs
+// (batch 32 weighted 30 each, batches 1 and 8 weighted 10; both fused kernels) by
+// tools/device/fit_cost_model.py, which computes the same features (keep the two in step) and writes
+// gpu_cost_fit.inc; data and checks in docs/results/cost_model/ and docs/results/wgmma_choice/ (this fit). On another GPU the waves follow its
 // multiprocessor count and shared memory and the bytes its memory bandwidth (clamped to the two
 // fitted GPUs'); the rest keeps the Hopper rates.
 #pragma once
@@ -259,15 +260,6 @@ inline kernels::FusedLaunch fastest_fused_launch(const ConvShape& s, const Trans
   return best;
 }
 
-// Where the runtime runs the wgmma fused kernel rather than the mma.sync one, on a device that has
-// it: NCHW images with tile groups of 16, where it was measured faster (docs/performance.md, "Fused
-// v5"; with 8 tiles it is slower; in NHWC it is level with the mma.sync kernel since v5.14, but this
-// model's wgmma path was fitted on NCHW times only).
-inline bool fused_runs_wgmma(const ConvShape& s, const TransformEntry& t, int shared_limit) {
-  return s.layout == NOVA_LAYOUT_NCHW &&
-         kernels::fused_wg_tiles(t.n, t.m, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit) == kernels::kWgMaxTiles;
-}
-
 // Microseconds of the wgmma fused kernel's forward of `s` with `t` (tile groups of 16) on `d`: the
 // work of one SM's tile groups on the persistent grid (the producers' transforms and patch loads,
 // the consumer's stages and fold, the staged outputs) and the bytes of x and y.
@@ -290,6 +282,16 @@ inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t,
   const double us = corrected(weighted_sum(with_slowdown(f, kWgmmaFusedByteFeatures, memory_slowdown(d)), kWgmmaFusedCoefficients),
                               CostPath::wgmma, s, t);
   return with_trees(us, s, t, CostPath::wgmma, {}, d);
+}
+
+// Where the runtime runs the wgmma fused kernel rather than the mma.sync one, on a device that has
+// it: where it takes tile groups of 16 (with 8 it was measured slower, docs/performance.md "Fused v5")
+// and this model predicts it faster than the mma.sync kernel's fastest launch, or that one cannot run.
+inline bool fused_runs_wgmma(const ConvShape& s, const TransformEntry& t, int shared_limit, const CostDevice& d) {
+  if (kernels::fused_wg_tiles(t.n, t.m, static_cast<int>(s.c), static_cast<int>(s.k), shared_limit) != kernels::kWgMaxTiles)
+    return false;
+  const kernels::FusedLaunch launch = fastest_fused_launch(s, t, shared_limit, d);
+  return launch.tile_groups == 0 || predicted_wg_fused_us(s, t, d) < predicted_fused_us(s, t, launch, d);
 }
 
 }  // namespace nova::runtime

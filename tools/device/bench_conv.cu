@@ -5,7 +5,8 @@
 // bfloat16 instead of fp16 (cuDNN with fp32 compute either way). --frontier: every transform on
 // both paths as (time, measured error) beside cuDNN and AUTO at batch 32, or --batch N
 // (frontier.csv); --random COUNT: AUTO against every configuration within the budget on random
-// shapes (random.csv); --epilogue: what bias + ReLU add to a forward (AUTO and the fused kernel) on
+// shapes (random.csv). In both, a fused configuration is timed on each fused kernel that runs it
+// (column `kernel`: mma or wgmma; 3-pass for the other path). --epilogue: what bias + ReLU add to a forward (AUTO and the fused kernel) on
 // the batch-32 layers (epilogue.csv).
 #include <nova/runtime.h>
 
@@ -311,6 +312,9 @@ bool known_layer(const Options& o) {
 struct Bench {
   cudaStream_t stream = nullptr;
   nova_handle_t nova = nullptr;
+  // --frontier and --random time the named fused configurations on each fused kernel: handles made with
+  // NOVA_FUSED_KERNEL=mma and =wgmma (a handle reads it when it is made; `nova` keeps the caller's).
+  nova_handle_t fused_mma = nullptr, fused_wgmma = nullptr;
   cudnnHandle_t dnn = nullptr;
   double bandwidth_gbs = 0;  // device-to-device copy: the memory ceiling the stages are measured against
   FILE* speed = nullptr;
@@ -323,6 +327,14 @@ void set_up(Bench& b, const Options& o) {
   CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   CUDA_CHECK(cudaStreamCreate(&b.stream));
   NOVA_CHECK(nova_create(&b.nova, NOVA_BACKEND_GPU, b.stream));
+  const char* caller_kernel = std::getenv("NOVA_FUSED_KERNEL");
+  const std::string caller = caller_kernel ? caller_kernel : "";
+  for (const auto& [handle, kernel] : {std::pair{&b.fused_mma, "mma"}, std::pair{&b.fused_wgmma, "wgmma"}}) {
+    setenv("NOVA_FUSED_KERNEL", kernel, 1);
+    NOVA_CHECK(nova_create(handle, NOVA_BACKEND_GPU, b.stream));
+  }
+  if (caller_kernel) setenv("NOVA_FUSED_KERNEL", caller.c_str(), 1);
+  else unsetenv("NOVA_FUSED_KERNEL");
   CUDNN_CHECK(cudnnCreate(&b.dnn));
   CUDNN_CHECK(cudnnSetStream(b.dnn, b.stream));
   b.bandwidth_gbs = copy_bandwidth_gbs(b.stream);
@@ -351,6 +363,8 @@ void tear_down(Bench& b) {
   std::fclose(b.stages);
   cudnnDestroy(b.dnn);
   nova_destroy(b.nova);
+  nova_destroy(b.fused_mma);
+  nova_destroy(b.fused_wgmma);
   cudaStreamDestroy(b.stream);
 }
 
@@ -507,22 +521,45 @@ class SampledReference {
 struct ConfigResult {
   double us = 0;
   bool fused = false;
+  int kernel = 0;  // nova_stage_profile_t::fused: 0 the 3-pass pipeline, 1 the mma.sync kernel, 2 the wgmma one
+  int tiles = 0;   // the fused kernel's tile group
   const char* transform = nullptr;
+  nova_handle_t handle = nullptr;  // the handle that ran it
+  const char* kernel_name() const { return kernel == 2 ? "wgmma" : kernel == 1 ? "mma" : "3-pass"; }
 };
-bool run_config(Bench& b, const Problem& p, nova_conv_desc_t d, const DeviceBuffer& x, DeviceBuffer& y, int reps,
-                ConfigResult& out) {
-  if (nova_conv_transform_name(b.nova, &d, &out.transform) != NOVA_STATUS_SUCCESS) return false;
+bool run_config(Bench& b, nova_handle_t nova, const Problem& p, nova_conv_desc_t d, const DeviceBuffer& x, DeviceBuffer& y,
+                int reps, ConfigResult& out) {
+  if (nova_conv_transform_name(nova, &d, &out.transform) != NOVA_STATUS_SUCCESS) return false;
   size_t ws_bytes = 0;
-  NOVA_CHECK(nova_conv_workspace_size(b.nova, &d, &ws_bytes));
+  NOVA_CHECK(nova_conv_workspace_size(nova, &d, &ws_bytes));
   DeviceBuffer ws(ws_bytes);
-  NOVA_CHECK(nova_filter_transform(b.nova, &d, p.w32.as<float>(), 1));
+  NOVA_CHECK(nova_filter_transform(nova, &d, p.w32.as<float>(), 1));
   nova_stage_profile_t prof{};
-  NOVA_CHECK(nova_conv_profile(b.nova, &d, x.ptr, p.w32.as<float>(), 1, nullptr, 0, y.ptr, ws.ptr, ws.bytes, &prof));
+  NOVA_CHECK(nova_conv_profile(nova, &d, x.ptr, p.w32.as<float>(), 1, nullptr, 0, y.ptr, ws.ptr, ws.bytes, &prof));
   out.fused = prof.fused != 0;
+  out.kernel = prof.fused;
+  out.tiles = prof.fused_tiles;
+  out.handle = nova;
   out.us = 1e3 * graph_median_ms(b.stream, reps, [&] {
-    NOVA_CHECK(nova_conv_forward(b.nova, &d, x.ptr, p.w32.as<float>(), 1, nullptr, 0, y.ptr, ws.ptr, ws.bytes));
+    NOVA_CHECK(nova_conv_forward(nova, &d, x.ptr, p.w32.as<float>(), 1, nullptr, 0, y.ptr, ws.ptr, ws.bytes));
   });
   return true;
+}
+
+// Each named configuration of one problem that AUTO can take: `d`'s transform on the 3-pass pipeline
+// and on each fused kernel that runs it (where both the mma.sync and the wgmma kernel do, both: AUTO
+// picks between them by its cost model; the wgmma kernel with tile groups of 8, which AUTO never
+// runs, left out). Calls `each(ConfigResult)` with y holding the configuration's output.
+constexpr int kWgmmaGroupTiles = 16;  // the wgmma tile group AUTO runs (fused_wgmma_kernels.hpp kWgMaxTiles)
+template <typename Each>
+void named_configs(Bench& b, const Problem& p, nova_conv_desc_t d, const DeviceBuffer& x, DeviceBuffer& y, int reps,
+                   Each each) {
+  ConfigResult r;
+  d.algorithm = NOVA_ALGO_THREE_PASS;
+  if (run_config(b, b.nova, p, d, x, y, reps, r)) each(r);
+  d.algorithm = NOVA_ALGO_FUSED;
+  if (run_config(b, b.fused_mma, p, d, x, y, reps, r) && r.kernel == 1) each(r);
+  if (run_config(b, b.fused_wgmma, p, d, x, y, reps, r) && r.kernel == 2 && r.tiles == kWgmmaGroupTiles) each(r);
 }
 
 // The transforms of 3 x 3 filters, by name.
@@ -552,7 +589,7 @@ void frontier(Bench& b, const Options& o) {
   const int batch = o.frontier_batch > 0 ? o.frontier_batch : 32;
   FILE* csv = std::fopen((o.out_dir + "/frontier.csv").c_str(), "w");
   if (!csv) std::exit(3);
-  std::fprintf(csv, "layer,channels,size,batch,layout,config,transform,path,us,ratio,error,predicted\n");
+  std::fprintf(csv, "layer,channels,size,batch,layout,config,transform,path,us,ratio,error,predicted,kernel\n");
   const double u = o.precision->nova == NOVA_DTYPE_BF16 ? 0x1p-8 : 0x1p-11;
   std::printf("\n== frontier, %s, batch %d: graph-replay us, ratio to cuDNN, sampled rel. L2 error vs FP64\n"
               "%-10s %4s %4s %5s %-18s %-6s %9s %6s %9s %9s\n",
@@ -565,11 +602,11 @@ void frontier(Bench& b, const Options& o) {
       DeviceBuffer x(p.x16.bytes), y(sizeof(unsigned short) * p.n * p.k * p.h * p.w);
       input_in_layout(p, layout, x);
       const auto row = [&](const char* config, const char* transform, const char* path, double us, double cudnn_us,
-                           double error, double predicted) {
-        std::printf("%-10s %4d %4d %5s %-18s %-6s %9.1f %6.2f %9.2e %9.2e\n", l.net, l.channels, l.size,
-                    layout_name(layout), transform, path, us, us / cudnn_us, error, predicted);
-        std::fprintf(csv, "%s,%d,%d,%d,%s,%s,%s,%s,%.2f,%.3f,%.4e,%.4e\n", l.net, l.channels, l.size, batch,
-                     layout_name(layout), config, transform, path, us, us / cudnn_us, error, predicted);
+                           double error, double predicted, const char* kernel) {
+        std::printf("%-10s %4d %4d %5s %-18s %-6s %-6s %9.1f %6.2f %9.2e %9.2e\n", l.net, l.channels, l.size,
+                    layout_name(layout), transform, path, kernel, us, us / cudnn_us, error, predicted);
+        std::fprintf(csv, "%s,%d,%d,%d,%s,%s,%s,%s,%.2f,%.3f,%.4e,%.4e,%s\n", l.net, l.channels, l.size, batch,
+                     layout_name(layout), config, transform, path, us, us / cudnn_us, error, predicted, kernel);
       };
       Cudnn dnn_conv(b.dnn, p, layout);
       prepare_cudnn_filter(p, layout, dnn_conv);
@@ -578,20 +615,19 @@ void frontier(Bench& b, const Options& o) {
       CUDA_CHECK(cudaStreamSynchronize(b.stream));
       const double cudnn_error = ref.error(y, layout);
       const double cudnn_us = 1e3 * graph_median_ms(b.stream, 20, [&] { dnn_conv.run(x.ptr, y.ptr); });
-      row("cudnn", "cudnn", "-", cudnn_us, cudnn_us, cudnn_error, NAN);
-      for (const std::string& name : transforms_3x3())
-        for (const nova_algo_t algorithm : {NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED}) {
-          nova_conv_desc_t d = p.desc(layout, algorithm, name.c_str());
-          d.allow_inaccurate = 1;  // the frontier shows every transform, the budget is drawn on it
-          ConfigResult r;
-          if (!run_config(b, p, d, x, y, 20, r)) continue;
+      row("cudnn", "cudnn", "-", cudnn_us, cudnn_us, cudnn_error, NAN, "-");
+      for (const std::string& name : transforms_3x3()) {
+        nova_conv_desc_t d = p.desc(layout, NOVA_ALGO_AUTO, name.c_str());
+        d.allow_inaccurate = 1;  // the frontier shows every transform, the budget is drawn on it
+        named_configs(b, p, d, x, y, 20, [&](const ConfigResult& r) {
           row("named", name.c_str(), r.fused ? "fused" : "3-pass", r.us, cudnn_us, ref.error(y, layout),
-              0.7 * u * amp2d_of(name));
-        }
+              0.7 * u * amp2d_of(name), r.kernel_name());
+        });
+      }
       ConfigResult r;
-      if (run_config(b, p, p.desc(layout, NOVA_ALGO_AUTO, "auto"), x, y, 20, r))
+      if (run_config(b, b.nova, p, p.desc(layout, NOVA_ALGO_AUTO, "auto"), x, y, 20, r))
         row("auto", r.transform, r.fused ? "fused" : "3-pass", r.us, cudnn_us, ref.error(y, layout),
-            0.7 * u * amp2d_of(r.transform));
+            0.7 * u * amp2d_of(r.transform), r.kernel_name());
     }
   }
   std::fclose(csv);
@@ -627,7 +663,7 @@ void random_shapes(Bench& b, const Options& o) {
   constexpr int kTurns = 3;
   FILE* csv = std::fopen((o.out_dir + "/random.csv").c_str(), "w");
   if (!csv) std::exit(3);
-  std::fprintf(csv, "shape,n,c,k,h,w,layout,config,transform,path,us\n");
+  std::fprintf(csv, "shape,n,c,k,h,w,layout,config,transform,path,us,kernel\n");
   std::mt19937 rng(o.seed);
   int within = 0, within_single = 0;
   double worst = 1;
@@ -638,31 +674,32 @@ void random_shapes(Bench& b, const Options& o) {
     DeviceBuffer x(p.x16.bytes), y(sizeof(unsigned short) * s.n * s.k * s.h * s.w);
     input_in_layout(p, s.layout, x);
     const auto row = [&](const char* config, const ConfigResult& r) {
-      std::fprintf(csv, "%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%.2f\n", i, s.n, s.c, s.k, s.h, s.w, layout_name(s.layout), config,
-                   r.transform, r.fused ? "fused" : "3-pass", r.us);
+      std::fprintf(csv, "%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%.2f,%s\n", i, s.n, s.c, s.k, s.h, s.w, layout_name(s.layout),
+                   config, r.transform, r.fused ? "fused" : "3-pass", r.us, r.kernel_name());
     };
-    double best = INFINITY;
+    ConfigResult fastest_config;
+    fastest_config.us = INFINITY;
     std::string fastest_name;  // a descriptor holds the name's pointer: keep the string
-    nova_algo_t fastest_algorithm = NOVA_ALGO_AUTO;
     for (const std::string& name : transforms_3x3())
-      for (const nova_algo_t algorithm : {NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED}) {
-        ConfigResult r;
-        if (!run_config(b, p, p.desc(s.layout, algorithm, name.c_str()), x, y, 10, r)) continue;
+      named_configs(b, p, p.desc(s.layout, NOVA_ALGO_AUTO, name.c_str()), x, y, 10, [&](const ConfigResult& r) {
         row("named", r);
-        if (r.us < best) best = r.us, fastest_name = name, fastest_algorithm = algorithm;
-      }
+        if (r.us < fastest_config.us) fastest_config = r, fastest_name = name;
+      });
+    const double best = fastest_config.us;
     const nova_conv_desc_t automatic = p.desc(s.layout, NOVA_ALGO_AUTO, "auto");
     ConfigResult r;
-    if (!run_config(b, p, automatic, x, y, 10, r)) {
+    if (!run_config(b, b.nova, p, automatic, x, y, 10, r)) {
       std::fprintf(stderr, "AUTO found no transform for random shape %d\n", i);
       std::exit(3);
     }
     row("auto", r);
     if (r.us <= 1.10 * best) ++within_single;
     ConfigResult turns[2][kTurns];
-    const nova_conv_desc_t fastest = p.desc(s.layout, fastest_algorithm, fastest_name.c_str());
+    const nova_conv_desc_t fastest =
+        p.desc(s.layout, fastest_config.fused ? NOVA_ALGO_FUSED : NOVA_ALGO_THREE_PASS, fastest_name.c_str());
     for (int turn = 0; turn < kTurns; ++turn)
-      if (!run_config(b, p, fastest, x, y, 10, turns[0][turn]) || !run_config(b, p, automatic, x, y, 10, turns[1][turn])) {
+      if (!run_config(b, fastest_config.handle, p, fastest, x, y, 10, turns[0][turn]) ||
+          !run_config(b, b.nova, p, automatic, x, y, 10, turns[1][turn])) {
         std::fprintf(stderr, "random shape %d: a configuration that ran before does not run again\n", i);
         std::exit(3);
       }

@@ -19,6 +19,7 @@ data, and with --write writes the whole fit as runtime/src/gpu_cost_fit.inc, whi
 includes.
 
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...] [--narrow-product CSV...]
+                    [--wgmma-forced CSV...]
                     [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction]
                     [--benchmark-weight W] [--small-batch-weight W] [--bandwidth GBPS CSV...]
                     [--cv FOLDS] [--no-trees | --tree-size COUNT LEAVES RATE] [--write runtime/src/gpu_cost_fit.inc]
@@ -72,6 +73,10 @@ UNSPLIT = False
 # --narrow-product: the files measured by a runtime that stores the 3-pass pipeline's M in 16 bits
 # where the budget allows (2026-11-26, third session on); earlier data had M in fp32.
 NARROW_PRODUCT = set()
+# --wgmma-forced: files measured with NOVA_FUSED_KERNEL=wgmma before the bench named the fused kernel:
+# their fused rows ran the wgmma kernel wherever it runs (those with tile groups of 8, which the runtime
+# never takes, are left out), the mma.sync kernel elsewhere.
+WGMMA_FORCED = set()
 # Peak memory bandwidth (GB/s, 2 x memory clock x bus width, as the runtime computes it from the
 # device's attributes; nova-bench-conv prints it) of the H200 that is the model's reference, and of
 # the slowest GPU fitted (an H100 SXM: 2,619 MHz, 5,120 bits): gpu_cost_model.hpp
@@ -167,16 +172,25 @@ def fused_wg_tiles(n, m, c, k):  # fused_wgmma_kernels.hpp: tiles a group, 0 whe
     return 0
 
 
+def wg_tiles(row):
+    """The wgmma kernel's tile group for the row's shape (0: it cannot run)."""
+    m = int(row["transform"][1])
+    return fused_wg_tiles(m + 2, m, int(row["c"]), int(row["k"]))
+
+
 def kernel(row):
-    """Which kernel ran: "3-pass", or the fused path's "wgmma" (the runtime's measured rule,
-    gpu_cost_model.hpp fused_runs_wgmma: NCHW with tile groups of 16) or "mma" (always, in data
-    measured before the wgmma kernel)."""
+    """Which kernel ran: "3-pass", or the fused path's "mma" or "wgmma": as the file's kernel column says
+    (the bench times each fused configuration on both kernels where both run and AUTO chooses between
+    them); in older files "mma" where measured before the wgmma kernel, "wgmma" wherever it takes tile
+    groups of 16 in --wgmma-forced files, else the rule of the runtime that measured them (the wgmma
+    kernel on NCHW images with tile groups of 16)."""
     if row["path"] != "fused":
         return "3-pass"
+    if row.get("kernel") in ("mma", "wgmma"):
+        return row["kernel"]
     if row.get("mma_only"):
         return "mma"
-    m = int(row["transform"][1])
-    wgmma = row["layout"] == "NCHW" and fused_wg_tiles(m + 2, m, int(row["c"]), int(row["k"])) == 16
+    wgmma = wg_tiles(row) == 16 and (row["wgmma_forced"] or row["layout"] == "NCHW")
     return "wgmma" if wgmma else "mma"
 
 
@@ -264,6 +278,9 @@ def load(paths, mma_only=(), split_with=None, bandwidth=None):
             row["shape"] = f"{i}:{row['shape']}"
             row["mma_only"] = i >= len(paths)
             row["narrow_product"] = Path(path).resolve() in NARROW_PRODUCT
+            row["wgmma_forced"] = Path(path).resolve() in WGMMA_FORCED
+            if row["wgmma_forced"] and row["path"] == "fused" and wg_tiles(row) == 8:
+                continue  # the wgmma kernel with tile groups of 8: not a configuration the runtime runs
             row["split_with"] = coefficients
             row["slowdown"] = slowdown
             rows.append(row)
@@ -588,6 +605,8 @@ def main():
     parser.add_argument("--narrow-product", nargs="+", default=[], metavar="CSV",
                         help="files (among those given) measured by a runtime that stores the 3-pass M in 16 bits "
                              "where fp16's budget allows; the rest had M in fp32")
+    parser.add_argument("--wgmma-forced", nargs="+", default=[], metavar="CSV",
+                        help="files measured with NOVA_FUSED_KERNEL=wgmma before the bench named the fused kernel")
     parser.add_argument("--bandwidth", action="append", nargs="+", default=[], metavar=("GBPS", "CSV"),
                         help="the peak memory bandwidth (GB/s) of the GPU that measured the CSV files named after "
                              f"it (default: the H200's {REFERENCE_GBPS:g}); may be repeated")
@@ -604,6 +623,7 @@ def main():
     TREES = not args.no_trees and not args.no_correction
     TREE_COUNT, TREE_LEAVES, TREE_RATE = int(args.tree_size[0]), int(args.tree_size[1]), args.tree_size[2]
     NARROW_PRODUCT.update(Path(path).resolve() for path in args.narrow_product)
+    WGMMA_FORCED.update(Path(path).resolve() for path in args.wgmma_forced)
     ops = transform_ops()
     named = {Path(csv_path).resolve(): fused_coefficients(group[0]) for group in args.chosen_with for csv_path in group[1:]}
     default = fused_coefficients(next((group[0] for group in args.chosen_with if len(group) == 1), DEFAULT_COEFFICIENTS))

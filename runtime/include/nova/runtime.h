@@ -189,7 +189,8 @@ typedef struct {
   double filter_ms, input_ms, gemm_ms, output_ms;         /* filter: the (normally cached) transform */
   double filter_bytes, input_bytes, gemm_bytes, output_bytes;
   double gemm_flops;                                       /* 2 * n^2 * K * C * P */
-  int fused;                                               /* 1: one fused kernel ran */
+  int fused;        /* 0: the 3-pass pipeline ran; 1: a fused kernel (mma.sync, or MFMA on AMD); 2: the wgmma one */
+  int fused_tiles;  /* the fused kernel's tile group: tiles one block multiplies together (0: 3-pass) */
 } nova_stage_profile_t;
 
 /* Runs nova_conv_forward() once stage by stage, synchronising between stages, and fills *profile.
