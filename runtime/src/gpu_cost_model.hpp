@@ -9,12 +9,13 @@
 // trees fitted to what is left (waves, padding, launches, the transform). Fitted per path (3-pass,
 // mma.sync fused, wgmma fused) to graph-replay times of every configuration on 10,200 random shapes
 // on an H200 (7,800 measured with the v5.17 kernels; 2,400 with v5.20: 1,200 with each fused
-// configuration timed on both fused kernels, 1,200 with the wgmma kernel forced) and 2,700 on an H100 and the 18 benchmark layer/layout pairs
-// (batch 32 weighted 30 each, batches 1 and 8 weighted 10; both fused kernels) by
-// tools/device/fit_cost_model.py, which computes the same features (keep the two in step) and writes
-// gpu_cost_fit.inc; data and checks in docs/results/cost_model/ and docs/results/wgmma_choice/ (this fit). On another GPU the waves follow its
-// multiprocessor count and shared memory and the bytes its memory bandwidth (clamped to the two
-// fitted GPUs'); the rest keeps the Hopper rates.
+// configuration timed on both fused kernels, 1,200 with the wgmma kernel forced), 2,700 on an H100
+// and the 18 benchmark layer/layout pairs (batch 32 weighted 30 each, batches 1 and 8 weighted 10;
+// both fused kernels) by tools/device/fit_cost_model.py, which computes the same features (keep the
+// two in step) and writes gpu_cost_fit.inc; data and checks in docs/results/cost_model/ and, for
+// this fit, docs/results/wgmma_choice/. On another GPU the waves follow its multiprocessor count and
+// shared memory and the bytes its memory bandwidth (clamped to the two fitted GPUs'); the rest keeps
+// the Hopper rates.
 #pragma once
 
 #include "conv_shape.hpp"

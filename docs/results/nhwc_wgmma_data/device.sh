@@ -3,7 +3,7 @@
 # bench (tools/device/auto_random.sh: every configuration within the budget timed by graph replay on 300
 # shapes a seed) with the wgmma kernel forced wherever it runs (NOVA_FUSED_KERNEL=wgmma; elsewhere the fused
 # rows are the mma.sync kernel's), the build of fused v5.20. Its AUTO column is not AUTO's real choice (the
-# cost model prices the forced kernel with its NCHW fit). rand<SEED>_new.csv/.log; $OUT/r.tar.gz.
+# cost model prices the forced kernel with its NCHW fit). rand<SEED>_new.csv (gzipped here since the thirtieth session)/.log; $OUT/r.tar.gz.
 set -uo pipefail
 out=${OUT:-/tmp/o}
 mkdir -p "$out/r"

@@ -15,7 +15,7 @@ cd "$root/docs/results/cost_model"
 s26=../session26_final/auto_random s27=../session27_final/auto_random here=../wgmma_choice forced=../nhwc_wgmma_data
 measured_before=("$s26"/rand1{12,13,14,15,16,17,18,19,20,21}_new.csv.gz current_kernels/rand1{26,27,28,29,30,31}.csv.gz)
 measured_dcbb408=("$s27"/rand1{34,35,36,37,38,39,40,41,42,43}_new.csv.gz)
-measured_d087224=("$forced"/rand15{4,5,6,7}_new.csv "$here"/rand1{58,59,60,61}_new.csv.gz "$here"/frontier_b{1,8,32}.csv.gz)
+measured_d087224=("$forced"/rand15{4,5,6,7}_new.csv.gz "$here"/rand1{58,59,60,61}_new.csv.gz "$here"/frontier_b{1,8,32}.csv.gz)
 h200=("${measured_before[@]}" "${measured_dcbb408[@]}" "${measured_d087224[@]}")
 h100=(tile_pairs/h100_seed{17,20,21,22,23,24,25,54,55}.csv.gz tile_pairs/h100_frontier_b32.csv)
 held_h200=(current_kernels/rand13{2,3}.csv "$here"/rand162_new.csv)
@@ -23,5 +23,5 @@ held_h100=(trees/h100_trees_seed7{4,5}.csv)
 chosen=(--chosen-with current_kernels/chosen_with.txt "${measured_before[@]}" current_kernels/rand13{2,3}.csv
         --chosen-with larger_trees/chosen_with_dcbb408.txt "${measured_dcbb408[@]}"
         --chosen-with "$here"/chosen_with_d087224.txt "${measured_d087224[@]}" "$here"/rand162_new.csv)
-options=(--tree-size 400 63 0.05 --wgmma-forced "$forced"/rand15{4,5,6,7}_new.csv)
+options=(--tree-size 400 63 0.05 --wgmma-forced "$forced"/rand15{4,5,6,7}_new.csv.gz)
 . ./run_fit.sh
