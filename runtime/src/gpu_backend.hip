@@ -443,12 +443,13 @@ class GpuBackend final : public Backend {
         timer.mark(1);
         FusedDevice kernel = device_;  // the launcher runs the wgmma kernel, and splits rows, where this says so
         kernel.wgmma = wgmma(s, t);
-        if (!kernel.wgmma && !kernel.mfma) kernel.row_split = launch_of(s, t).row_split;
+        const FusedLaunch mma_launch = kernel.wgmma ? FusedLaunch{} : launch_of(s, t);  // mma.sync, or MFMA on AMD
+        if (!kernel.wgmma && !kernel.mfma) kernel.row_split = mma_launch.row_split;
         if (profile) {
           profile->fused = kernel.wgmma ? 2 : 1;
           profile->fused_tiles = kernel.wgmma ? fused_wg_tiles(t.n, t.m, C, K, kernel.shared_limit)
-                                 : kernel.mfma ? kMfmaSide * launch_of(s, t).tile_groups
-                                               : fused_block_tiles(launch_of(s, t).tile_groups);
+                                 : kernel.mfma ? kMfmaSide * mma_launch.tile_groups
+                                               : fused_block_tiles(mma_launch.tile_groups);
         }
         if (const hipError_t e = launch.fused(layout, static_cast<const T*>(x), static_cast<const T*>(filter),
                                               static_cast<T*>(y), bias, relu, N, C, H, W, K, s.pad, kernel, stream_);
