@@ -105,7 +105,7 @@ rows() {  # arch
         note = ""
         if ($1 in gate) note = "**MFMA gate fails: " gate[$1] "**"
         if ($7 == "true") note = note (note == "" ? "" : "; ") "dynamic stack"
-        if ($2 == 0 && $11 == 0) { note = note (note == "" ? "" : "; ") "empty body: no code for this target"; waves = "-"; limit = "" }
+        if ($2 == 0 && $11 == 0) { note = note (note == "" ? "" : "; ") "a trap: no code for this target"; waves = "-"; limit = "" }
         else if (llvm[$1] < waves) note = note (note == "" ? "" : "; ") "LLVM: " llvm[$1] " waves (launch bounds or static LDS)"
         printf "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n",
                config, kernel, $2, $3, $4, $5, $6, $8, $9, $11, waves limit, note
@@ -151,8 +151,9 @@ lower, the notes say so. Dynamic LDS is not counted.
 The fused kernels' LDS is dynamic, set at launch, so it is 0 here: \`fused_mfma_shared_bytes\` in
 runtime/kernels/include/nova/kernels/fused_mfma_kernels.hpp gives the MFMA kernel's bytes
 (\`fused_shared_bytes\` in fused_kernels.hpp the mma kernel's). The wgmma kernels have code only for
-sm_90a and the MFMA kernels only for CDNA (gfx90a, gfx94x): elsewhere their bodies are empty (noted,
-no occupancy). The MFMA gate (every \`fused_mfma\` kernel on gfx90a/gfx942: no scratch, dynamic
+sm_90a, the MFMA kernels only for CDNA (gfx90a, gfx94x) and the mma.sync kernels (a portable product
+on AMD) only off CDNA, which runs every fused forward on the MFMA kernel: elsewhere their bodies are
+a trap (noted, no occupancy). The MFMA gate (every \`fused_mfma\` kernel on gfx90a/gfx942: no scratch, dynamic
 stack or spills, at least one v_mfma; CI fails on it) marks the kernels it fails in the notes.
 EOF
   for arch in "${targets[@]}"; do

@@ -301,6 +301,23 @@ __device__ __forceinline__ void for_each_index(F&& f) {
   }(std::make_integer_sequence<int, count>{});
 }
 
+// AMD's matrix-core targets (gfx90a, gfx94x) run every fused forward on the MFMA kernel
+// (fused_mfma_kernels.hpp, FusedDevice::mfma), so there this kernel has no code and is never launched.
+#if defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+#define NOVA_FUSED_MFMA 1
+#endif
+
+// The body of a fused kernel on a target without code for it (the mma.sync kernel on CDNA, the wgmma
+// kernel off sm_90a, the MFMA kernel off CDNA): the runtime never launches it there (FusedDevice); a
+// launch that did would stop the stream with a trap, not leave y unwritten.
+__device__ inline void fused_kernel_absent() {
+#if defined(__CUDACC__) && !defined(__HIP__)
+  __trap();
+#else
+  __builtin_trap();
+#endif
+}
+
 // Matrix cores: mma.sync from sm_80 on. A U fragment is what one lane needs of a U block: on the
 // mma path its 4 halves (the B fragment), loaded ahead into registers; on the portable path the
 // block itself, from which the per-thread product reads what it needs.
@@ -848,6 +865,10 @@ __device__ __forceinline__ void fused_sum_rows(float (&out)[1][Transform::m * Tr
 // phase 3 once.
 template <class Transform, typename T, Layout layout, int kKBlocks, bool kChunked>
 __device__ void fused_conv_tiles(const FusedConvArgs& a) {
+#ifdef NOVA_FUSED_MFMA
+  (void)a;
+  fused_kernel_absent();
+#else
   constexpr int m = Transform::m, n = Transform::n;
   static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
   static_assert(!kChunked || kKBlocks == 1, "a chunked warp keeps one K block's outputs through phase 1");
@@ -910,6 +931,7 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
     if (split > 1) fused_sum_rows<Transform, T>(out, blk, split, warp, lane);
     if (kb < kb_end && part == 0) fused_store<Transform, T, layout, kKBlocks, true>(a, blk, out, u_buffer, 0, kb, lane);
   }
+#endif  // NOVA_FUSED_MFMA
 }
 
 // Reorders a transformed filter U [nn][K][C] into a fused layout (Order::index: MmaFilterOrder, or

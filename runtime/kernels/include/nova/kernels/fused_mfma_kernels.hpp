@@ -21,19 +21,15 @@
 // D[row 4 (l / 16) + i][column l % 16], i = 0 .. 3. Here A = U (row: output channel, k: channel),
 // B = V^T (column: tile), so D = M^T: lane l holds output channels 4 (l / 16) + i of tile l % 16.
 //
-// Where it runs: gfx90a and gfx94x code (NOVA_FUSED_MFMA), and the CPU emulation, which runs these
-// loops through an MFMA that exchanges the operands of the 64 lanes as the hardware lays them out
-// (tests/support/kernel_emulation.hpp); elsewhere the kernel is empty and never launched
-// (FusedDevice::mfma). Nothing here has run on an AMD GPU: README.md, "AMD".
+// Where it runs: gfx90a and gfx94x code (NOVA_FUSED_MFMA, fused_kernels.hpp), and the CPU emulation,
+// which runs these loops through an MFMA that exchanges the operands of the 64 lanes as the hardware
+// lays them out (tests/support/kernel_emulation.hpp); elsewhere the kernel is a trap and never
+// launched (FusedDevice::mfma). Nothing here has run on an AMD GPU: README.md, "AMD".
 #pragma once
 
 #include "nova/kernels/fused_kernels.hpp"
 
 #include <type_traits>
-
-#if defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
-#define NOVA_FUSED_MFMA 1
-#endif
 
 namespace nova::kernels {
 
@@ -341,6 +337,7 @@ __device__ __forceinline__ void fused_mfma_conv_body(const FusedConvArgs& a) {
   fused_mfma_conv_tiles<Transform, T, layout, kTileGroups>(a);
 #else
   (void)a;
+  fused_kernel_absent();
 #endif
 }
 

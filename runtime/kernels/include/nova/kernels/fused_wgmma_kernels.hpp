@@ -20,7 +20,7 @@
 // shared memory per 64 x kTiles x 16 product (the mma.sync loop moves 16 x 16 + 16 x 8 per
 // 16 x 8 x 16), and the input transform overlaps the products instead of preceding them.
 // Where it runs: sm_90a builds (NOVA_FUSED_WGMMA), and the CPU emulation; elsewhere the kernel is
-// empty and never launched (the runtime checks the device and the build: FusedDevice::wgmma).
+// a trap and never launched (the runtime checks the device and the build: FusedDevice::wgmma).
 // Where the runtime uses it, and its measured speed: docs/performance.md, "Fused v5".
 #pragma once
 
@@ -558,6 +558,7 @@ __device__ void fused_wg_conv_body(const FusedConvArgs& a) {
   fused_wg_conv_tiles<Transform, T, layout, kTiles>(a);
 #else
   (void)a;
+  fused_kernel_absent();
 #endif
 }
 
