@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Bounds of the wgmma kernel (experiment.patch): its time with U copied into the ring once and never
+# again (wgb_u_once: no U traffic, no U latency), and with the producers handing the V slots over without
+# loading or transforming x (wgb_no_input), against the same build without either (wgb_base). The
+# wgmma kernel forced, f4x3_standard, both layouts, graph replay, the three builds in turn, twice. On the
+# GPU machine with .device/wgb_*.tar.xz carried; prints one line a layer, layout, build and run.
+set -uo pipefail
+. tools/device/stage.sh
+export NOVA_FUSED_KERNEL=wgmma
+for run in 1 2; do
+  for layer in 64,224,32 128,112,32 64,56,32 64,224,8 64,224,1; do
+    for variant in base u_once no_input; do
+      use_stage wgb_$variant
+      dir=$(mktemp -d)
+      stage_bench "$dir" --layer $layer --transform f4x3_standard >"$dir/log.txt" 2>&1
+      awk -F, -v v=$variant -v r=$run '$5 ~ /-f$/ { printf "run %s %-8s %s %s@%s b%s %s graph %s us, cuDNN %s\n", r, v, $1, $2, $3, $4, $5, $10, $11 }' "$dir/speed.csv"
+    done
+  done
+done
