@@ -358,6 +358,24 @@ TEST_CASE("wgmma operand layout: descriptors name the elements the kernel writes
     CHECK_FALSE(fused_wg_layout(6, 4, 16, 16, 16, layout, 6).staging_in_slot);  // a slot of 9,216 elements
   }
   CHECK(fused_wg_u_stages(6, 4, 32, 128, 16, Layout::nchw, 227 * 1024) == nova::kernels::kWgMaxUStages);
+  // A launch whose blocks take 8 tile groups of 16 or more keeps its shared memory within 195 KB where that
+  // leaves 4 stages: C = K = 64 at VGG-16 64@224 batch 32 (6,272 groups, 132 blocks) and batch 8 (1,568) runs
+  // 4 (197,248 bytes); batch 1 (196 groups) and ResNet-50 64@56 batch 32 (392) keep 6; C = 48 (two 55,296-byte
+  // slots) goes from 8 to 7 (197,248 bytes); groups of 8 (C = K = 128, 5 stages), F(2,3) (8 stages in
+  // 131,712 bytes) and C = K = 64 with K = 128's staging (4) never change.
+  using nova::kernels::fused_wg_launch_u_stages;
+  for (const Layout layout : {Layout::nchw, Layout::nhwc}) {
+    CHECK(fused_wg_launch_u_stages(6, 4, 64, 64, 16, layout, 227 * 1024, 100352, 132) == 4);
+    CHECK(fused_wg_launch_u_stages(6, 4, 64, 64, 16, layout, 227 * 1024, 25088, 132) == 4);
+    CHECK(fused_wg_launch_u_stages(6, 4, 64, 64, 16, layout, 227 * 1024, 3136, 132) == 6);
+    CHECK(fused_wg_launch_u_stages(6, 4, 64, 64, 16, layout, 227 * 1024, 6272, 132) == 6);
+    CHECK(fused_wg_launch_u_stages(6, 4, 48, 48, 16, layout, 227 * 1024, 100352, 132) == 7);
+    CHECK(fused_wg_launch_u_stages(6, 4, 128, 128, 8, layout, 227 * 1024, 25088, 132) ==
+          fused_wg_u_stages(6, 4, 128, 128, 8, layout, 227 * 1024));
+    CHECK(fused_wg_launch_u_stages(4, 2, 64, 64, 16, layout, 227 * 1024, 401408, 132) == nova::kernels::kWgMaxUStages);
+    CHECK(fused_wg_launch_u_stages(6, 4, 64, 128, 16, layout, 227 * 1024, 100352, 132) == 4);
+    CHECK(fused_wg_layout(6, 4, 64, 64, 16, layout, 4).bytes == 197248);
+  }
   // Every V slot, U stage and the staging start on a 128-byte boundary.
   CHECK(nova::kernels::kWgHeaderBytes % 128 == 0);
   for (const int side : {4, 6})

@@ -5,12 +5,13 @@
 # (wgb_no_fold), and with both of the last two (wgb_no_fold_input), against the same build without any
 # (wgb_base). The wgmma kernel forced, f4x3_standard, both layouts, graph replay, the builds in turn,
 # twice. On the GPU machine with .device/wgb_*.tar.xz carried; prints one line a layer, layout, build
-# and run. VARIANTS="base ..." times those builds only.
+# and run. VARIANTS="base ..." times those builds only (another NAME: .device/wgb_NAME.tar.xz), LAYERS="C,HW,N ..."
+# those layers.
 set -uo pipefail
 . tools/device/stage.sh
 export NOVA_FUSED_KERNEL=wgmma
 for run in 1 2; do
-  for layer in 64,224,32 128,112,32 64,56,32 64,224,8 64,224,1; do
+  for layer in ${LAYERS:-64,224,32 128,112,32 64,56,32 64,224,8 64,224,1}; do
     for variant in ${VARIANTS:-base u_once no_input no_fold no_fold_input}; do
       use_stage wgb_$variant
       dir=$(mktemp -d)

@@ -8,8 +8,8 @@
 //   - one consumer warpgroup multiplies: for each block of 64 output channels and each domain row
 //     i, the n products U_(i,j) V_(i,j) (wgmma m64 x kTiles x 16, both operands read by the tensor
 //     cores from shared memory, no ldmatrix) of every channel step, U streamed by the copy engine
-//     (cp.async.bulk) through a ring of stages (as many as the shared memory holds, 3 to 8:
-//     fused_wg_u_stages), each the n blocks of one (row, channel step), contiguous in the filter
+//     (cp.async.bulk) through a ring of stages (as many as the shared memory holds, 3 to 8, fewer
+//     where blocks take many tile groups: fused_wg_launch_u_stages), each the n blocks of one (row, channel step), contiguous in the filter
 //     (fused_wg_filter_index), each refilled as the one after it starts; then folds the row into the outputs
 //     as fused_accumulate does, while the next row's first products run; adds bias and ReLU and
 //     stages the outputs in shared memory, which the producers store between two tile groups (NHWC:
@@ -115,6 +115,24 @@ constexpr int fused_wg_tiles(int n, int m, int C, int K, long long shared_limit)
 constexpr int fused_wg_u_stages(int n, int m, int C, int K, int tiles, Layout layout, long long shared_limit) {
   int stages = kWgUStages;
   while (stages < kWgMaxUStages && fused_wg_layout(n, m, C, K, tiles, layout, stages + 1).bytes <= shared_limit) ++stages;
+  return stages;
+}
+
+// The U stages a launch runs. Where each block takes many tile groups of 16 (kWgManyGroups or more), no
+// deeper than keeps the block's shared memory within kWgL1SharedBytes, down to kWgL1UStages: the SM then
+// configures 196 KB of shared memory instead of 228 and keeps 60 KB of L1 (not 28) for the producers'
+// input loads, which pays more there than the deeper ring (docs/performance.md, "Fused v5.22": at VGG-16
+// 64@224 batch 8 and 32, 4 stages instead of 6 took 1-6 % off; at 64@56 batch 32, three groups a block,
+// they added 1.5-3.5 %). Elsewhere as deep as the shared memory holds (fused_wg_u_stages).
+inline constexpr int kWgManyGroups = 8;
+inline constexpr int kWgL1UStages = 4;
+inline constexpr long long kWgL1SharedBytes = 195 * 1024;  // the 196 KB configuration less the 1 KB reserved a block
+constexpr int fused_wg_launch_u_stages(int n, int m, int C, int K, int tiles, Layout layout, long long shared_limit,
+                                       long long grid_tiles, int blocks) {
+  int stages = fused_wg_u_stages(n, m, C, K, tiles, layout, shared_limit);
+  const long long groups = (grid_tiles + tiles - 1) / tiles;
+  if (tiles == kWgMaxTiles && groups >= static_cast<long long>(kWgManyGroups) * blocks)
+    while (stages > kWgL1UStages && fused_wg_layout(n, m, C, K, tiles, layout, stages).bytes > kWgL1SharedBytes) --stages;
   return stages;
 }
 
@@ -597,9 +615,9 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
                                 hipStream_t stream) {
   const int tiles = fused_wg_tiles(t.n, t.m, g.channels, K, device.shared_limit);
   if (tiles == 0) return hipErrorInvalidValue;
-  const int stages = fused_wg_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit);
-  const auto shared = static_cast<int>(fused_wg_layout(t.n, t.m, g.channels, K, tiles, layout, stages).bytes);
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
+  const int stages = fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit, g.tiles, blocks);
+  const auto shared = static_cast<int>(fused_wg_layout(t.n, t.m, g.channels, K, tiles, layout, stages).bytes);
   return launch_kernel(variants[fused_wgmma_variant(tiles)], dim3(blocks), dim3(kWgThreads), shared, stream,
                        FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g, stages});
 }
