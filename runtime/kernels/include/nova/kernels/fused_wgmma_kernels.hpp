@@ -9,9 +9,10 @@
 //     i, the n products U_(i,j) V_(i,j) (wgmma m64 x kTiles x 16, both operands read by the tensor
 //     cores from shared memory, no ldmatrix) of every channel step, U streamed by the copy engine
 //     (cp.async.bulk) through a ring of stages (as many as the shared memory holds, 3 to 8, fewer
-//     where blocks take many tile groups: fused_wg_launch_u_stages), each the n blocks of one (row, channel step), contiguous in the filter
-//     (fused_wg_filter_index), each refilled as the one after it starts; then folds the row into the outputs
-//     as fused_accumulate does, while the next row's first products run; adds bias and ReLU and
+//     where blocks take many tile groups: fused_wg_launch_u_stages), each the n blocks of one (row,
+//     channel step), contiguous in the filter (fused_wg_filter_index), each refilled as the one after
+//     it starts; then folds the row into the outputs as fused_accumulate does, while the next row's
+//     first products run; adds bias and ReLU and
 //     stages the outputs in shared memory, which the producers store between two tile groups (NHWC:
 //     tile rows by the copy engine where K = 64, else 16-byte channel runs; NCHW: plane rows);
 //   - the grid is persistent (one block an SM), so the producers transform the next tile group
@@ -122,7 +123,7 @@ constexpr int fused_wg_u_stages(int n, int m, int C, int K, int tiles, Layout la
 // deeper than keeps the block's shared memory within kWgL1SharedBytes, down to kWgL1UStages: the SM then
 // configures 196 KB of shared memory instead of 228 and keeps 60 KB of L1 (not 28) for the producers'
 // input loads, which pays more there than the deeper ring (docs/performance.md, "Fused v5.22": at VGG-16
-// 64@224 batch 8 and 32, 4 stages instead of 6 took 1-6 % off; at 64@56 batch 32, three groups a block,
+// 64@224 batch 8 and 32, 4 stages instead of 6 took 0.7-5.5 % off; at 64@56 batch 32, three groups a block,
 // they added 1.5-3.5 %). Elsewhere as deep as the shared memory holds (fused_wg_u_stages).
 inline constexpr int kWgManyGroups = 8;
 inline constexpr int kWgL1UStages = 4;
