@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Where a warp-specialised kernel's samples lie, by role, when its producers also issue HGMMA (so that
+tools/device/sass_summary.py --roles, which checks that every HGMMA is the consumer's, does not apply):
+the code before the consumer's USETMAXREG.TRY_ALLOC (setup), from there to the producers'
+USETMAXREG.DEALLOC (consumer), and after it (producers), each with its most sampled instructions.
+
+  regions.py SOURCE.csv[.gz]   (ncu --import REPORT --page source --csv --print-source sass)
+"""
+import csv
+import gzip
+import sys
+
+
+def main(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        rows = list(csv.reader(f))
+    header = rows[1]
+    column = {name: i for i, name in enumerate(header)}
+    data = rows[2:]
+    source, executed = column["Source"], column["Instructions Executed"]
+    samples = column["Warp Stall Sampling (All Samples)"]
+    count = lambda r, c: int(r[c] or 0)
+    total = sum(count(r, samples) for r in data)
+    marks = [i for i, r in enumerate(data) if "USETMAXREG" in r[source]]
+    bounds = [0] + marks + [len(data)]
+    for name, (a, b) in zip(["setup", "consumer", "producers"], zip(bounds, bounds[1:])):
+        s = sum(count(data[i], samples) for i in range(a, b))
+        n = sum(count(data[i], executed) for i in range(a, b))
+        print(f"{name}: samples {s} ({100 * s / total:.1f} %), warp instructions {n}")
+        for i in sorted(sorted(range(a, b), key=lambda i: -count(data[i], samples))[:12]):
+            print(f"    {i:5d} {data[i][source].strip()[:64]:64s} run {data[i][executed]:>8s}  samples {data[i][samples]}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
