@@ -105,7 +105,7 @@ std::string kernel_definition(const std::string& transform, int n, const kernels
       comment = "Fused convolution, wgmma (sm_90a; an empty body elsewhere), " + upper + " " + type + ": " + tiles +
                 " tiles a group.";
       bounds = "nova::kernels::kWgThreads, 1";
-      params = "nova::kernels::FusedConvArgs args";
+      params = "const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args";
       body = "fused_wg_conv_body<Transform, " + type + ", " + layout + ", " + tiles + ">(args)";
       break;
     }

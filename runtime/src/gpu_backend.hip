@@ -443,6 +443,7 @@ class GpuBackend final : public Backend {
         timer.mark(1);
         FusedDevice kernel = device_;  // the launcher runs the wgmma kernel, and splits rows, where this says so
         kernel.wgmma = wgmma(s, t);
+        kernel.kronecker_fp16_exact = kernel.wgmma && t.BT && fused_wg_kronecker_fp16_exact(t.n, t.BT);
         const FusedLaunch mma_launch = kernel.wgmma ? FusedLaunch{} : launch_of(s, t);  // mma.sync, or MFMA on AMD
         if (!kernel.wgmma && !kernel.mfma) kernel.row_split = mma_launch.row_split;
         if (profile) {

@@ -416,6 +416,33 @@ TEST_CASE("the fused kernel with its rows split over every warp count matches FP
   REQUIRE(unsetenv("NOVA_FUSED_KERNEL") == 0);
 }
 
+// The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input: F(4,3) with B^T (x) B^T exact
+// in fp16, NHWC fp16 with C = 64 and K <= 64), the kernel forced (NOVA_FUSED_KERNEL=wgmma): border tiles
+// on every side (pads 0 to 2), a last tile group of 1 to 15 tiles, blocks that take several groups, K = 64
+// (the copy engine's stores of tile rows) and K below it, with and without bias and ReLU, against FP64.
+// The accurate f4x3_fp16 (not exact in fp16) takes the FP path of the same kernel on the same shapes.
+TEST_CASE("the wgmma kernel's input transform on the tensor cores matches FP64", "[gpu]") {
+  NOVA_REQUIRE_GPU();
+  REQUIRE(setenv("NOVA_FUSED_KERNEL", "wgmma", 1) == 0);
+  nova::Handle gpu(NOVA_BACKEND_GPU);  // reads it when it is made
+  for (const Shape& s : {Shape{2, 64, 64, 30, 1}, Shape{1, 64, 40, 13, 2}, Shape{3, 64, 64, 9, 0}, Shape{8, 64, 64, 56, 1}}) {
+    const Problem p(s, 1.0f, 17u + static_cast<unsigned>(s.hw));
+    for (const char* transform : {"f4x3_standard", "f4x3_fp16"})
+      for (const bool epilogue : {false, true}) {
+        nova::ConvDesc d = p.desc(NOVA_DTYPE_FP16, NOVA_LAYOUT_NHWC, transform);
+        d.algorithm = NOVA_ALGO_FUSED;
+        const Run r = run(gpu.get(), p, d, epilogue);
+        INFO("N " << s.n << " K " << s.k << " HW " << s.hw << " pad " << s.pad << " " << transform
+                  << (epilogue ? " +bias+ReLU" : "") << ": rel L2 " << r.error.rel_l2);
+        REQUIRE(r.status == NOVA_STATUS_SUCCESS);
+        CHECK(r.fused);
+        CHECK(r.error.non_finite == 0);
+        CHECK(r.error.rel_l2 <= 1.5 * predicted_error(amp2d_of(transform), NOVA_DTYPE_FP16, s.c));
+      }
+  }
+  REQUIRE(unsetenv("NOVA_FUSED_KERNEL") == 0);
+}
+
 // On an sm_90 GPU the two layouts of this shape run different fused kernels (wgmma for NCHW, mma.sync
 // for NHWC) whose filters have different element orders: the handle's filter cache must keep them
 // apart although the weights, transform and sizes are the same.

@@ -92,13 +92,21 @@ class FusedCase {
   }
 
   // The wgmma kernel with kTiles tiles a group on `blocks` persistent blocks, U through a ring of
-  // `u_stages` stages.
+  // `u_stages` stages; the input transform on the tensor cores where `tensor_cores` (the launch must be
+  // one fused_wg_tc_input takes).
   template <int kTiles>
-  Comparison run_wgmma(unsigned blocks, int relu, int u_stages) const {
+  Comparison run_wgmma(unsigned blocks, int relu, int u_stages, bool tensor_cores = false) const {
     std::vector<T> y = fresh_output();
-    const FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_, u_stages};
+    FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_, u_stages};
+    if (tensor_cores) {
+      REQUIRE(nova::kernels::fused_wg_x_map(args, x_.data(), grid_));
+      args.tc_input = 1;
+    }
     nova::emulation::dynamic_shared.assign(
-        static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, m, s_.C, s_.K, kTiles, layout, u_stages).bytes), '\0');
+        static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, m, s_.C, s_.K, kTiles, layout, u_stages,
+                                                                nova::kernels::WgStaging::by_outputs, tensor_cores)
+                                     .bytes),
+        '\0');
     nova::emulation::launch(dim3(blocks), static_cast<unsigned>(nova::kernels::kWgThreads), [&] {
       nova::kernels::fused_wg_conv_tiles<Transform, T, layout, kTiles>(args);
     });

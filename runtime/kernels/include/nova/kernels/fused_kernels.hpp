@@ -241,6 +241,9 @@ struct FusedDevice {
   bool wgmma = false;
   bool mfma = false;
   int row_split = 1;  // the mma.sync kernel's launch (fused_split_launch): the runtime sets it per forward
+  // The forward's transform has B^T (x) B^T exact in fp16 (fused_wg_kronecker_fp16_exact), so the wgmma
+  // kernel may take its input transform on the tensor cores; the runtime sets it per forward.
+  bool kronecker_fp16_exact = false;
 };
 
 // The launch of a shape with its domain rows split over `row_split` warps (1, 2, 4 or 8; the
@@ -271,6 +274,11 @@ struct FusedConvArgs {
   int k_slice;         // K blocks of 8 a block takes (blockIdx.y picks which): every one unchunked
   TileGrid grid;       // the input's tiling (channels = C)
   int u_stages = 0;    // the wgmma kernel's U ring (fused_wg_u_stages); unused by the others
+  // The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input): 1 where the launch takes it,
+  // and the tensor map of x its copies read (a CUtensorMap, which the kernels take NOVA_GRID_CONSTANT; the
+  // emulation's WgEmulatedMap).
+  int tc_input = 0;
+  alignas(128) unsigned char x_map[128] = {};
 };
 
 // ---------------------------------------------------------------------------------------------

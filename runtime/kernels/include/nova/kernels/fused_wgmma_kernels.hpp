@@ -4,7 +4,9 @@
 // of three warpgroups:
 //   - two producer warpgroups transform the input of one tile group (kTiles = 16 or 8 tiles, every
 //     channel) after another into a ring of two V slots, each in wgmma's B layout (wgmma.hpp), and
-//     hand each slot over through a block barrier (mbarrier);
+//     hand each slot over through a block barrier (mbarrier); F(4,3) on NHWC fp16 images of 64
+//     channels on the tensor cores (fused_wg_tc_input: each tile's patch by the copy engine, V = (B^T (x)
+//     B^T) D as one product), elsewhere in fp32 on the FP pipes;
 //   - one consumer warpgroup multiplies: for each block of 64 output channels and each domain row
 //     i, the n products U_(i,j) V_(i,j) (wgmma m64 x kTiles x 16, both operands read by the tensor
 //     cores from shared memory, no ldmatrix) of every channel step, U streamed by the copy engine
@@ -27,6 +29,14 @@
 
 #include "nova/kernels/fused_kernels.hpp"
 #include "nova/kernels/wgmma.hpp"
+
+#if !defined(__CUDACC_RTC__)
+#include <algorithm>
+#include <cmath>
+#endif
+#if NOVA_HOST_LAUNCHERS && defined(__CUDACC__) && !defined(__HIP__)
+#include <cudaTypedefs.h>  // cuTensorMapEncodeTiled's type, reached through the runtime's driver entry points
+#endif
 
 namespace nova::kernels {
 
@@ -53,6 +63,61 @@ inline constexpr int kWgMaxTiles = 16;
 inline constexpr int kWgHeaderBytes =
     (kWgBarriers * 16 + kWgVSlots * kWgMaxTiles * static_cast<int>(sizeof(TileOrigin)) + 127) / 128 * 128;
 
+// The input transform on the tensor cores (docs/performance.md, "Fused v6.0"): V of a tile (its n^2 = 36
+// positions, padded to wgmma's 64 rows) = Bk D, Bk = B^T (x) B^T in registers as wgmma's A, its patch index
+// k = 8 r + s (s = 6, 7: zero columns, so that a k-step of 16 is two patch rows), D the tile's 6 x 6 patch as
+// B: 36 rows of 128 bytes (the pixel's 64 channels) that one tensor copy writes, swizzled, zeros outside
+// the image. Each producer warpgroup takes its tiles kWgTcBatch a copy, into two slots in turn (the one
+// after next copied while this one is multiplied); the products accumulate Bk's exact fp16 x integer terms
+// in fp32 and round once into the V slot, whose (channel step, position) blocks are kWgTcSkew elements
+// apart more there (a warp's stores of 8 positions then meet 32 banks).
+inline constexpr int kWgTcSide = 6;         // F(4,3)
+inline constexpr int kWgTcChannels = 64;    // one 128-byte row a pixel
+inline constexpr int kWgTcBatch = 2;        // tiles a copy
+inline constexpr int kWgTcTileBytes = 40 * 128;  // a patch's 36 rows and 4 zero ones (a k-step's reach), 1024-aligned
+inline constexpr int kWgTcSlotBytes = kWgTcBatch * kWgTcTileBytes;
+// After the rest: the copies' 4 barriers (a warpgroup's two slots), then the 4 slots on a 1024-byte
+// boundary (the swizzle's period).
+inline constexpr int kWgTcBytes = 64 + 1024 + 4 * kWgTcSlotBytes;
+inline constexpr int kWgTcSkew = 8;
+
+#if !defined(__CUDACC_RTC__)
+// Whether B^T (x) B^T (row-major n x n B^T, the JSON's exact matrix in double) is exact in fp16, which the
+// products on the tensor cores need to round V as the FP transform does: every product of two entries a
+// multiple of 2^-24 with at most 11 significant bits, at most 65504. The entries' distinct magnitudes
+// first (a few for the sets it holds for), so that the runtime can ask it per forward.
+inline bool fused_wg_kronecker_fp16_exact(int n, const double* BT) {
+  constexpr int kMaxSide = 16;
+  if (n > kMaxSide) return false;
+  double distinct[kMaxSide * kMaxSide];
+  int count = 0;
+  for (int e = 0; e < n * n; ++e) {
+    const double v = std::fabs(BT[e]);
+    if (v != 0.0 && std::find(distinct, distinct + count, v) == distinct + count) distinct[count++] = v;
+  }
+  for (int a = 0; a < count; ++a)
+    for (int b = a; b < count; ++b) {
+      const double v = distinct[a] * distinct[b];
+      int exponent = 0;
+      const double significand = std::frexp(v, &exponent);  // v = significand 2^exponent, significand in [0.5, 1)
+      if (v > 65504.0 || std::ldexp(v, 24) != std::trunc(std::ldexp(v, 24)) ||
+          std::ldexp(significand, 11) != std::trunc(std::ldexp(significand, 11)))
+        return false;
+    }
+  return true;
+}
+#endif
+
+// Whether a wgmma launch transforms its input on the tensor cores: F(4,3) NHWC fp16 with C = 64, one block
+// of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where
+// B^T (x) B^T is exact in fp16.
+constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, bool fp16, bool kronecker_exact) {
+  return n == kWgTcSide && C == kWgTcChannels && K <= 64 && layout == Layout::nhwc && tiles == 16 && fp16 && kronecker_exact;
+}
+// The kernels that have the tensor-core path (the others never take it).
+template <class Transform, typename T, Layout layout, int kTiles>
+inline constexpr bool kWgTcKernel = layout == Layout::nhwc && Transform::n == kWgTcSide && kTiles == 16 && std::is_same_v<T, __half>;
+
 // K as the consumer sees it: whole blocks of 64 output channels (wgmma's M).
 NOVA_HD constexpr int fused_wg_padded_outputs(int K) { return (K + kWgRows - 1) / kWgRows * kWgRows; }
 
@@ -73,27 +138,32 @@ NOVA_HD constexpr int fused_wg_staging_offset(int t, int p, int kl, int m, int t
 // "Fused v5.15").
 struct WgLayout {
   int steps;     // channel steps of 16
-  int v_slot;    // steps x n^2 positions x kTiles x 16
+  int v_block;   // one (channel step, position) block: kTiles x 16, and kWgTcSkew on the tensor-core path
+  int v_slot;    // steps x n^2 positions x v_block
   int u_stage;   // n blocks of 64 x 16
   int u_stages;  // of the ring
   int staging;
   bool staging_in_slot;
+  bool tc_input;  // fused_wg_tc_input: the patch slots after everything else
   long long bytes;
 };
 // Where the layout puts the staging: as the launch's K decides (in the slot where K <= 64 and it fits),
 // or in a buffer of its own whatever K (what fused_wg_tiles sizes tile groups by).
 enum class WgStaging { by_outputs, own_buffer };
 NOVA_HD constexpr WgLayout fused_wg_layout(int n, int m, int C, int K, int tiles, Layout layout, int u_stages,
-                                           WgStaging staging = WgStaging::by_outputs) {
+                                           WgStaging staging = WgStaging::by_outputs, bool tc_input = false) {
   WgLayout l{};
   l.steps = fused_padded_channels(C) / kFusedChannelStep;
-  l.v_slot = n * n * l.steps * tiles * kWgDepth;
+  l.tc_input = tc_input;
+  l.v_block = tiles * kWgDepth + (tc_input ? kWgTcSkew : 0);
+  l.v_slot = n * n * l.steps * l.v_block;
   l.u_stage = n * wg_operand_elements(kWgRows);
   l.u_stages = u_stages;
   l.staging = layout == Layout::nhwc ? tiles * (m * m * kWgRows + 8) : kWgRows * (tiles * m * m + 2);
   l.staging_in_slot = staging == WgStaging::by_outputs && K <= kWgRows && l.staging <= l.v_slot;
   l.bytes = kWgHeaderBytes + 2LL * (static_cast<long long>(kWgVSlots) * l.v_slot + static_cast<long long>(u_stages) * l.u_stage +
-                                    (l.staging_in_slot ? 0 : l.staging));
+                                    (l.staging_in_slot ? 0 : l.staging)) +
+            (tc_input ? kWgTcBytes : 0);
   return l;
 }
 
@@ -113,9 +183,12 @@ constexpr int fused_wg_tiles(int n, int m, int C, int K, long long shared_limit)
 
 // The U stages of a launch with these tile groups: as many as the shared memory holds, up to
 // kWgMaxUStages (each stage more is one more refill in flight while the consumer multiplies).
-constexpr int fused_wg_u_stages(int n, int m, int C, int K, int tiles, Layout layout, long long shared_limit) {
+constexpr int fused_wg_u_stages(int n, int m, int C, int K, int tiles, Layout layout, long long shared_limit,
+                                bool tc_input = false) {
   int stages = kWgUStages;
-  while (stages < kWgMaxUStages && fused_wg_layout(n, m, C, K, tiles, layout, stages + 1).bytes <= shared_limit) ++stages;
+  while (stages < kWgMaxUStages &&
+         fused_wg_layout(n, m, C, K, tiles, layout, stages + 1, WgStaging::by_outputs, tc_input).bytes <= shared_limit)
+    ++stages;
   return stages;
 }
 
@@ -129,11 +202,13 @@ inline constexpr int kWgManyGroups = 8;
 inline constexpr int kWgL1UStages = 4;
 inline constexpr long long kWgL1SharedBytes = 195 * 1024;  // the 196 KB configuration less the 1 KB reserved a block
 constexpr int fused_wg_launch_u_stages(int n, int m, int C, int K, int tiles, Layout layout, long long shared_limit,
-                                       long long grid_tiles, int blocks) {
-  int stages = fused_wg_u_stages(n, m, C, K, tiles, layout, shared_limit);
+                                       long long grid_tiles, int blocks, bool tc_input = false) {
+  int stages = fused_wg_u_stages(n, m, C, K, tiles, layout, shared_limit, tc_input);
   const long long groups = (grid_tiles + tiles - 1) / tiles;
   if (tiles == kWgMaxTiles && groups >= static_cast<long long>(kWgManyGroups) * blocks)
-    while (stages > kWgL1UStages && fused_wg_layout(n, m, C, K, tiles, layout, stages).bytes > kWgL1SharedBytes) --stages;
+    while (stages > kWgL1UStages &&
+           fused_wg_layout(n, m, C, K, tiles, layout, stages, WgStaging::by_outputs, tc_input).bytes > kWgL1SharedBytes)
+      --stages;
   return stages;
 }
 
@@ -157,10 +232,10 @@ constexpr long long fused_wg_filter_elements(int n, int K, int C) {
 }
 
 // Element (tile t, channel c) of position xi's V in a V slot of n^2 positions: per channel step the nn
-// positions' B blocks of kTiles x 16, so that a producer's stores of one channel pair's positions lie
-// at constant distances (immediate offsets: docs/performance.md, "Fused v5.17").
-NOVA_HD constexpr int fused_wg_v_offset(int xi, int t, int c, int nn, int tiles) {
-  return (c / kFusedChannelStep * nn + xi) * tiles * kWgDepth + wg_operand_offset(t, c % kFusedChannelStep);
+// positions' B blocks of v_block elements (WgLayout), so that a producer's stores of one channel pair's
+// positions lie at constant distances (immediate offsets: docs/performance.md, "Fused v5.17").
+NOVA_HD constexpr int fused_wg_v_offset(int xi, int t, int c, int nn, int v_block) {
+  return (c / kFusedChannelStep * nn + xi) * v_block + wg_operand_offset(t, c % kFusedChannelStep);
 }
 
 // The tiles of the tile group that starts at tile `first` of the grid's `tiles` (fewer than kTiles in
@@ -181,6 +256,11 @@ inline int fused_wg_blocks(long long tiles, int tile_group, int multiprocessors)
 // The barriers of each role alone (ids 1 and 2; __syncthreads is 0).
 __device__ inline void wg_consumer_sync() { wg_named_sync<1, kWgConsumerThreads>(); }
 __device__ inline void wg_producer_sync() { wg_named_sync<2, kWgProducerThreads>(); }
+// A barrier of producer warpgroup w alone (ids 3 and 4).
+__device__ inline void wg_named_sync_of(int w) {
+  if (w == 0) wg_named_sync<3, 128>();
+  else wg_named_sync<4, 128>();
+}
 
 // What both roles see of the block.
 template <typename T>
@@ -194,6 +274,8 @@ struct WgBlock {
   T* u;                // [layout.u_stages][u_stage]
   T* staging;          // where the staging is not in a V slot
   TileOrigin* origins;  // [kWgVSlots][kWgMaxTiles]: of the tiles of the group in each V slot
+  WgBarrier* tc_copied;  // [2 warpgroups][2 slots]: a slot's patches have arrived (1 arrival + bytes); layout.tc_input
+  char* tc_slots;        // [2][2][kWgTcSlotBytes], 1024-aligned
   WgLayout layout;
   long long groups;    // tile groups of the whole grid
   // The staged outputs of the tile group in V slot `slot`.
@@ -284,6 +366,114 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
   if (!blk.layout.staging_in_slot) wg_arrive(blk.stored);  // in a slot, the slot's own barriers free it
 }
 
+// The tensor-core input transform (kWgTcSide ... above). Bk's A fragments of thread `thread` of a producer
+// warpgroup (mma.m16n8k16's A layout in each warp: rows 16 w + l / 4 (+ 8), k 2 (l % 4) (+ 1) (+ 8), for
+// each of the three k-steps), from `table` (B^T (x) B^T, table[xi * 36 + 6 r + s]).
+struct WgTcFragments {
+  std::uint32_t a[3][4];
+};
+__device__ inline WgTcFragments fused_wg_tc_fragments(const float* table, int thread) {
+  constexpr int nn = kWgTcSide * kWgTcSide;
+  WgTcFragments f;
+  const int row = thread / 32 * 16 + thread % 32 / 4, col = thread % 4 * 2;
+#pragma unroll
+  for (int q = 0; q < 3; ++q)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      float e[2];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int xi = row + 8 * (i % 2), k = 16 * q + col + 8 * (i / 2) + h, r = k / 8, s = k % 8;
+        e[h] = xi < nn && s < kWgTcSide ? table[xi * nn + r * kWgTcSide + s] : 0.0f;
+      }
+      f.a[q][i] = wg_half_pair(e[0], e[1]);
+    }
+  return f;
+}
+// The table: producer thread k' < 36 runs the generated transform on the unit patch at k' (column k').
+template <class Transform>
+__device__ inline void fused_wg_tc_table(float* table, int thread) {
+  constexpr int nn = kWgTcSide * kWgTcSide;
+  if (thread >= nn) return;
+  float unit[nn], v[nn];
+#pragma unroll
+  for (int e = 0; e < nn; ++e) unit[e] = e == thread ? 1.0f : 0.0f;
+  Transform::input_2d(unit, v);
+#pragma unroll
+  for (int xi = 0; xi < nn; ++xi) table[xi * nn + thread] = v[xi];
+}
+// Tile b of the slot at shared address `slot` into d: its three k-steps (two patch rows each, 6 rows of
+// 128 bytes apart), one commit group.
+__device__ inline void fused_wg_tc_tile(float (&d)[32], const WgTcFragments& f, std::uint32_t slot, int b, int thread) {
+  wgmma_fence();
+#pragma unroll
+  for (int q = 0; q < 3; ++q)
+    wgmma_m64n64k16_ra(d, f.a[q], wg_swizzled_descriptor(slot + b * kWgTcTileBytes + 2 * q * kWgTcSide * 128, kWgTcSide * 128),
+                       q > 0, thread);
+  wgmma_commit();
+}
+// Thread `thread`'s rows (positions) of tile t of the group into the V slot as fp16 pairs: one address a
+// tile, the rest at constant distances (fused_wg_v_offset; accumulator e: position + 8 (e / 2 % 2), channel
+// 8 (e / 4) + 2 (l % 4)).
+template <int kTiles>
+__device__ inline void fused_wg_tc_store(const float (&d)[32], __half* v, int thread, int t) {
+  constexpr int nn = kWgTcSide * kWgTcSide, kBlock = kTiles * kWgDepth + kWgTcSkew;
+  const int xi = thread / 32 * 16 + thread % 32 / 4, c = thread % 4 * 2;
+  __half* base = v + fused_wg_v_offset(xi, t, c, nn, kBlock);
+  const bool low = xi < nn, high = xi + 8 < nn;
+#pragma unroll
+  for (int e = 0; e < 32; e += 2)
+    if (e / 2 % 2 ? high : low)
+      store_pair(base + fused_wg_v_offset(8 * (e / 2 % 2), 0, 8 * (e / 4), nn, kBlock), d[e], d[e + 1]);
+}
+// V of the tile group by the tensor cores: producer warpgroup w takes the batches of kWgTcBatch tiles
+// w kWgTcBatch + 2 i kWgTcBatch, batch i into its slot i % 2, each tile's patch by one tensor copy. A slot
+// is used an even number of times a group, so that every group starts at phase 0.
+template <int kTiles>
+__device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const WgBlock<__half>& blk, const WgTcFragments& f,
+                                                  __half* v, const TileOrigin* origins, int group_tiles, int thread) {
+  constexpr int kBatches = kTiles / (2 * kWgTcBatch);
+  static_assert(kTiles % (2 * kWgTcBatch) == 0 && kBatches % 2 == 0, "an even number of whole batches a warpgroup");
+  const TileGrid& g = a.grid;
+  const int w = thread / 128, tid = thread % 128;
+  char* slots = blk.tc_slots + 2 * w * kWgTcSlotBytes;
+  const auto first_of = [&](int i) { return w * kWgTcBatch + 2 * i * kWgTcBatch; };
+  const auto copy = [&](int i) {  // one thread: batch i's patches into slot i % 2
+    WgBarrier* copied = blk.tc_copied + 2 * w + i % 2;
+    const int first = first_of(i);
+    int tiles = 0;
+    for (int b = 0; b < kWgTcBatch; ++b) tiles += first + b < group_tiles;
+    wg_arrive_expect_bytes(copied, tiles * kWgTcSide * kWgTcSide * 128);
+    for (int b = 0; b < tiles; ++b) {
+      const TileOrigin o = origins[first + b];
+      wg_tensor_copy(slots + (i % 2 * kWgTcBatch + b) * kWgTcTileBytes, a.x_map, 0, o.col - g.pad, o.row - g.pad, o.image, copied);
+    }
+  };
+  wg_named_sync_of(w);  // every warp's products of the group before are done: both slots are free
+  if (tid == 0) copy(0), copy(1);
+#pragma unroll 1
+  for (int i = 0; i < kBatches; ++i) {
+    wg_wait(blk.tc_copied + 2 * w + i % 2, (i / 2) & 1);
+    const std::uint32_t slot = wg_shared_address(slots + i % 2 * kWgTcSlotBytes);
+#pragma unroll
+    for (int b = 0; b < kWgTcBatch; b += 2) {  // two tiles in flight: the second's products run while the first's results are stored
+      float d0[32], d1[32];
+      fused_wg_tc_tile(d0, f, slot, b, tid);
+      fused_wg_tc_tile(d1, f, slot, b + 1, tid);
+      wgmma_wait<1>();
+      wg_fence_registers(d0);
+      fused_wg_tc_store<kTiles>(d0, v, tid, first_of(i) + b);
+      wgmma_wait<0>();
+      wg_fence_registers(d1);
+      fused_wg_tc_store<kTiles>(d1, v, tid, first_of(i) + b + 1);
+    }
+    if (i + 2 < kBatches) {
+      wg_named_sync_of(w);  // every warp's products of the slot are done
+      if (tid == 0) copy(i + 2);
+    }
+  }
+}
+
 // One item of the producers: a channel pair of one tile.
 struct WgItem {
   int t, c;     // the tile in the group, the pair's first channel
@@ -291,88 +481,26 @@ struct WgItem {
   bool second;  // channel c + 1 exists
 };
 
-// The producers: V of each of the block's tile groups (blockIdx.x, + gridDim.x, ...) into slot
-// q % 2, once the consumer has released it, then the outputs of the group before (the consumer
-// stages them while the producers transform the next group). A thread takes a channel pair of one
-// tile per item; NHWC: a warp takes 4 pairs (16 bytes of a pixel) of 8 tiles, NCHW: consecutive
-// tiles of a pair; either way a warp's 4-byte stores into the slot cover 32 different banks (NCHW:
-// two ways).
-template <class Transform, typename T, Layout layout, int kTiles>
-__device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const WgBlock<T>& blk, int thread) {
-  constexpr int n = Transform::n, m = Transform::m, nn = n * n;
+// The producers' loop: V of each of the block's tile groups (blockIdx.x, + gridDim.x, ...) into slot
+// q % 2, once the consumer has released it (`transform(v, origins, group_tiles)` writes it), then the
+// outputs of the group before (the consumer stages them while the producers transform the next group).
+template <class Transform, typename T, Layout layout, int kTiles, typename TransformGroup>
+__device__ __forceinline__ void fused_wg_produce_groups(const FusedConvArgs& a, const WgBlock<T>& blk, int thread,
+                                                        TransformGroup transform) {
   const TileGrid& g = a.grid;
-  const T* x = static_cast<const T*>(a.x);
-  const int C = g.channels, steps = blk.layout.steps, items = steps * (kFusedChannelStep / 2) * kTiles;
   const int blocks_k = fused_wg_padded_outputs(a.K) / kWgRows;
-  const int plane = layout == Layout::nhwc ? 1 : g.height * g.width;
-  const bool word = layout == Layout::nhwc && C % 2 == 0;
   int stagings = 0;  // stored so far
 #pragma unroll 1
   for (long long group = blockIdx.x, q = 0;; group += gridDim.x, ++q) {
     const int slot = static_cast<int>(q % kWgVSlots);
     if (group < blk.groups) {
       if (q >= kWgVSlots) wg_wait(&blk.v_empty[slot], static_cast<int>(q / kWgVSlots - 1) & 1);
-      T* v = blk.v + slot * blk.layout.v_slot;
       TileOrigin* origins = blk.origins + slot * kWgMaxTiles;
       const long long first_tile = group * kTiles;
       const int group_tiles = fused_wg_group_tiles<kTiles>(g.tiles, first_tile);
-      if (thread < group_tiles) origins[thread] = tile_origin(g, first_tile + thread, m);
+      if (thread < group_tiles) origins[thread] = tile_origin(g, first_tile + thread, Transform::m);
       wg_producer_sync();
-      // Item `item`: its tile, its first channel, and whether it and its second channel exist.
-      const auto item_at = [&](int item) {
-        WgItem it;
-        it.t = layout == Layout::nhwc ? item / 4 % kTiles : item % kTiles;
-        it.c = 2 * (layout == Layout::nhwc ? item % 4 + item / (4 * kTiles) * 4 : item / kTiles);
-        it.valid = it.t < group_tiles && it.c < C;
-        it.second = word || it.c + 1 < C;
-        return it;
-      };
-      // V of channels c and c + 1 of tile t; `second`: channel c + 1 exists (a constant where every
-      // pair is whole: no select an element).
-      const auto store_item = [&](int t, int c, bool second, const float(&v0)[nn], const float(&v1)[nn]) {
-        T* at = v + fused_wg_v_offset(0, t, c, nn, kTiles);
-#pragma unroll
-        for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * kTiles * kWgDepth, v0[xi], second ? v1[xi] : 0.0f);
-      };
-      // NHWC with C even (one word an element, every pair whole): two items a pass, of the same tile
-      // (its origin and patch offsets once), both patches loaded before the first is transformed, so
-      // that the later one's loads are in flight behind that transform (at 128 producer registers
-      // this spilled, and the later patch waited until the first item was stored); elsewhere an item
-      // a pass.
-      bool in_pairs = false;
-      if constexpr (layout == Layout::nhwc) in_pairs = word;
-      if (in_pairs) {
-#pragma unroll 1
-        for (int item = thread; item < items; item += 2 * kWgProducerThreads) {
-          // The later item: the same tile (item_at's NHWC order), 2 * kWgProducerThreads / kTiles channels further.
-          static_assert(kWgProducerThreads / 4 % kTiles == 0, "an item and the one kWgProducerThreads later share a tile");
-          const WgItem first = item_at(item);
-          constexpr int kLater = 2 * kWgProducerThreads / kTiles;
-          const bool later_valid = first.valid && item + kWgProducerThreads < items && first.c + kLater < C;
-          const TileOrigin o = origins[first.valid ? first.t : 0];
-          StoragePair<T> raw_first[nn], raw_later[nn];
-          load_pair_patch<n, m, layout>(x, g, o, first.c, first.valid, plane, true, raw_first);
-          load_pair_patch<n, m, layout>(x, g, o, first.c + kLater, later_valid, plane, true, raw_later);
-          float v0[nn], v1[nn];
-          transform_pair_patch<Transform, T>(raw_first, v0, v1);
-          store_item(first.t, first.c, true, v0, v1);
-          if (item + kWgProducerThreads < items) {
-            transform_pair_patch<Transform, T>(raw_later, v0, v1);
-            store_item(first.t, first.c + kLater, true, v0, v1);
-          }
-        }
-      } else {
-#pragma unroll 1
-        for (int item = thread; item < items; item += kWgProducerThreads) {
-          const WgItem it = item_at(item);
-          float d0[nn], d1[nn], v0[nn], v1[nn];
-          load_pair_patch_float<n, m, layout>(x, g, origins[it.valid ? it.t : 0], it.c, it.valid, it.second ? plane : 0, word,
-                                              d0, d1);
-          Transform::input_2d(d0, v0);
-          Transform::input_2d(d1, v1);
-          store_item(it.t, it.c, it.second, v0, v1);
-        }
-      }
+      transform(blk.v + slot * blk.layout.v_slot, static_cast<const TileOrigin*>(origins), group_tiles);
       wg_fence_operands();  // the tensor cores read the slot next
       wg_arrive(&blk.v_full[slot]);
     }
@@ -386,6 +514,96 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
     wg_producer_sync();  // every producer is done with the origins (and staging) of the slot it refills next
   }
   if constexpr (layout == Layout::nhwc) wg_bulk_stores_done();  // y complete before the block ends
+}
+
+// The producers: each tile group's V on the tensor cores where the launch says (fused_wg_tc_input: the
+// fragments of Bk from a table in the patch slots before they hold patches, then the slots zeroed once, as
+// the rows past each patch are read with zero weights and must be finite), else in fp32. A thread takes a
+// channel pair of one tile per item; NHWC: a warp takes 4 pairs (16 bytes of a pixel) of 8 tiles, NCHW:
+// consecutive tiles of a pair; either way a warp's 4-byte stores into the slot cover 32 different banks
+// (NCHW: two ways). Each path is its own instantiation of the loop, so that the fragments' registers do
+// not weigh on the other.
+template <class Transform, typename T, Layout layout, int kTiles>
+__device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const WgBlock<T>& blk, int thread) {
+  constexpr int n = Transform::n, m = Transform::m, nn = n * n;
+  if constexpr (kWgTcKernel<Transform, T, layout, kTiles>) {
+    if (blk.layout.tc_input) {
+      auto* table = reinterpret_cast<float*>(blk.tc_slots);
+      fused_wg_tc_table<Transform>(table, thread);
+      wg_producer_sync();
+      const WgTcFragments fragments = fused_wg_tc_fragments(table, thread % 128);
+      wg_producer_sync();
+      for (int i = thread; i < 4 * kWgTcSlotBytes / 4; i += kWgProducerThreads) reinterpret_cast<std::uint32_t*>(blk.tc_slots)[i] = 0;
+      wg_fence_operands();  // before the copy engine writes there
+      return fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](__half* v, const TileOrigin* origins, int group_tiles) {
+        fused_wg_tc_group<kTiles>(a, blk, fragments, v, origins, group_tiles, thread);
+      });
+    }
+  }
+  const TileGrid& g = a.grid;
+  const T* x = static_cast<const T*>(a.x);
+  const int C = g.channels, items = blk.layout.steps * (kFusedChannelStep / 2) * kTiles;
+  const int plane = layout == Layout::nhwc ? 1 : g.height * g.width;
+  const bool word = layout == Layout::nhwc && C % 2 == 0;
+  fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](T* v, const TileOrigin* origins, int group_tiles) {
+    // Item `item`: its tile, its first channel, and whether it and its second channel exist.
+    const auto item_at = [&](int item) {
+      WgItem it;
+      it.t = layout == Layout::nhwc ? item / 4 % kTiles : item % kTiles;
+      it.c = 2 * (layout == Layout::nhwc ? item % 4 + item / (4 * kTiles) * 4 : item / kTiles);
+      it.valid = it.t < group_tiles && it.c < C;
+      it.second = word || it.c + 1 < C;
+      return it;
+    };
+    // V of channels c and c + 1 of tile t; `second`: channel c + 1 exists (a constant where every
+    // pair is whole: no select an element).
+    // (This path's V blocks are kTiles x 16 elements, no skew: constant distances, immediate offsets.)
+    const auto store_item = [&](int t, int c, bool second, const float(&v0)[nn], const float(&v1)[nn]) {
+      constexpr int kBlock = kTiles * kWgDepth;
+      T* at = v + fused_wg_v_offset(0, t, c, nn, kBlock);
+#pragma unroll
+      for (int xi = 0; xi < nn; ++xi) store_pair(at + xi * kBlock, v0[xi], second ? v1[xi] : 0.0f);
+    };
+    // NHWC with C even (one word an element, every pair whole): two items a pass, of the same tile
+    // (its origin and patch offsets once), both patches loaded before the first is transformed, so
+    // that the later one's loads are in flight behind that transform (at 128 producer registers
+    // this spilled, and the later patch waited until the first item was stored); elsewhere an item
+    // a pass.
+    bool in_pairs = false;
+    if constexpr (layout == Layout::nhwc) in_pairs = word;
+    if (in_pairs) {
+#pragma unroll 1
+      for (int item = thread; item < items; item += 2 * kWgProducerThreads) {
+        // The later item: the same tile (item_at's NHWC order), 2 * kWgProducerThreads / kTiles channels further.
+        static_assert(kWgProducerThreads / 4 % kTiles == 0, "an item and the one kWgProducerThreads later share a tile");
+        const WgItem first = item_at(item);
+        constexpr int kLater = 2 * kWgProducerThreads / kTiles;
+        const bool later_valid = first.valid && item + kWgProducerThreads < items && first.c + kLater < C;
+        const TileOrigin o = origins[first.valid ? first.t : 0];
+        StoragePair<T> raw_first[nn], raw_later[nn];
+        load_pair_patch<n, m, layout>(x, g, o, first.c, first.valid, plane, true, raw_first);
+        load_pair_patch<n, m, layout>(x, g, o, first.c + kLater, later_valid, plane, true, raw_later);
+        float v0[nn], v1[nn];
+        transform_pair_patch<Transform, T>(raw_first, v0, v1);
+        store_item(first.t, first.c, true, v0, v1);
+        if (item + kWgProducerThreads < items) {
+          transform_pair_patch<Transform, T>(raw_later, v0, v1);
+          store_item(first.t, first.c + kLater, true, v0, v1);
+        }
+      }
+    } else {
+#pragma unroll 1
+      for (int item = thread; item < items; item += kWgProducerThreads) {
+        const WgItem it = item_at(item);
+        float d0[nn], d1[nn], v0[nn], v1[nn];
+        load_pair_patch_float<n, m, layout>(x, g, origins[it.valid ? it.t : 0], it.c, it.valid, it.second ? plane : 0, word,
+                                            d0, d1);
+        Transform::input_2d(d0, v0);
+        Transform::input_2d(d1, v1);
+        store_item(it.t, it.c, it.second, v0, v1);
+      }
+    }
+  });
 }
 
 // The consumer's epilogue of block kh of the tile group in V slot `slot` (the e-th staging of the
@@ -447,8 +665,10 @@ __device__ __forceinline__ void fused_wg_fold(const float (&mrow)[Transform::n][
 }
 
 // The consumer: for each of the block's tile groups, each block of 64 output channels and each
-// domain row, the products of every channel step, folded into the outputs; then the epilogue.
-template <class Transform, typename T, Layout layout, int kTiles>
+// domain row, the products of every channel step, folded into the outputs; then the epilogue. kSkew: the
+// V blocks' skew (WgLayout::v_block), a constant so that the descriptors' steps are (an instantiation
+// for each path where both exist; as a run-time value it cost the consumer 24-36 bytes of spills).
+template <class Transform, typename T, Layout layout, int kTiles, int kSkew>
 __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const WgBlock<T>& blk, int thread) {
   constexpr int m = Transform::m, n = Transform::n, kAcc = kTiles / 2;
   static_assert(kTiles <= kWgMaxTiles, "the origins arrays hold kWgMaxTiles tiles");
@@ -485,7 +705,7 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
     const std::uint64_t v_desc = wg_descriptor(wg_shared_address(v)), u_desc = wg_descriptor(wg_shared_address(blk.u));
     // Bytes from one V block (tiles x 16 channels) to the next (a position; n^2 of them a channel
     // step), and from one U stage to the next.
-    const unsigned v_step_bytes = kTiles * kWgDepth * 2, u_stage_bytes = static_cast<unsigned>(blk.layout.u_stage) * 2;
+    const unsigned v_step_bytes = (kTiles * kWgDepth + kSkew) * 2, u_stage_bytes = static_cast<unsigned>(blk.layout.u_stage) * 2;
     constexpr unsigned kUBlockBytes = wg_operand_elements(kWgRows) * 2;
 #pragma unroll 1
     for (int kh = 0; kh < blocks_k; ++kh) {
@@ -545,18 +765,26 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
   blk.u_full = blk.v_empty + kWgVSlots;
   blk.staged = blk.u_full + kWgMaxUStages;
   blk.stored = blk.staged + 1;
-  blk.layout = fused_wg_layout(Transform::n, Transform::m, g.channels, a.K, kTiles, layout, a.u_stages);
+  blk.layout = fused_wg_layout(Transform::n, Transform::m, g.channels, a.K, kTiles, layout, a.u_stages, WgStaging::by_outputs,
+                               a.tc_input != 0);
   blk.origins = reinterpret_cast<TileOrigin*>(shared + kWgBarriers * 16);
   blk.v = reinterpret_cast<T*>(shared + kWgHeaderBytes);
   blk.u = blk.v + kWgVSlots * blk.layout.v_slot;
   blk.staging = blk.u + blk.layout.u_stages * blk.layout.u_stage;
   blk.groups = (g.tiles + kTiles - 1) / kTiles;
+  blk.tc_copied = reinterpret_cast<WgBarrier*>(blk.staging + (blk.layout.staging_in_slot ? 0 : blk.layout.staging));
+  {
+    const std::uint32_t after = wg_shared_address(blk.tc_copied + 4);
+    blk.tc_slots = reinterpret_cast<char*>(blk.tc_copied + 4) + ((1024 - (after & 1023)) & 1023);
+  }
   const int thread = static_cast<int>(threadIdx.x);
   if (thread == 0) {
     for (int s = 0; s < kWgVSlots; ++s) wg_barrier_init(&blk.v_full[s], kWgProducerThreads), wg_barrier_init(&blk.v_empty[s], kWgConsumerThreads);
     for (int s = 0; s < blk.layout.u_stages; ++s) wg_barrier_init(&blk.u_full[s], 1);
     wg_barrier_init(blk.staged, kWgConsumerThreads);
     wg_barrier_init(blk.stored, kWgProducerThreads);
+    if (blk.layout.tc_input)
+      for (int s = 0; s < 4; ++s) wg_barrier_init(&blk.tc_copied[s], 1);
   }
   __syncthreads();
   if (thread < kWgProducerThreads) {
@@ -564,7 +792,9 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
     fused_wg_produce<Transform, T, layout, kTiles>(a, blk, thread);
   } else {
     wg_set_registers<kWgConsumerRegisters>(true);
-    fused_wg_consume<Transform, T, layout, kTiles>(a, blk, thread - kWgProducerThreads);
+    if constexpr (kWgTcKernel<Transform, T, layout, kTiles>)
+      if (blk.layout.tc_input) return fused_wg_consume<Transform, T, layout, kTiles, kWgTcSkew>(a, blk, thread - kWgProducerThreads);
+    fused_wg_consume<Transform, T, layout, kTiles, 0>(a, blk, thread - kWgProducerThreads);
   }
 }
 
@@ -598,6 +828,51 @@ __global__ void __launch_bounds__(kBlockThreads) fused_wg_filter_order(const T* 
 // ---------------------------------------------------------------------------------------------
 // Host side.
 
+// The tensor map of an NHWC fp16 image of 64 channels for the tensor-core input transform, into a.x_map:
+// a box of one tile's 6 x 6 patch (each pixel's 64 channels one 128-byte row, swizzled), zeros outside the
+// image. False where there is none to make (no tensor maps in this build or driver): the launch then
+// transforms on the FP pipes.
+#ifdef NOVA_KERNEL_EMULATION
+template <typename T>
+bool fused_wg_x_map(FusedConvArgs& a, const T* x, const TileGrid& g) {
+  const long long pixel = kWgTcChannels * 2;
+  const WgEmulatedMap map{x, {kWgTcChannels, g.width, g.height, g.images}, {2, pixel, pixel * g.width, pixel * g.width * g.height},
+                          {kWgTcChannels, kWgTcSide, kWgTcSide, 1}, 2};
+  static_assert(sizeof map <= sizeof a.x_map);
+  std::memcpy(a.x_map, &map, sizeof map);
+  return std::is_same_v<T, __half>;
+}
+#elif NOVA_HOST_LAUNCHERS
+template <typename T>
+bool fused_wg_x_map([[maybe_unused]] FusedConvArgs& a, [[maybe_unused]] const T* x, [[maybe_unused]] const TileGrid& g) {
+#if defined(__CUDACC__) && !defined(__HIP__)
+  // The driver's encoder, found once through the runtime (no link to the driver library).
+  static const auto encode = [] {
+    PFN_cuTensorMapEncodeTiled_v12000 found = nullptr;
+    cudaDriverEntryPointQueryResult result{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&found), 12000, cudaEnableDefault,
+                                         &result) != cudaSuccess ||
+        result != cudaDriverEntryPointSuccess)
+      found = nullptr;
+    return found;
+  }();
+  static_assert(sizeof(CUtensorMap) == sizeof a.x_map && alignof(CUtensorMap) <= alignof(FusedConvArgs), "the map in FusedConvArgs");
+  if (!encode || !std::is_same_v<T, __half>) return false;
+  const cuuint64_t pixel = kWgTcChannels * 2;
+  const cuuint64_t dims[4] = {kWgTcChannels, static_cast<cuuint64_t>(g.width), static_cast<cuuint64_t>(g.height),
+                              static_cast<cuuint64_t>(g.images)};
+  const cuuint64_t strides[3] = {pixel, pixel * static_cast<cuuint64_t>(g.width),
+                                 pixel * static_cast<cuuint64_t>(g.width) * static_cast<cuuint64_t>(g.height)};
+  const cuuint32_t box[4] = {kWgTcChannels, kWgTcSide, kWgTcSide, 1}, unit[4] = {1, 1, 1, 1};
+  return encode(reinterpret_cast<CUtensorMap*>(a.x_map), CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, const_cast<T*>(x), dims, strides, box,
+                unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+#else
+  return false;  // HIP: no wgmma kernel runs
+#endif
+}
+#endif
+
 #if NOVA_HOST_LAUNCHERS
 template <typename T>
 hipError_t launch_fused_wg_filter_order(const T* U, T* F, int n, int K, int C, hipStream_t stream) {
@@ -609,7 +884,8 @@ hipError_t launch_fused_wg_filter_order(const T* U, T* F, int n, int K, int C, h
 
 // Launches the wgmma kernel for a shape fused_uses_wgmma accepted (U in fused_wg_filter_index order):
 // `variants` are the transform's kernels of this storage type and `layout` (16 tiles a group, 8),
-// with as many U stages as the shared memory holds.
+// with as many U stages as the shared memory holds; the input transform on the tensor cores where
+// fused_wg_tc_input says and the driver makes the tensor map.
 template <typename T>
 hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, Layout layout, const T* x, const T* U,
                                 T* y, const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
@@ -617,10 +893,14 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
   const int tiles = fused_wg_tiles(t.n, t.m, g.channels, K, device.shared_limit);
   if (tiles == 0) return hipErrorInvalidValue;
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
-  const int stages = fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit, g.tiles, blocks);
-  const auto shared = static_cast<int>(fused_wg_layout(t.n, t.m, g.channels, K, tiles, layout, stages).bytes);
-  return launch_kernel(variants[fused_wgmma_variant(tiles)], dim3(blocks), dim3(kWgThreads), shared, stream,
-                       FusedConvArgs{x, U, y, bias, relu, K, FusedLaunch{}, 0, g, stages});
+  FusedConvArgs args{x, U, y, bias, relu, K, FusedLaunch{}, 0, g};
+  args.tc_input = fused_wg_tc_input(t.n, g.channels, K, layout, tiles, std::is_same_v<T, __half>, device.kronecker_fp16_exact) &&
+                  fused_wg_x_map(args, x, g);
+  args.u_stages = fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit, g.tiles, blocks,
+                                           args.tc_input != 0);
+  const auto shared = static_cast<int>(
+      fused_wg_layout(t.n, t.m, g.channels, K, tiles, layout, args.u_stages, WgStaging::by_outputs, args.tc_input != 0).bytes);
+  return launch_kernel(variants[fused_wgmma_variant(tiles)], dim3(blocks), dim3(kWgThreads), shared, stream, args);
 }
 
 #endif

@@ -10,6 +10,14 @@
 #define NOVA_HD
 #endif
 
+// A kernel parameter that the copy engine reads where it lies (the wgmma kernels' tensor map of x):
+// CUDA's __grid_constant__ (the parameter stays const and in place); nothing elsewhere.
+#if (defined(__CUDACC__) || defined(__CUDACC_RTC__)) && !defined(__HIP__)
+#define NOVA_GRID_CONSTANT __grid_constant__
+#else
+#define NOVA_GRID_CONSTANT
+#endif
+
 // The host launchers exist in GPU builds; neither the CPU emulation (tests/codegen) nor a compiler at
 // run time (NVRTC: device code only, nova_transform_load) sees them.
 #if !defined(NOVA_KERNEL_EMULATION) && !defined(__CUDACC_RTC__)

@@ -12,9 +12,17 @@
 // warpgroup, lane l) holds rows 16 w + l / 4 and + 8, columns 8 b + 2 (l % 4) + {0, 1} for each
 // 8-column block b; wg_accumulator_row / wg_accumulator_column name the element of register d.
 //
+// The tensor-core input transform (fused_wgmma_kernels.hpp) also multiplies with A in registers (mma.m16n8k16's
+// A fragment in each warp) and B "MN-major" with the 128-byte swizzle: each k one 128-byte row of 64
+// elements, its 16-byte chunks permuted by the row's address bits 7-9 (as the copy engine's tensor copies
+// write it), k-groups of 8 rows a stride apart; the hardware reads the swizzle from the address, so a
+// k-step may start on any row (the matrix base offset stays 0; tools/device/tc_input_transform.cu checked
+// this reading against FP64).
+//
 // Off sm_90a (the CPU emulation; a compile for any other target) wgmma_m64k16 is a per-thread
 // product that reads the operands through the same descriptors, so the emulation tests check the
-// descriptor and fragment arithmetic, not a copy of it.
+// descriptor and fragment arithmetic, not a copy of it; the register-A product assembles the
+// warpgroup's fragments first, and the tensor copy swizzles as the copy engine does.
 #pragma once
 
 #include "nova/kernels/fused_kernels.hpp"
@@ -53,6 +61,23 @@ NOVA_HD constexpr std::uint64_t wg_descriptor(std::uint32_t address) {
 // The descriptor of the operand block `bytes` (a multiple of 16) after the one `desc` names: the
 // start address is the low field, and shared memory (< 256 KB) keeps it from carrying.
 NOVA_HD constexpr std::uint64_t wg_descriptor_advance(std::uint64_t desc, unsigned bytes) { return desc + (bytes >> 4); }
+
+// The byte address of element n (< 64) of the 128-byte swizzled row at shared-memory byte address `row`.
+NOVA_HD constexpr std::uint32_t wg_swizzled(std::uint32_t row, int n) {
+  return row + ((static_cast<std::uint32_t>(n) / 8) ^ (row >> 7 & 7)) * 16 + static_cast<std::uint32_t>(n % 8) * 2;
+}
+// The descriptor of an MN-major operand with the 128-byte swizzle at `address` (a row's), its k-groups of 8
+// rows `stride` bytes apart.
+NOVA_HD constexpr std::uint64_t wg_swizzled_descriptor(std::uint32_t address, unsigned stride) {
+  return (static_cast<std::uint64_t>(address >> 4) & 0x3FFF) | std::uint64_t{1} << 16 |
+         (static_cast<std::uint64_t>(stride >> 4) & 0x3FFF) << 32 | std::uint64_t{1} << 62;
+}
+// The byte address of element (k, n) of the operand such a descriptor names.
+NOVA_HD constexpr std::uint32_t wg_swizzled_element(std::uint64_t desc, int k, int n) {
+  const auto start = static_cast<std::uint32_t>(desc & 0x3FFF) << 4;
+  const auto stride = static_cast<std::uint32_t>(desc >> 32 & 0x3FFF) << 4;
+  return wg_swizzled(start + static_cast<std::uint32_t>(k / 8) * stride + static_cast<std::uint32_t>(k % 8) * 128, n);
+}
 
 // The byte address of element (row, k) of the block a descriptor names, as the tensor cores read it.
 NOVA_HD constexpr std::uint32_t wg_descriptor_element(std::uint64_t desc, int row, int k) {
@@ -129,6 +154,7 @@ inline void wgmma_fence() {}
 inline void wgmma_commit() {}
 template <int pending> inline void wgmma_wait() {}
 template <int kRows, int kCols> inline void wg_fence_registers(float (&)[kRows][kCols]) {}
+template <int kN> inline void wg_fence_registers(float (&)[kN]) {}
 template <int registers> inline void wg_set_registers(bool) {}
 
 // d = A B, or d += A B where `accumulate`, for the blocks A and B's descriptors name, as thread
@@ -144,6 +170,78 @@ inline void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, b
              to_float(*reinterpret_cast<const T*>(shared + wg_descriptor_element(b, column, k)));
     d[e] = accumulate ? d[e] + sum : sum;
   }
+}
+
+// Two fp16 values as the 32-bit word a register A fragment holds (the first in the low half).
+inline std::uint32_t wg_half_pair(float lo, float hi) {
+  const __half h[2] = {static_cast<__half>(lo), static_cast<__half>(hi)};
+  std::uint32_t word;
+  std::memcpy(&word, h, sizeof word);
+  return word;
+}
+// What the emulation keeps in a tensor map: the tensor (dims and byte strides innermost first) and the
+// box a copy takes, whose innermost extent is one 128-byte row.
+struct WgEmulatedMap {
+  const void* base;
+  long long dims[4], strides[4];
+  int box[4], element_bytes;
+};
+// The box at (c0, c1, c2, c3) into `to`, one swizzled 128-byte row a step of the outer three, zeros outside
+// the tensor; then the bytes count on the barrier.
+inline void wg_tensor_copy(void* to, const void* map, int c0, int c1, int c2, int c3, WgBarrier* b) {
+  WgEmulatedMap m;
+  std::memcpy(&m, map, sizeof m);
+  const int origin[4] = {c0, c1, c2, c3};
+  char* shared = fused_shared_memory();
+  std::uint32_t row = wg_shared_address(to);
+  int bytes = 0;
+  for (int i3 = 0; i3 < m.box[3]; ++i3)
+    for (int i2 = 0; i2 < m.box[2]; ++i2)
+      for (int i1 = 0; i1 < m.box[1]; ++i1, row += 128, bytes += 128)
+        for (int i0 = 0; i0 < m.box[0]; ++i0) {
+          const int at[4] = {origin[0] + i0, origin[1] + i1, origin[2] + i2, origin[3] + i3};
+          bool inside = true;
+          long long offset = 0;
+          for (int d = 0; d < 4; ++d) inside = inside && at[d] >= 0 && at[d] < m.dims[d], offset += at[d] * m.strides[d];
+          char* element = shared + wg_swizzled(row, i0 * m.element_bytes / 2);
+          if (inside) std::memcpy(element, static_cast<const char*>(m.base) + offset, static_cast<std::size_t>(m.element_bytes));
+          else std::memset(element, 0, static_cast<std::size_t>(m.element_bytes));
+        }
+  b->words[2] -= static_cast<std::uint32_t>(bytes);
+  wg_barrier_complete_if_done(b);
+}
+// d = A B (or += where `accumulate`), 64 x 64: A (64 x 16, fp16) in registers as mma.m16n8k16's A
+// fragment in each warp of the warpgroup, B through an MN-major swizzled descriptor. The warpgroup's
+// fragments meet in an exchange, each thread then computes its accumulators.
+struct WgFragmentExchange {
+  float a[64][16];
+  unsigned arrived = 0, generation = 0;
+  void barrier() {
+    const unsigned mine = generation;
+    if (++arrived == 128) arrived = 0, ++generation;
+    while (generation == mine) __syncthreads();
+  }
+};
+inline void wgmma_m64n64k16_ra(float (&d)[32], const std::uint32_t (&a)[4], std::uint64_t b, bool accumulate, int thread) {
+  static std::vector<WgFragmentExchange> groups;
+  if (groups.size() < (blockDim.x + 127) / 128) groups.resize((blockDim.x + 127) / 128);
+  WgFragmentExchange& x = groups[threadIdx.x / 128];
+  const int warp = thread / 32, lane = thread % 32;
+  for (int i = 0; i < 4; ++i) {
+    __half h[2];
+    std::memcpy(h, &a[i], sizeof h);
+    for (int e = 0; e < 2; ++e) x.a[warp * 16 + lane / 4 + 8 * (i % 2)][lane % 4 * 2 + e + 8 * (i / 2)] = static_cast<float>(h[e]);
+  }
+  x.barrier();
+  const char* shared = fused_shared_memory();
+  for (int e = 0; e < 32; ++e) {
+    const int row = wg_accumulator_row(thread, e), column = wg_accumulator_column(thread, e);
+    float sum = 0.0f;
+    for (int k = 0; k < kWgDepth; ++k)
+      sum += x.a[row][k] * static_cast<float>(*reinterpret_cast<const __half*>(shared + wg_swizzled_element(b, k, column)));
+    d[e] = accumulate ? d[e] + sum : sum;
+  }
+  x.barrier();
 }
 #else
 __device__ inline std::uint32_t wg_shared_address(const void* p) {
@@ -207,6 +305,10 @@ template <int kRows, int kCols> __device__ inline void wg_fence_registers(float 
 #pragma unroll
     for (int c = 0; c < kCols; ++c) asm volatile("" : "+f"(d[r][c])::"memory");
 }
+template <int kN> __device__ inline void wg_fence_registers(float (&d)[kN]) {
+#pragma unroll
+  for (int i = 0; i < kN; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
 template <int pending> __device__ inline void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(pending) : "memory");
 }
@@ -244,6 +346,36 @@ __device__ inline void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::ui
 }
 #undef NOVA_WGMMA_N8
 #undef NOVA_WGMMA_N16
+
+__device__ inline std::uint32_t wg_half_pair(float lo, float hi) {
+  const __half2 h = __floats2half2_rn(lo, hi);
+  return *reinterpret_cast<const std::uint32_t*>(&h);
+}
+// The box of tensor map `map` (a CUtensorMap in the kernel's parameters) at coordinates (c0, c1, c2, c3),
+// innermost first, into `to` by the copy engine: zeros outside the tensor, rows swizzled as the map says;
+// the barrier's phase completes with its bytes.
+__device__ inline void wg_tensor_copy(void* to, const void* map, int c0, int c1, int c2, int c3, WgBarrier* b) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];\n" ::"r"(
+          wg_shared_address(to)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(wg_shared_address(b))
+      : "memory");
+}
+// d = A B (or += where `accumulate`), 64 x 64 fp32: A (64 x 16, fp16) in registers, B (16 x 64) through an
+// MN-major swizzled descriptor (imm-trans-b 1).
+__device__ inline void wgmma_m64n64k16_ra(float (&d)[32], const std::uint32_t (&a)[4], std::uint64_t b, bool accumulate, int) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "{%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(static_cast<int>(accumulate)));
+}
 #endif
 
 #endif  // NOVA_FUSED_WGMMA || NOVA_KERNEL_EMULATION
