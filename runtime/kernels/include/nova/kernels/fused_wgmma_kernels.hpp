@@ -63,7 +63,7 @@ inline constexpr int kWgMaxTiles = 16;
 inline constexpr int kWgHeaderBytes =
     (kWgBarriers * 16 + kWgVSlots * kWgMaxTiles * static_cast<int>(sizeof(TileOrigin)) + 127) / 128 * 128;
 
-// The input transform on the tensor cores (docs/performance.md, "Fused v6.0"): V of a tile (its n^2 = 36
+// The input transform on the tensor cores (docs/performance.md, "Fused v5.23"): V of a tile (its n^2 = 36
 // positions, padded to wgmma's 64 rows) = Bk D, Bk = B^T (x) B^T in registers as wgmma's A, its patch index
 // k = 8 r + s (s = 6, 7: zero columns, so that a k-step of 16 is two patch rows), D the tile's 6 x 6 patch as
 // B: 36 rows of 128 bytes (the pixel's 64 channels) that one tensor copy writes, swizzled, zeros outside
