@@ -2,18 +2,13 @@
 // every block streams the whole buffer with 16-byte loads that bypass L1 (ld.global.cg, as the
 // fused kernel's U loads do). Prints GB/s and bytes per clock per SM (at the maximum SM clock).
 //   nvcc -O3 -arch=sm_90 tools/device/l2_bandwidth.cu -o l2_bandwidth && ./l2_bandwidth [MB]
+#include "check.hpp"
+
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    if (cudaError_t e = (x); e != cudaSuccess) {                                      \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));                    \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 __global__ void stream_reads(const int4* __restrict__ buffer, long long vectors, int passes, int* sink) {
   int acc = 0;

@@ -5,18 +5,13 @@
 // per mma, as U does, from an L2-resident buffer that every SM walks in the same order or, with a
 // stagger, each from its own start. Prints TFLOP/s and cycles per mma per scheduler.
 //   nvcc -O3 -arch=sm_90 tools/device/mma_rate.cu -o mma_rate && ./mma_rate
+#include "check.hpp"
+
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(x)                                                                      \
-  do {                                                                                \
-    if (cudaError_t e = (x); e != cudaSuccess) {                                      \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));                    \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 constexpr int kSteps = 4096;
 

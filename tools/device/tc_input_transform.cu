@@ -9,25 +9,21 @@
 // (channel step, position) blocks skewed by 16 bytes so that a warp's stores meet 32 banks.
 //
 // It checks the transform against an FP64 reference (every element of one tile group, exact to fp16
-// rounding), then times tile groups in a loop from shared memory: 132 blocks, `warpgroups` transforming
-// warpgroups a block, each its own tiles; prints ns a tile an SM and the tensor pipe's share.
-//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a tools/device/tc_input_transform.cu -o tc_input_transform
-#include <cuda_fp16.h>
-#include <cuda_runtime.h>
+// rounding) for four readings of the B descriptor (the library's, wg_swizzled_descriptor, is the first),
+// then times tile groups in a loop from shared memory: 132 blocks, `warpgroups` transforming warpgroups a
+// block, each its own tiles; prints ns a tile an SM and the tensor pipe's share. The products, fences and
+// the swizzle are the library's (nova/kernels/wgmma.hpp), which the wgmma kernel uses.
+//   nvcc -O3 -std=c++20 -gencode=arch=compute_90a,code=sm_90a -Iruntime/kernels/include -Iruntime/include \
+//     tools/device/tc_input_transform.cu -o tc_input_transform
+#include "check.hpp"
+
+#include "nova/kernels/wgmma.hpp"
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
-#define CHECK(x)                                                   \
-  do {                                                             \
-    if (cudaError_t e = (x); e != cudaSuccess) {                   \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e)); \
-      std::exit(1);                                                \
-    }                                                              \
-  } while (0)
 
 constexpr int kTiles = 16, kChannels = 64, kSide = 6, kPositions = 36;
 constexpr int kRowPixels = 4 * kTiles + 2;  // 66 pixels of each of the 6 patch rows
@@ -38,7 +34,7 @@ constexpr int kSlotBytes = kChannels / 16 * kPositions * kBlockBytes;
 constexpr int kShared = 1024 + kBoxBytes + kSlotBytes + 1024;
 
 // F(4,3), points 0, +-1, +-2, infinity.
-constexpr int kBtHost[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
+[[maybe_unused]] constexpr int kBtHost[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
                                {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
 __constant__ int kBtDevice[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
                                     {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
@@ -54,56 +50,39 @@ __host__ __device__ inline int kron(int xi, int k) {
   return xi < kPositions && s < kSide ? bt(xi / kSide, r) * bt(xi % kSide, s) : 0;
 }
 
-// Byte offset of pixel row R (0 .. kBoxRows - 1), channel c, in the swizzled box (1024-byte aligned).
-__host__ __device__ constexpr int box_offset(int R, int c) { return R * 128 + ((c / 8) ^ (R % 8)) * 16 + c % 8 * 2; }
+// Byte offset of pixel row R (0 .. kBoxRows - 1), channel c, in the swizzled box (1024-byte aligned, so
+// that the row's offset and its shared-memory address have the same swizzle bits).
+__host__ __device__ constexpr int box_offset(int R, int c) { return static_cast<int>(nova::kernels::wg_swizzled(R * 128u, c)); }
 // Byte offset of V element (position xi, tile t, channel c) in the slot: the wgmma kernel's order.
 __host__ __device__ constexpr int slot_offset(int xi, int t, int c) {
   const int block = c / 16 * kPositions + xi, k = c % 16;
   return block * kBlockBytes + (((t / 8) * 2 + k / 8) * 64 + (t % 8) * 8 + k % 8) * 2;
 }
 
-__device__ inline std::uint32_t pack(float lo, float hi) {
-  const __half2 h = __floats2half2_rn(lo, hi);
-  return *reinterpret_cast<const std::uint32_t*>(&h);
-}
+// The device code exists in the sm_90a pass only (the library's wgmma primitives, NOVA_FUSED_WGMMA); the
+// host pass sees the kernel's declaration.
+#if defined(NOVA_FUSED_WGMMA)
+using nova::kernels::wg_half_pair;
 
 // B's descriptor: MN-major, 128-byte swizzle; the stride between k-groups of 8 rows is one patch row.
 // `layout` bit 0: the matrix base offset set to the start's phase in the swizzle pattern; bit 1: the
 // patch-row stride in the leading-byte field instead of the stride field (the check picks the reading
 // of the PTX manual that the hardware follows).
 __device__ inline std::uint64_t b_descriptor(std::uint32_t address, int layout) {
+  if (layout == 0) return nova::kernels::wg_swizzled_descriptor(address, kRowPixels * 128);
   const std::uint64_t row = kRowPixels * 128 >> 4, other = 1;
   const std::uint64_t leading = layout & 2 ? row : other, stride = layout & 2 ? other : row;
   return (static_cast<std::uint64_t>(address >> 4) & 0x3FFF) | (leading & 0x3FFF) << 16 | (stride & 0x3FFF) << 32 |
          (layout & 1 ? static_cast<std::uint64_t>((address >> 7) & 7) << 49 : 0) | (1ull << 62);
 }
 
-__device__ inline void product(float (&d)[32], const std::uint32_t (&a)[4], std::uint64_t b, int accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-      "{%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
-        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
-        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
-        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
-}
-
-template <int kPending> __device__ inline void wait_products() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory"); }
-template <int kN> __device__ inline void fence_accumulators(float (&d)[kN]) {
-#pragma unroll
-  for (int i = 0; i < kN; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
-
 // The three k-steps of tile t into d.
 __device__ inline void transform_tile(float (&d)[32], const std::uint32_t (&a)[3][4], std::uint32_t box, int t, int layout) {
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  nova::kernels::wgmma_fence();
 #pragma unroll
-  for (int q = 0; q < 3; ++q) product(d, a[q], b_descriptor(box + (2 * q * kRowPixels + 4 * t) * 128, layout), q > 0);
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  for (int q = 0; q < 3; ++q)
+    nova::kernels::wgmma_m64n64k16_ra(d, a[q], b_descriptor(box + (2 * q * kRowPixels + 4 * t) * 128, layout), q > 0, 0);
+  nova::kernels::wgmma_commit();
 }
 
 // Thread `thread` of the warpgroup stores its rows (positions) of tile t's V into the slot: one address
@@ -116,13 +95,17 @@ __device__ inline void store_tile(const float (&d)[32], char* slot, int thread, 
   for (int e = 0; e < 32; e += 2) {
     // Register e: position xi + 8 (e / 2 % 2), channel c + 8 (e / 4): channel step e / 8, half (e / 4) % 2.
     const int offset = (e / 2 % 2 * 8 + e / 8 * kPositions) * kBlockBytes + e / 4 % 2 * 128;
-    if (e / 2 % 2 ? high : low) *reinterpret_cast<std::uint32_t*>(base + offset) = pack(d[e], d[e + 1]);
+    if (e / 2 % 2 ? high : low) *reinterpret_cast<std::uint32_t*>(base + offset) = wg_half_pair(d[e], d[e + 1]);
   }
 }
+
+#endif
 
 // x: the box's pixels in NHWC order (kBoxRows x 64 channels); each block transforms `groups` tile
 // groups of it (warpgroup g the tiles g, g + warpgroups, ...); block 0's last slot goes to v.
 __global__ void __launch_bounds__(256, 1) transform_groups(const __half* x, int groups, int warpgroups, int layout, int mode, char* v) {
+#if defined(NOVA_FUSED_WGMMA)
+
   extern __shared__ __align__(1024) char shared[];
   // The box on a 1024-byte boundary (the swizzle's period); arithmetic on `shared` itself keeps the
   // accesses below shared-memory instructions.
@@ -142,7 +125,7 @@ __global__ void __launch_bounds__(256, 1) transform_groups(const __half* x, int 
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       const int r = row + 8 * (i % 2), k = 16 * q + col + 8 * (i / 2);
-      a[q][i] = pack(static_cast<float>(kron(r, k)), static_cast<float>(kron(r, k + 1)));
+      a[q][i] = wg_half_pair(static_cast<float>(kron(r, k)), static_cast<float>(kron(r, k + 1)));
     }
   const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(box));
   // Tiles in pairs (or fours, `mode` bit 1): the later ones' products run while the first one's results
@@ -156,17 +139,17 @@ __global__ void __launch_bounds__(256, 1) transform_groups(const __half* x, int 
         transform_tile(d1, a, base, t + warpgroups, layout);
         transform_tile(d2, a, base, t + 2 * warpgroups, layout);
         transform_tile(d3, a, base, t + 3 * warpgroups, layout);
-        wait_products<3>();
-        fence_accumulators(d0);
+        nova::kernels::wgmma_wait<3>();
+        nova::kernels::wg_fence_registers(d0);
         if (store) store_tile(d0, slot, thread, t);
-        wait_products<2>();
-        fence_accumulators(d1);
+        nova::kernels::wgmma_wait<2>();
+        nova::kernels::wg_fence_registers(d1);
         if (store) store_tile(d1, slot, thread, t + warpgroups);
-        wait_products<1>();
-        fence_accumulators(d2);
+        nova::kernels::wgmma_wait<1>();
+        nova::kernels::wg_fence_registers(d2);
         if (store) store_tile(d2, slot, thread, t + 2 * warpgroups);
-        wait_products<0>();
-        fence_accumulators(d3);
+        nova::kernels::wgmma_wait<0>();
+        nova::kernels::wg_fence_registers(d3);
         if (store) store_tile(d3, slot, thread, t + 3 * warpgroups);
       }
   } else {
@@ -174,11 +157,11 @@ __global__ void __launch_bounds__(256, 1) transform_groups(const __half* x, int 
       for (int t = warpgroup; t < kTiles; t += 2 * warpgroups) {
         transform_tile(d0, a, base, t, layout);
         transform_tile(d1, a, base, t + warpgroups, layout);
-        wait_products<1>();
-        fence_accumulators(d0);
+        nova::kernels::wgmma_wait<1>();
+        nova::kernels::wg_fence_registers(d0);
         if (store) store_tile(d0, slot, thread, t);
-        wait_products<0>();
-        fence_accumulators(d1);
+        nova::kernels::wgmma_wait<0>();
+        nova::kernels::wg_fence_registers(d1);
         if (store) store_tile(d1, slot, thread, t + warpgroups);
       }
   }
@@ -192,6 +175,7 @@ __global__ void __launch_bounds__(256, 1) transform_groups(const __half* x, int 
   if (blockIdx.x == 0)
     for (int i = threadIdx.x; i < kSlotBytes / 4; i += warpgroups * 128)
       reinterpret_cast<std::uint32_t*>(v)[i] = reinterpret_cast<const std::uint32_t*>(slot)[i];
+#endif
 }
 
 int main() {
