@@ -279,50 +279,58 @@ nova_f4x3_nova_dyadic_fused_mma_nhwc_bf16_v2(nova::kernels::FusedConvArgs args) 
 
 // Fused convolution, wgmma (sm_90a; an empty body elsewhere), NCHW __half: 16 tiles a group.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kWgThreads, 1)
-nova_f4x3_nova_dyadic_fused_wgmma_nchw_f16_v0(const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_wg_conv_body<Transform, __half, nova::kernels::Layout::nchw, 16>(args);
+nova_f4x3_nova_dyadic_fused_wgmma_nchw_f16_v0(nova::kernels::FusedConvArgs args,
+                                              const NOVA_GRID_CONSTANT nova::kernels::WgTensorMap x_map) {
+  nova::kernels::fused_wg_conv_body<Transform, __half, nova::kernels::Layout::nchw, 16>(args, x_map);
 }
 
 // Fused convolution, wgmma (sm_90a; an empty body elsewhere), NCHW __half: 8 tiles a group.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kWgThreads, 1)
-nova_f4x3_nova_dyadic_fused_wgmma_nchw_f16_v1(const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_wg_conv_body<Transform, __half, nova::kernels::Layout::nchw, 8>(args);
+nova_f4x3_nova_dyadic_fused_wgmma_nchw_f16_v1(nova::kernels::FusedConvArgs args,
+                                              const NOVA_GRID_CONSTANT nova::kernels::WgTensorMap x_map) {
+  nova::kernels::fused_wg_conv_body<Transform, __half, nova::kernels::Layout::nchw, 8>(args, x_map);
 }
 
 // Fused convolution, wgmma (sm_90a; an empty body elsewhere), NHWC __half: 16 tiles a group.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kWgThreads, 1)
-nova_f4x3_nova_dyadic_fused_wgmma_nhwc_f16_v0(const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_wg_conv_body<Transform, __half, nova::kernels::Layout::nhwc, 16>(args);
+nova_f4x3_nova_dyadic_fused_wgmma_nhwc_f16_v0(const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args,
+                                              const NOVA_GRID_CONSTANT nova::kernels::WgTensorMap x_map) {
+  nova::kernels::fused_wg_conv_body<Transform, __half, nova::kernels::Layout::nhwc, 16>(args, x_map);
 }
 
 // Fused convolution, wgmma (sm_90a; an empty body elsewhere), NHWC __half: 8 tiles a group.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kWgThreads, 1)
-nova_f4x3_nova_dyadic_fused_wgmma_nhwc_f16_v1(const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_wg_conv_body<Transform, __half, nova::kernels::Layout::nhwc, 8>(args);
+nova_f4x3_nova_dyadic_fused_wgmma_nhwc_f16_v1(nova::kernels::FusedConvArgs args,
+                                              const NOVA_GRID_CONSTANT nova::kernels::WgTensorMap x_map) {
+  nova::kernels::fused_wg_conv_body<Transform, __half, nova::kernels::Layout::nhwc, 8>(args, x_map);
 }
 
 // Fused convolution, wgmma (sm_90a; an empty body elsewhere), NCHW hip_bfloat16: 16 tiles a group.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kWgThreads, 1)
-nova_f4x3_nova_dyadic_fused_wgmma_nchw_bf16_v0(const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 16>(args);
+nova_f4x3_nova_dyadic_fused_wgmma_nchw_bf16_v0(nova::kernels::FusedConvArgs args,
+                                               const NOVA_GRID_CONSTANT nova::kernels::WgTensorMap x_map) {
+  nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 16>(args, x_map);
 }
 
 // Fused convolution, wgmma (sm_90a; an empty body elsewhere), NCHW hip_bfloat16: 8 tiles a group.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kWgThreads, 1)
-nova_f4x3_nova_dyadic_fused_wgmma_nchw_bf16_v1(const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 8>(args);
+nova_f4x3_nova_dyadic_fused_wgmma_nchw_bf16_v1(nova::kernels::FusedConvArgs args,
+                                               const NOVA_GRID_CONSTANT nova::kernels::WgTensorMap x_map) {
+  nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nchw, 8>(args, x_map);
 }
 
 // Fused convolution, wgmma (sm_90a; an empty body elsewhere), NHWC hip_bfloat16: 16 tiles a group.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kWgThreads, 1)
-nova_f4x3_nova_dyadic_fused_wgmma_nhwc_bf16_v0(const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 16>(args);
+nova_f4x3_nova_dyadic_fused_wgmma_nhwc_bf16_v0(nova::kernels::FusedConvArgs args,
+                                               const NOVA_GRID_CONSTANT nova::kernels::WgTensorMap x_map) {
+  nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 16>(args, x_map);
 }
 
 // Fused convolution, wgmma (sm_90a; an empty body elsewhere), NHWC hip_bfloat16: 8 tiles a group.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kWgThreads, 1)
-nova_f4x3_nova_dyadic_fused_wgmma_nhwc_bf16_v1(const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args) {
-  nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 8>(args);
+nova_f4x3_nova_dyadic_fused_wgmma_nhwc_bf16_v1(nova::kernels::FusedConvArgs args,
+                                               const NOVA_GRID_CONSTANT nova::kernels::WgTensorMap x_map) {
+  nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 8>(args, x_map);
 }
 
 // Fused convolution, MFMA (AMD gfx90a, gfx94x; an empty body elsewhere), NCHW __half: 1 group(s) of 16 tiles a block.

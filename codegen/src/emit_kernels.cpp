@@ -105,8 +105,11 @@ std::string kernel_definition(const std::string& transform, int n, const kernels
       comment = "Fused convolution, wgmma (sm_90a; an empty body elsewhere), " + upper + " " + type + ": " + tiles +
                 " tiles a group.";
       bounds = "nova::kernels::kWgThreads, 1";
-      params = "const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args";
-      body = "fused_wg_conv_body<Transform, " + type + ", " + layout + ", " + tiles + ">(args)";
+      params = std::string(kernels::fused_wg_tc_kernel(n, id.layout, kernels::kFusedWgmmaTiles[id.variant], id.storage)
+                               ? "const NOVA_GRID_CONSTANT "
+                               : "") +
+               "nova::kernels::FusedConvArgs args, const NOVA_GRID_CONSTANT nova::kernels::WgTensorMap x_map";
+      body = "fused_wg_conv_body<Transform, " + type + ", " + layout + ", " + tiles + ">(args, x_map)";
       break;
     }
     case KernelKind::fused_mfma: {

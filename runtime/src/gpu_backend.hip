@@ -455,10 +455,12 @@ class GpuBackend final : public Backend {
                                  : kernel.mfma ? kMfmaSide * mma_launch.tile_groups
                                                : fused_block_tiles(mma_launch.tile_groups);
         }
+        bool tc_input = false;
         if (const hipError_t e = launch.fused(layout, static_cast<const T*>(x), static_cast<const T*>(filter),
-                                              static_cast<T*>(y), bias, relu, N, C, H, W, K, s.pad, kernel, stream_);
+                                              static_cast<T*>(y), bias, relu, N, C, H, W, K, s.pad, kernel, stream_, &tc_input);
             e != hipSuccess)
           return status_of(e);
+        if (profile) profile->fused_input = tc_input ? 1 : 0;
         timer.mark(2);
         timer.mark(3);
         return timer.finish();

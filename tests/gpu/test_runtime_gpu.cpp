@@ -236,6 +236,8 @@ struct Run {
   bool fused;
   std::string transform;  // what ran
   double model = 0;       // the library's predicted error of what ran (nova_conv_predicted_error)
+  int kernel = 0;         // the profile's `fused`: 0 3-pass, 1 mma.sync (or MFMA), 2 wgmma
+  bool tc_input = false;  // the profile's `fused_input`: the wgmma kernel's input transform on the tensor cores
 };
 
 // The library's precision model for what `d` runs: this file's predicted_error() of its transform,
@@ -270,7 +272,8 @@ Run run(nova_handle_t h, const Problem& p, nova::ConvDesc d, bool epilogue) {
   CHECK(std::memcmp(out.data(), profiled.data(), out.size() * sizeof(float)) == 0);
   const char* name = nullptr;
   nova::check(nova_conv_transform_name(h, &d, &name));
-  return {r.status, compare(out, p.reference(epilogue)), profile.fused != 0, name, library_model(h, d)};
+  return {r.status, compare(out, p.reference(epilogue)), profile.fused != 0, name, library_model(h, d), profile.fused,
+          profile.fused_input != 0};
 }
 
 // Border tiles everywhere (sizes not multiples of any tile), K not a multiple of a fused block's
@@ -420,7 +423,8 @@ TEST_CASE("the fused kernel with its rows split over every warp count matches FP
 // in fp16, NHWC fp16 with C = 64 and K <= 64), the kernel forced (NOVA_FUSED_KERNEL=wgmma): border tiles
 // on every side (pads 0 to 2), a last tile group of 1 to 15 tiles, blocks that take several groups, K = 64
 // (the copy engine's stores of tile rows) and K below it, with and without bias and ReLU, against FP64.
-// The accurate f4x3_fp16 (not exact in fp16) takes the FP path of the same kernel on the same shapes.
+// The accurate f4x3_fp16 (not exact in fp16) takes the FP path of the same kernel on the same shapes; the
+// profile says which path ran. Off sm_90 (no wgmma kernel) every run takes the mma.sync kernel.
 TEST_CASE("the wgmma kernel's input transform on the tensor cores matches FP64", "[gpu]") {
   NOVA_REQUIRE_GPU();
   REQUIRE(setenv("NOVA_FUSED_KERNEL", "wgmma", 1) == 0);
@@ -436,6 +440,7 @@ TEST_CASE("the wgmma kernel's input transform on the tensor cores matches FP64",
                   << (epilogue ? " +bias+ReLU" : "") << ": rel L2 " << r.error.rel_l2);
         REQUIRE(r.status == NOVA_STATUS_SUCCESS);
         CHECK(r.fused);
+        CHECK(r.tc_input == (r.kernel == 2 && std::string(transform) == "f4x3_standard"));
         CHECK(r.error.non_finite == 0);
         CHECK(r.error.rel_l2 <= 1.5 * predicted_error(amp2d_of(transform), NOVA_DTYPE_FP16, s.c));
       }

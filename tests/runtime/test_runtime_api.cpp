@@ -236,9 +236,13 @@ TEST_CASE("profile reports stage times and the fewest bytes per stage") {
   nova::ConvDesc d = small_desc();
   d.transform = "f4x3_standard";
   Buffers b(d);
-  nova_stage_profile_t p{};
+  nova_stage_profile_t p;
+  std::memset(&p, 0xff, sizeof p);  // every field the profile does not set must read 0
   REQUIRE(nova_conv_profile(handle.get(), &d, b.x.data(), b.w.data(), 1, nullptr, 0, b.y.data(), nullptr, 0, &p) ==
           NOVA_STATUS_SUCCESS);
+  CHECK(p.fused == 0);
+  CHECK(p.fused_tiles == 0);
+  CHECK(p.fused_input == 0);
   CHECK(p.input_ms >= 0);
   CHECK(p.gemm_ms >= 0);
   // 9 x 11 output, pad 1, F(4,3): 3 x 3 tiles of a 6 x 6 domain; CPU stores fp32.

@@ -98,8 +98,9 @@ class FusedCase {
   Comparison run_wgmma(unsigned blocks, int relu, int u_stages, bool tensor_cores = false) const {
     std::vector<T> y = fresh_output();
     FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_, u_stages};
+    nova::kernels::WgTensorMap x_map;
     if (tensor_cores) {
-      REQUIRE(nova::kernels::fused_wg_x_map(args, x_.data(), grid_));
+      REQUIRE(nova::kernels::fused_wg_x_map(x_map, x_.data(), grid_));
       args.tc_input = 1;
     }
     nova::emulation::dynamic_shared.assign(
@@ -108,7 +109,7 @@ class FusedCase {
                                      .bytes),
         '\0');
     nova::emulation::launch(dim3(blocks), static_cast<unsigned>(nova::kernels::kWgThreads), [&] {
-      nova::kernels::fused_wg_conv_tiles<Transform, T, layout, kTiles>(args);
+      nova::kernels::fused_wg_conv_tiles<Transform, T, layout, kTiles>(args, x_map);
     });
     return compare(y, relu);
   }

@@ -274,11 +274,7 @@ struct FusedConvArgs {
   int k_slice;         // K blocks of 8 a block takes (blockIdx.y picks which): every one unchunked
   TileGrid grid;       // the input's tiling (channels = C)
   int u_stages = 0;    // the wgmma kernel's U ring (fused_wg_u_stages); unused by the others
-  // The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input): 1 where the launch takes it,
-  // and the tensor map of x its copies read (a CUtensorMap, which the kernels take NOVA_GRID_CONSTANT; the
-  // emulation's WgEmulatedMap).
-  int tc_input = 0;
-  alignas(128) unsigned char x_map[128] = {};
+  int tc_input = 0;    // the wgmma kernel's input transform on the tensor cores (fused_wg_tc_input) in this launch
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -71,7 +71,6 @@ inline constexpr int kWgHeaderBytes =
 // after next copied while this one is multiplied); the products accumulate Bk's exact fp16 x integer terms
 // in fp32 and round once into the V slot, whose (channel step, position) blocks are kWgTcSkew elements
 // apart more there (a warp's stores of 8 positions then meet 32 banks).
-inline constexpr int kWgTcSide = 6;         // F(4,3)
 inline constexpr int kWgTcChannels = 64;    // one 128-byte row a pixel
 inline constexpr int kWgTcBatch = 2;        // tiles a copy
 inline constexpr int kWgTcTileBytes = 40 * 128;  // a patch's 36 rows and 4 zero ones (a k-step's reach), 1024-aligned
@@ -112,11 +111,18 @@ inline bool fused_wg_kronecker_fp16_exact(int n, const double* BT) {
 // of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where
 // B^T (x) B^T is exact in fp16.
 constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, bool fp16, bool kronecker_exact) {
-  return n == kWgTcSide && C == kWgTcChannels && K <= 64 && layout == Layout::nhwc && tiles == 16 && fp16 && kronecker_exact;
+  return fused_wg_tc_kernel(n, layout, tiles, fp16 ? Storage::f16 : Storage::bf16) && C == kWgTcChannels && K <= 64 &&
+         kronecker_exact;
 }
 // The kernels that have the tensor-core path (the others never take it).
 template <class Transform, typename T, Layout layout, int kTiles>
-inline constexpr bool kWgTcKernel = layout == Layout::nhwc && Transform::n == kWgTcSide && kTiles == 16 && std::is_same_v<T, __half>;
+inline constexpr bool kWgTcKernel = fused_wg_tc_kernel(Transform::n, layout, kTiles, std::is_same_v<T, __half> ? Storage::f16 : Storage::bf16);
+// The tensor map of x that the tensor-core path's copies read (a CUtensorMap; the emulation's
+// WgEmulatedMap): every wgmma kernel's second parameter, NOVA_GRID_CONSTANT, apart from FusedConvArgs so
+// that the kernels without the path keep their arguments a plain parameter (fused_wg_tc_kernel).
+struct alignas(128) WgTensorMap {
+  unsigned char bytes[128] = {};
+};
 
 // K as the consumer sees it: whole blocks of 64 output channels (wgmma's M).
 NOVA_HD constexpr int fused_wg_padded_outputs(int K) { return (K + kWgRows - 1) / kWgRows * kWgRows; }
@@ -430,8 +436,8 @@ __device__ inline void fused_wg_tc_store(const float (&d)[32], __half* v, int th
 // w kWgTcBatch + 2 i kWgTcBatch, batch i into its slot i % 2, each tile's patch by one tensor copy. A slot
 // is used an even number of times a group, so that every group starts at phase 0.
 template <int kTiles>
-__device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const WgBlock<__half>& blk, const WgTcFragments& f,
-                                                  __half* v, const TileOrigin* origins, int group_tiles, int thread) {
+__device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const WgTensorMap& x_map, const WgBlock<__half>& blk,
+                                                  const WgTcFragments& f, __half* v, const TileOrigin* origins, int group_tiles, int thread) {
   constexpr int kBatches = kTiles / (2 * kWgTcBatch);
   static_assert(kTiles % (2 * kWgTcBatch) == 0 && kBatches % 2 == 0, "an even number of whole batches a warpgroup");
   const TileGrid& g = a.grid;
@@ -446,7 +452,7 @@ __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const 
     wg_arrive_expect_bytes(copied, tiles * kWgTcSide * kWgTcSide * 128);
     for (int b = 0; b < tiles; ++b) {
       const TileOrigin o = origins[first + b];
-      wg_tensor_copy(slots + (i % 2 * kWgTcBatch + b) * kWgTcTileBytes, a.x_map, 0, o.col - g.pad, o.row - g.pad, o.image, copied);
+      wg_tensor_copy(slots + (i % 2 * kWgTcBatch + b) * kWgTcTileBytes, x_map.bytes, 0, o.col - g.pad, o.row - g.pad, o.image, copied);
     }
   };
   wg_named_sync_of(w);  // every warp's products of the group before are done: both slots are free
@@ -524,7 +530,7 @@ __device__ __forceinline__ void fused_wg_produce_groups(const FusedConvArgs& a, 
 // (NCHW: two ways). Each path is its own instantiation of the loop, so that the fragments' registers do
 // not weigh on the other.
 template <class Transform, typename T, Layout layout, int kTiles>
-__device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const WgBlock<T>& blk, int thread) {
+__device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const WgTensorMap& x_map, const WgBlock<T>& blk, int thread) {
   constexpr int n = Transform::n, m = Transform::m, nn = n * n;
   if constexpr (kWgTcKernel<Transform, T, layout, kTiles>) {
     if (blk.layout.tc_input) {
@@ -536,7 +542,7 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
       for (int i = thread; i < 4 * kWgTcSlotBytes / 4; i += kWgProducerThreads) reinterpret_cast<std::uint32_t*>(blk.tc_slots)[i] = 0;
       wg_fence_operands();  // before the copy engine writes there
       return fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](__half* v, const TileOrigin* origins, int group_tiles) {
-        fused_wg_tc_group<kTiles>(a, blk, fragments, v, origins, group_tiles, thread);
+        fused_wg_tc_group<kTiles>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
       });
     }
   }
@@ -755,7 +761,7 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
 
 // The kernel body: barriers and shared memory, then each warpgroup to its role.
 template <class Transform, typename T, Layout layout, int kTiles>
-__device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
+__device__ void fused_wg_conv_tiles(const FusedConvArgs& a, const WgTensorMap& x_map) {
   static_assert(Transform::n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
   const TileGrid& g = a.grid;
   char* shared = fused_shared_memory();
@@ -789,7 +795,7 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
   __syncthreads();
   if (thread < kWgProducerThreads) {
     wg_set_registers<kWgProducerRegisters>(false);
-    fused_wg_produce<Transform, T, layout, kTiles>(a, blk, thread);
+    fused_wg_produce<Transform, T, layout, kTiles>(a, x_map, blk, thread);
   } else {
     wg_set_registers<kWgConsumerRegisters>(true);
     if constexpr (kWgTcKernel<Transform, T, layout, kTiles>)
@@ -802,11 +808,11 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a) {
 
 // What a generated kernel calls: the kernel where wgmma exists, nothing elsewhere (never launched).
 template <class Transform, typename T, Layout layout, int kTiles>
-__device__ void fused_wg_conv_body(const FusedConvArgs& a) {
+__device__ void fused_wg_conv_body(const FusedConvArgs& a, const WgTensorMap& x_map) {
 #if defined(NOVA_FUSED_WGMMA) || defined(NOVA_KERNEL_EMULATION)
-  fused_wg_conv_tiles<Transform, T, layout, kTiles>(a);
+  fused_wg_conv_tiles<Transform, T, layout, kTiles>(a, x_map);
 #else
-  (void)a;
+  (void)a, (void)x_map;
   fused_kernel_absent();
 #endif
 }
@@ -828,23 +834,23 @@ __global__ void __launch_bounds__(kBlockThreads) fused_wg_filter_order(const T* 
 // ---------------------------------------------------------------------------------------------
 // Host side.
 
-// The tensor map of an NHWC fp16 image of 64 channels for the tensor-core input transform, into a.x_map:
+// The tensor map of an NHWC fp16 image of 64 channels for the tensor-core input transform, into `x_map`:
 // a box of one tile's 6 x 6 patch (each pixel's 64 channels one 128-byte row, swizzled), zeros outside the
 // image. False where there is none to make (no tensor maps in this build or driver): the launch then
 // transforms on the FP pipes.
 #ifdef NOVA_KERNEL_EMULATION
 template <typename T>
-bool fused_wg_x_map(FusedConvArgs& a, const T* x, const TileGrid& g) {
+bool fused_wg_x_map(WgTensorMap& x_map, const T* x, const TileGrid& g) {
   const long long pixel = kWgTcChannels * 2;
   const WgEmulatedMap map{x, {kWgTcChannels, g.width, g.height, g.images}, {2, pixel, pixel * g.width, pixel * g.width * g.height},
                           {kWgTcChannels, kWgTcSide, kWgTcSide, 1}, 2};
-  static_assert(sizeof map <= sizeof a.x_map);
-  std::memcpy(a.x_map, &map, sizeof map);
+  static_assert(sizeof map <= sizeof x_map.bytes);
+  std::memcpy(x_map.bytes, &map, sizeof map);
   return std::is_same_v<T, __half>;
 }
 #elif NOVA_HOST_LAUNCHERS
 template <typename T>
-bool fused_wg_x_map([[maybe_unused]] FusedConvArgs& a, [[maybe_unused]] const T* x, [[maybe_unused]] const TileGrid& g) {
+bool fused_wg_x_map([[maybe_unused]] WgTensorMap& x_map, [[maybe_unused]] const T* x, [[maybe_unused]] const TileGrid& g) {
 #if defined(__CUDACC__) && !defined(__HIP__)
   // The driver's encoder, found once through the runtime (no link to the driver library).
   static const auto encode = [] {
@@ -856,7 +862,7 @@ bool fused_wg_x_map([[maybe_unused]] FusedConvArgs& a, [[maybe_unused]] const T*
       found = nullptr;
     return found;
   }();
-  static_assert(sizeof(CUtensorMap) == sizeof a.x_map && alignof(CUtensorMap) <= alignof(FusedConvArgs), "the map in FusedConvArgs");
+  static_assert(sizeof(CUtensorMap) == sizeof(WgTensorMap) && alignof(CUtensorMap) <= alignof(WgTensorMap), "a CUtensorMap fits");
   if (!encode || !std::is_same_v<T, __half>) return false;
   const cuuint64_t pixel = kWgTcChannels * 2;
   const cuuint64_t dims[4] = {kWgTcChannels, static_cast<cuuint64_t>(g.width), static_cast<cuuint64_t>(g.height),
@@ -864,7 +870,7 @@ bool fused_wg_x_map([[maybe_unused]] FusedConvArgs& a, [[maybe_unused]] const T*
   const cuuint64_t strides[3] = {pixel, pixel * static_cast<cuuint64_t>(g.width),
                                  pixel * static_cast<cuuint64_t>(g.width) * static_cast<cuuint64_t>(g.height)};
   const cuuint32_t box[4] = {kWgTcChannels, kWgTcSide, kWgTcSide, 1}, unit[4] = {1, 1, 1, 1};
-  return encode(reinterpret_cast<CUtensorMap*>(a.x_map), CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, const_cast<T*>(x), dims, strides, box,
+  return encode(reinterpret_cast<CUtensorMap*>(x_map.bytes), CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, const_cast<T*>(x), dims, strides, box,
                 unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 #else
@@ -885,22 +891,24 @@ hipError_t launch_fused_wg_filter_order(const T* U, T* F, int n, int K, int C, h
 // Launches the wgmma kernel for a shape fused_uses_wgmma accepted (U in fused_wg_filter_index order):
 // `variants` are the transform's kernels of this storage type and `layout` (16 tiles a group, 8),
 // with as many U stages as the shared memory holds; the input transform on the tensor cores where
-// fused_wg_tc_input says and the driver makes the tensor map.
+// fused_wg_tc_input says and the driver makes the tensor map (then *tc_input, where given, is true).
 template <typename T>
 hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, Layout layout, const T* x, const T* U,
                                 T* y, const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
-                                hipStream_t stream) {
+                                hipStream_t stream, bool* tc_input = nullptr) {
   const int tiles = fused_wg_tiles(t.n, t.m, g.channels, K, device.shared_limit);
   if (tiles == 0) return hipErrorInvalidValue;
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
   FusedConvArgs args{x, U, y, bias, relu, K, FusedLaunch{}, 0, g};
+  WgTensorMap x_map;
   args.tc_input = fused_wg_tc_input(t.n, g.channels, K, layout, tiles, std::is_same_v<T, __half>, device.kronecker_fp16_exact) &&
-                  fused_wg_x_map(args, x, g);
+                  fused_wg_x_map(x_map, x, g);
   args.u_stages = fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit, g.tiles, blocks,
                                            args.tc_input != 0);
   const auto shared = static_cast<int>(
       fused_wg_layout(t.n, t.m, g.channels, K, tiles, layout, args.u_stages, WgStaging::by_outputs, args.tc_input != 0).bytes);
-  return launch_kernel(variants[fused_wgmma_variant(tiles)], dim3(blocks), dim3(kWgThreads), shared, stream, args);
+  if (tc_input) *tc_input = args.tc_input != 0;
+  return launch_kernel(variants[fused_wgmma_variant(tiles)], dim3(blocks), dim3(kWgThreads), shared, stream, args, x_map);
 }
 
 #endif

@@ -52,11 +52,12 @@ inline hipError_t fused_opt_in(const GpuTransformEntry& e, int shared_limit) {
 
 // The fused forward: the MFMA kernel where device.mfma says (AMD CDNA), else the wgmma kernel where
 // fused_uses_wgmma says, else the mma.sync kernel; each family's kernels of this storage type and
-// layout.
+// layout. *tc_input, where given: whether the wgmma kernel transformed its input on the tensor cores.
 template <typename T>
 hipError_t launch_fused(const void* const* mma, const void* const* wg, const void* const* mfma, const TileSize& t,
                         Layout layout, const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H,
-                        int W, int K, int pad, const FusedDevice& device, hipStream_t stream) {
+                        int W, int K, int pad, const FusedDevice& device, hipStream_t stream, bool* tc_input = nullptr) {
+  if (tc_input) *tc_input = false;
   TileGrid g{};
   if (const hipError_t e = fused_tile_grid(t, N, C, H, W, K, pad, g); e != hipSuccess) return e;
   const bool wgmma = !device.mfma && fused_uses_wgmma(device, t.n, t.m, C, K);
@@ -68,7 +69,7 @@ hipError_t launch_fused(const void* const* mma, const void* const* wg, const voi
   const void* const* family = device.mfma ? mfma : wgmma ? wg : mma;
   if (!x || !U || !y || !family[0]) return hipErrorInvalidValue;
   if (device.mfma) return launch_fused_mfma_conv(mfma, t, x, U, y, bias, relu, g, K, device, stream);
-  return wgmma ? launch_fused_wg_conv(wg, t, layout, x, U, y, bias, relu, g, K, device, stream)
+  return wgmma ? launch_fused_wg_conv(wg, t, layout, x, U, y, bias, relu, g, K, device, stream, tc_input)
                : launch_fused_conv(mma, t, x, U, y, bias, relu, g, K, device, stream);
 }
 
@@ -104,13 +105,13 @@ class Launchers {
   // The fused convolution: the MFMA kernel (fused_mfma_kernels.hpp) where device.mfma says, U in
   // MfmaFilterOrder; the wgmma kernel (fused_wgmma_kernels.hpp) where fused_uses_wgmma(device, ...)
   // says, U in fused_wg_filter_index order; else the mma.sync kernel (fused_kernels.hpp), U in
-  // fused_filter_index order. hipErrorInvalidValue when none takes the shape.
+  // fused_filter_index order. hipErrorInvalidValue when none takes the shape. tc_input: launch_fused's.
   hipError_t fused(Layout layout, const T* x, const T* U, T* y, const float* bias, int relu, int N, int C, int H, int W,
-                   int K, int pad, const FusedDevice& device, hipStream_t stream) const {
+                   int K, int pad, const FusedDevice& device, hipStream_t stream, bool* tc_input = nullptr) const {
     if (!has_fused()) return hipErrorInvalidValue;
     const auto family = [&](KernelKind kind) { return &kernels_.kernels[kernel_index({kind, layout, kStorage})]; };
     return launch_fused(family(KernelKind::fused_mma), family(KernelKind::fused_wgmma), family(KernelKind::fused_mfma),
-                        tile_, layout, x, U, y, bias, relu, N, C, H, W, K, pad, device, stream);
+                        tile_, layout, x, U, y, bias, relu, N, C, H, W, K, pad, device, stream, tc_input);
   }
 
  private:
