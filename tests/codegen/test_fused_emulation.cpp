@@ -282,7 +282,7 @@ TEST_CASE("wgmma fused kernel, emulated on the CPU: channel classes, layouts, fp
 
 // The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input): F(4,3) NHWC fp16 with 64
 // channels and K up to 64, through the emulated tensor copies (the swizzle, zeros outside the image) and
-// the register-A products: border tiles on every side, pads 0 to 2, a last tile group of 1 to 15 tiles (its
+// the register-A products: border tiles on every side, pads 0 to 2, last tile groups of 4, 8 and 3 tiles (their
 // missing tiles' copies left out), blocks that take several groups (each slot used again), K = 64 (the
 // copy engine's tile rows) and K below it, bias with and without ReLU.
 TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated") {

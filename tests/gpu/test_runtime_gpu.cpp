@@ -421,15 +421,16 @@ TEST_CASE("the fused kernel with its rows split over every warp count matches FP
 
 // The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input: F(4,3) with B^T (x) B^T exact
 // in fp16, NHWC fp16 with C = 64 and K <= 64), the kernel forced (NOVA_FUSED_KERNEL=wgmma): border tiles
-// on every side (pads 0 to 2), a last tile group of 1 to 15 tiles, blocks that take several groups, K = 64
-// (the copy engine's stores of tile rows) and K below it, with and without bias and ReLU, against FP64.
+// on every side (pads 0 to 2), last tile groups of 9 and 12 tiles, blocks that take two groups (196 groups
+// of 16 on at most 132 SMs), K = 64 (the copy engine's stores of tile rows) and K below it, with and
+// without bias and ReLU, against FP64.
 // The accurate f4x3_fp16 (not exact in fp16) takes the FP path of the same kernel on the same shapes; the
 // profile says which path ran. Off sm_90 (no wgmma kernel) every run takes the mma.sync kernel.
 TEST_CASE("the wgmma kernel's input transform on the tensor cores matches FP64", "[gpu]") {
   NOVA_REQUIRE_GPU();
   REQUIRE(setenv("NOVA_FUSED_KERNEL", "wgmma", 1) == 0);
   nova::Handle gpu(NOVA_BACKEND_GPU);  // reads it when it is made
-  for (const Shape& s : {Shape{2, 64, 64, 30, 1}, Shape{1, 64, 40, 13, 2}, Shape{3, 64, 64, 9, 0}, Shape{8, 64, 64, 56, 1}}) {
+  for (const Shape& s : {Shape{2, 64, 64, 30, 1}, Shape{1, 64, 40, 15, 2}, Shape{3, 64, 64, 9, 0}, Shape{16, 64, 16, 56, 1}}) {
     const Problem p(s, 1.0f, 17u + static_cast<unsigned>(s.hw));
     for (const char* transform : {"f4x3_standard", "f4x3_fp16"})
       for (const bool epilogue : {false, true}) {

@@ -372,7 +372,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
   if (!blk.layout.staging_in_slot) wg_arrive(blk.stored);  // in a slot, the slot's own barriers free it
 }
 
-// The tensor-core input transform (kWgTcSide ... above). Bk's A fragments of thread `thread` of a producer
+// The tensor-core input transform (kWgTcChannels ... above; kWgTcSide in kernel_table.hpp). Bk's A fragments of thread `thread` of a producer
 // warpgroup (mma.m16n8k16's A layout in each warp: rows 16 w + l / 4 (+ 8), k 2 (l % 4) (+ 1) (+ 8), for
 // each of the three k-steps), from `table` (B^T (x) B^T, table[xi * 36 + 6 r + s]).
 struct WgTcFragments {
