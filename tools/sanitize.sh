@@ -3,9 +3,9 @@
 # threads (tag [threads], ctest label `threads`) under ThreadSanitizer, from the one program that
 # holds their source files (nova_threads_tests); GCC, any report fails the script. The compile
 # checks and the builds of the runtime alone and of the installed example (uninstrumented programs
-# against the instrumented library) are left to the ordinary build (tools/test.sh), and so is the
-# kernel emulation of every transform: here it runs the representative ones, one of each kind
-# (NOVA_EMULATE_REPRESENTATIVE; the transforms of a kind share every index computation).
+# against the instrumented library) are left to the ordinary build (tools/test.sh). The kernel
+# emulation runs here on the representative transforms, one of each kind (NOVA_EMULATE_REPRESENTATIVE;
+# the transforms of a kind share every index computation); NOVA_QUICK=1 tools/test.sh emulates all.
 # Usage: tools/sanitize.sh [asan|tsan]   (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -2,10 +2,10 @@
 # The project's test command (README, and .ci/run): set up, configure with warnings as errors,
 # build, run every test (GPU tests skip cleanly on a machine without a GPU); then every CPU test
 # again under ASan + UBSan and the threading tests under TSan (tools/sanitize.sh), and the fuzz
-# targets for a bounded time (tools/fuzz.sh). The stages' unit tests run once, in the sanitizer build:
-# the plain build keeps of them the kernel emulation of every transform (the sanitizer build emulates the
-# representative ones), beside the compile checks and the integration tests (docs/results/ci_time/).
-# NOVA_QUICK=1 builds and runs every test in the plain build and stops there.
+# targets for a bounded time (tools/fuzz.sh). The stages' unit tests, the kernel emulation of the
+# representative transforms among them, run once, in the sanitizer build; the plain build runs the compile
+# checks and the integration tests (docs/results/ci_time/). NOVA_QUICK=1 builds and runs every test, the
+# emulation of every transform included, in the plain build and stops there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
