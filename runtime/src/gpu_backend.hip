@@ -445,7 +445,7 @@ class GpuBackend final : public Backend {
         kernel.wgmma = wgmma(s, t);
         // The transform's check only where the shape could take the tensor-core input transform.
         kernel.kronecker_fp16_exact = kernel.wgmma && t.BT &&
-                                      fused_wg_tc_input(t.n, C, K, layout, kWgMaxTiles, std::is_same_v<T, __half>, true) &&
+                                      fused_wg_tc_input(t.n, C, K, layout, kWgMaxTiles, storage_of<T>(), true) &&
                                       fused_wg_kronecker_fp16_exact(t.n, t.BT);
         const FusedLaunch mma_launch = kernel.wgmma ? FusedLaunch{} : launch_of(s, t);  // mma.sync, or MFMA on AMD
         if (!kernel.wgmma && !kernel.mfma) kernel.row_split = mma_launch.row_split;

@@ -289,6 +289,7 @@ TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated
   using F43 = nova::generated::f4x3_standard::Transform;
   using nova::kernels::fused_wg_kronecker_fp16_exact;
   using nova::kernels::fused_wg_tc_input;
+  using nova::kernels::Storage;
   const auto exact = [](const char* name) {
     const auto* t = nova::kernels::find_transform(name);
     REQUIRE(t);
@@ -300,13 +301,13 @@ TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated
   CHECK_FALSE(exact("f4x3_fp16"));
   CHECK_FALSE(exact("f4x3_fp16_dyadic"));
   CHECK(exact("f6x3_fp16"));  // n = 8, which the kernel does not take yet
-  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, true, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 65, Layout::nhwc, 16, true, true));  // two blocks of outputs
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nchw, 16, true, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, false, true));  // bf16
-  CHECK_FALSE(fused_wg_tc_input(6, 48, 64, Layout::nhwc, 16, true, true));
-  CHECK_FALSE(fused_wg_tc_input(4, 64, 64, Layout::nhwc, 16, true, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, true, false));
+  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, true));
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 65, Layout::nhwc, 16, Storage::f16, true));  // two blocks of outputs
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nchw, 16, Storage::f16, true));
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::bf16, true));
+  CHECK_FALSE(fused_wg_tc_input(6, 48, 64, Layout::nhwc, 16, Storage::f16, true));
+  CHECK_FALSE(fused_wg_tc_input(4, 64, 64, Layout::nhwc, 16, Storage::f16, true));
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, false));
   // The patch slots fit beside two V slots and the fewest U stages on an H200.
   CHECK(nova::kernels::fused_wg_u_stages(6, 4, 64, 64, 16, Layout::nhwc, 227 * 1024, true) == nova::kernels::kWgUStages);
   const std::vector<Shape> shapes = {{1, 64, 64, 22, 23, 1}, {2, 64, 40, 9, 14, 2}, {1, 64, 64, 13, 6, 0}};

@@ -110,13 +110,12 @@ inline bool fused_wg_kronecker_fp16_exact(int n, const double* BT) {
 // Whether a wgmma launch transforms its input on the tensor cores: F(4,3) NHWC fp16 with C = 64, one block
 // of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where
 // B^T (x) B^T is exact in fp16.
-constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, bool fp16, bool kronecker_exact) {
-  return fused_wg_tc_kernel(n, layout, tiles, fp16 ? Storage::f16 : Storage::bf16) && C == kWgTcChannels && K <= 64 &&
-         kronecker_exact;
+constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, Storage storage, bool kronecker_exact) {
+  return fused_wg_tc_kernel(n, layout, tiles, storage) && C == kWgTcChannels && K <= 64 && kronecker_exact;
 }
 // The kernels that have the tensor-core path (the others never take it).
 template <class Transform, typename T, Layout layout, int kTiles>
-inline constexpr bool kWgTcKernel = fused_wg_tc_kernel(Transform::n, layout, kTiles, std::is_same_v<T, __half> ? Storage::f16 : Storage::bf16);
+inline constexpr bool kWgTcKernel = fused_wg_tc_kernel(Transform::n, layout, kTiles, storage_of<T>());
 // The tensor map of x that the tensor-core path's copies read (a CUtensorMap; the emulation's
 // WgEmulatedMap): every wgmma kernel's second parameter, NOVA_GRID_CONSTANT, apart from FusedConvArgs so
 // that the kernels without the path keep their arguments a plain parameter (fused_wg_tc_kernel).
@@ -901,7 +900,7 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
   FusedConvArgs args{x, U, y, bias, relu, K, FusedLaunch{}, 0, g};
   WgTensorMap x_map;
-  args.tc_input = fused_wg_tc_input(t.n, g.channels, K, layout, tiles, std::is_same_v<T, __half>, device.kronecker_fp16_exact) &&
+  args.tc_input = fused_wg_tc_input(t.n, g.channels, K, layout, tiles, storage_of<T>(), device.kronecker_fp16_exact) &&
                   fused_wg_x_map(x_map, x, g);
   args.u_stages = fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit, g.tiles, blocks,
                                            args.tc_input != 0);

@@ -18,6 +18,7 @@
 #endif
 
 #include <climits>
+#include <type_traits>
 
 namespace nova::kernels {
 
@@ -52,6 +53,14 @@ __device__ inline float to_float(hip_bfloat16 v) { return static_cast<float>(v);
 __device__ inline void store(float* at, float v) { *at = v; }
 __device__ inline void store(__half* at, float v) { *at = __float2half_rn(v); }
 __device__ inline void store(hip_bfloat16* at, float v) { *at = hip_bfloat16(v); }  // nearest even
+
+// The Storage (kernel_table.hpp) of an element type.
+template <typename T>
+constexpr Storage storage_of() {
+  if constexpr (std::is_same_v<T, __half>) return Storage::f16;
+  else if constexpr (std::is_same_v<T, hip_bfloat16>) return Storage::bf16;
+  else return Storage::f32;
+}
 
 // Two storage elements (channels c and c + 1, or two planes) as one word (4 bytes for 16-bit types,
 // 8 for fp32): __half2 for fp16 on a GPU and __nv_bfloat162 for bf16 on NVIDIA, each one register, a

@@ -34,13 +34,6 @@ struct GpuTransformEntry {
   const void* kernel(const KernelId& id) const { return kernels[kernel_index(id)]; }
 };
 
-template <typename T>
-constexpr Storage storage_of() {
-  if constexpr (std::is_same_v<T, __half>) return Storage::f16;
-  else if constexpr (std::is_same_v<T, hip_bfloat16>) return Storage::bf16;
-  else return Storage::f32;
-}
-
 // The fused kernels of a transform ask for more shared memory than 48 KB: opts each of them in, up
 // to `shared_limit` bytes, on the current device.
 inline hipError_t fused_opt_in(const GpuTransformEntry& e, int shared_limit) {

@@ -299,15 +299,13 @@ __device__ inline void wg_fence_operands() { asm volatile("fence.proxy.async.sha
 __device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ inline void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 // Keeps the compiler from moving accesses of these accumulators across the point where it stands.
-template <int kRows, int kCols> __device__ inline void wg_fence_registers(float (&d)[kRows][kCols]) {
-#pragma unroll
-  for (int r = 0; r < kRows; ++r)
-#pragma unroll
-    for (int c = 0; c < kCols; ++c) asm volatile("" : "+f"(d[r][c])::"memory");
-}
 template <int kN> __device__ inline void wg_fence_registers(float (&d)[kN]) {
 #pragma unroll
   for (int i = 0; i < kN; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+template <int kRows, int kCols> __device__ inline void wg_fence_registers(float (&d)[kRows][kCols]) {
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) wg_fence_registers(d[r]);
 }
 template <int pending> __device__ inline void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(pending) : "memory");
