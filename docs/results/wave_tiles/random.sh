@@ -2,7 +2,8 @@
 # The experiment build .device/wgb_tiles (f4x3_standard only) on random shapes (nova-bench-conv --random 300
 # --seed S, every path of each shape timed, the wgmma kernel among them) for each seed in SEEDS, with the
 # shapes' own tile groups and with NOVA_WG_TILES=8 (groups of 8 where they are 16). Writes
-# $OUT/randSEED_tilesT.csv; compare.py reads them.
+# $OUT/randSEED_tilesT.csv and .log, packed into $OUT/random.tar.gz (the device tool brings back a limited
+# number of files); compare.py reads them (gzipped) once unpacked.
 set -uo pipefail
 . tools/device/stage.sh
 use_stage wgb_tiles
@@ -15,3 +16,4 @@ for seed in ${SEEDS:-201 202}; do
     echo "seed $seed tiles $tiles: $(tail -1 "$OUT/rand${seed}_tiles$tiles.log")"
   done
 done
+tar czf "$OUT/random.tar.gz" -C "$OUT" $(cd "$OUT" && ls rand*) && (cd "$OUT" && rm -f rand*)
