@@ -62,7 +62,7 @@ __host__ __device__ constexpr int slot_offset(int xi, int t, int c) {
 // The device code exists in the sm_90a pass only (the library's wgmma primitives, NOVA_FUSED_WGMMA); the
 // host pass sees the kernel's declaration.
 #if defined(NOVA_FUSED_WGMMA)
-using nova::kernels::wg_half_pair;
+using nova::kernels::wg_pair_word;
 
 // B's descriptor: MN-major, 128-byte swizzle; the stride between k-groups of 8 rows is one patch row.
 // `layout` bit 0: the matrix base offset set to the start's phase in the swizzle pattern; bit 1: the
@@ -95,7 +95,7 @@ __device__ inline void store_tile(const float (&d)[32], char* slot, int thread, 
   for (int e = 0; e < 32; e += 2) {
     // Register e: position xi + 8 (e / 2 % 2), channel c + 8 (e / 4): channel step e / 8, half (e / 4) % 2.
     const int offset = (e / 2 % 2 * 8 + e / 8 * kPositions) * kBlockBytes + e / 4 % 2 * 128;
-    if (e / 2 % 2 ? high : low) *reinterpret_cast<std::uint32_t*>(base + offset) = wg_half_pair(d[e], d[e + 1]);
+    if (e / 2 % 2 ? high : low) *reinterpret_cast<std::uint32_t*>(base + offset) = wg_pair_word<__half>(d[e], d[e + 1]);
   }
 }
 
@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(256, 1) transform_groups(const __half* x, int 
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       const int r = row + 8 * (i % 2), k = 16 * q + col + 8 * (i / 2);
-      a[q][i] = wg_half_pair(static_cast<float>(kron(r, k)), static_cast<float>(kron(r, k + 1)));
+      a[q][i] = wg_pair_word<__half>(static_cast<float>(kron(r, k)), static_cast<float>(kron(r, k + 1)));
     }
   const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(box));
   // Tiles in pairs (or fours, `mode` bit 1): the later ones' products run while the first one's results

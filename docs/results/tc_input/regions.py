@@ -2,16 +2,20 @@
 """Where a warp-specialised kernel's samples lie, by role, when its producers also issue HGMMA (so that
 tools/device/sass_summary.py --roles, which checks that every HGMMA is the consumer's, does not apply):
 the code before the consumer's USETMAXREG.TRY_ALLOC (setup), from there to the producers'
-USETMAXREG.DEALLOC (consumer), and after it (producers), each with its most sampled instructions.
+USETMAXREG.DEALLOC (consumer), and after it (producers), each with its most sampled instructions, or with
+--opcodes its executed warp instructions by opcode (the part before the first dot) and their share of the
+role's samples.
 
-  regions.py SOURCE.csv[.gz]   (ncu --import REPORT --page source --csv --print-source sass)
+  regions.py [--opcodes] SOURCE.csv[.gz]   (ncu --import REPORT --page source --csv --print-source sass)
 """
+import collections
 import csv
 import gzip
+import re
 import sys
 
 
-def main(path):
+def main(path, opcodes):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as f:
         rows = list(csv.reader(f))
@@ -28,9 +32,20 @@ def main(path):
         s = sum(count(data[i], samples) for i in range(a, b))
         n = sum(count(data[i], executed) for i in range(a, b))
         print(f"{name}: samples {s} ({100 * s / total:.1f} %), warp instructions {n}")
-        for i in sorted(sorted(range(a, b), key=lambda i: -count(data[i], samples))[:12]):
-            print(f"    {i:5d} {data[i][source].strip()[:64]:64s} run {data[i][executed]:>8s}  samples {data[i][samples]}")
+        if opcodes:
+            runs, sampled = collections.Counter(), collections.Counter()
+            for i in range(a, b):
+                m = re.match(r"\s*(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)", data[i][source])
+                if m:
+                    runs[m.group(2)] += count(data[i], executed)
+                    sampled[m.group(2)] += count(data[i], samples)
+            for op, k in runs.most_common(20):
+                print(f"    {op:12s} {k:>10d} ({100 * k / max(n, 1):4.1f} %)  samples {100 * sampled[op] / max(s, 1):4.1f} %")
+        else:
+            for i in sorted(sorted(range(a, b), key=lambda i: -count(data[i], samples))[:12]):
+                print(f"    {i:5d} {data[i][source].strip()[:64]:64s} run {data[i][executed]:>8s}  samples {data[i][samples]}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = [a for a in sys.argv[1:] if a != "--opcodes"]
+    main(args[0], "--opcodes" in sys.argv[1:])

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarises a device.sh output (bounds.txt, bounds_fold.txt) as a Markdown table: for each layer, batch
-and layout, each build's graph time over the runs (min-max), its change against the base build (mean
-of the runs) and cuDNN's time over every line of that row.
+and layout, each build's graph time over the runs (min-max), its change against the first build the file
+names (the base build; mean of the runs) and cuDNN's time over every line of that row.
 Usage: table.py BOUNDS.txt > TABLE.txt"""
 import collections
 import re
@@ -35,7 +35,7 @@ def mean(values):
 print("| layer | batch | layout | " + " | ".join(f"{v} µs" for v in variants) + " | cuDNN µs |")
 print("|---|---|---|" + "---|" * (len(variants) + 1))
 for row, by_variant in times.items():
-    base = mean(by_variant["base"])
-    cells = [span(by_variant["base"])] + [
-        f"{span(by_variant[v])} ({(mean(by_variant[v]) / base - 1) * 100:+.1f} %)" for v in variants if v != "base"]
+    base = mean(by_variant[variants[0]])
+    cells = [span(by_variant[variants[0]])] + [
+        f"{span(by_variant[v])} ({(mean(by_variant[v]) / base - 1) * 100:+.1f} %)" for v in variants[1:]]
     print(f"| {row[0]} | {row[1]} | {row[2]} | " + " | ".join(cells) + f" | {span(cudnn[row])} |")

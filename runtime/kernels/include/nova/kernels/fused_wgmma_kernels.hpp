@@ -128,8 +128,8 @@ NOVA_HD constexpr int fused_wg_padded_outputs(int K) { return (K + kWgRows - 1) 
 
 // Element (tile t, pixel p, channel kl of a block of 64) of the staged outputs of one tile group:
 // NHWC as [tile][pixel][channel], each pixel's 64 channels one 128-byte run that the copy engine stores
-// whole, tiles padded by 16 bytes (a consumer store's four tiles t, t + 2, t + 4, t + 6 then meet four
-// different groups of banks); NCHW as [channel][tile][pixel] (rows padded by 4 bytes).
+// whole, tiles padded by 16 bytes (the 8 tiles of a consumer's stmatrix then meet 8 different groups of
+// banks); NCHW as [channel][tile][pixel] (rows padded by 4 bytes).
 template <Layout layout>
 NOVA_HD constexpr int fused_wg_staging_offset(int t, int p, int kl, int m, int tiles) {
   return layout == Layout::nhwc ? t * (m * m * kWgRows + 8) + p * kWgRows + kl : kl * (tiles * m * m + 2) + t * m * m + p;
@@ -391,7 +391,7 @@ __device__ inline WgTcFragments fused_wg_tc_fragments(const float* table, int th
         const int xi = row + 8 * (i % 2), k = 16 * q + col + 8 * (i / 2) + h, r = k / 8, s = k % 8;
         e[h] = xi < nn && s < kWgTcSide ? table[xi * nn + r * kWgTcSide + s] : 0.0f;
       }
-      f.a[q][i] = wg_half_pair(e[0], e[1]);
+      f.a[q][i] = wg_pair_word<__half>(e[0], e[1]);
     }
   return f;
 }
@@ -633,14 +633,36 @@ __device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgB
     wg_wait(blk.stored, (e - 1) & 1);
   }
   T* staging = blk.staging_of(slot);
-#pragma unroll
-  for (int d = 0; d < kTiles / 2; ++d) {
-    const int kl = wg_accumulator_row(thread, d), t = wg_accumulator_column(thread, d);
+  const auto output = [&](int p, int d) {
+    const float value = out[p][d] + biases[d / 2 % 2];
+    return a.relu ? fmaxf(value, 0.0f) : value;
+  };
+  if constexpr (layout == Layout::nhwc) {
+    // A pixel's outputs by stmatrix .trans: register i holds the pair of accumulators 2i, 2i + 1, matrix i
+    // the 8 x 8 of channel block i % 2 and tile block i / 2; a column (a tile) is 8 channels, one run of
+    // the staging (its tiles 16 bytes apart modulo 128: a matrix's 8 columns meet 8 groups of banks).
+    constexpr int kMatrices = kTiles / 4;
+    const int lane = thread % 32, i = lane / 8 % kMatrices;
+    T* column = staging + fused_wg_staging_offset<layout>(i / 2 * 8 + lane % 8, 0, thread / 32 * 16 + i % 2 * 8, m, kTiles);
 #pragma unroll
     for (int p = 0; p < m * m; ++p) {
-      float value = out[p][d] + biases[d / 2 % 2];
-      if (a.relu) value = fmaxf(value, 0.0f);
-      store(staging + fused_wg_staging_offset<layout>(t, p, kl, m, kTiles), value);
+      std::uint32_t words[kMatrices];
+#pragma unroll
+      for (int w = 0; w < kMatrices; ++w) words[w] = wg_pair_word<T>(output(p, 2 * w), output(p, 2 * w + 1));
+      wg_store_matrices_transposed(column + fused_wg_staging_offset<layout>(0, p, 0, m, kTiles), words);
+    }
+  } else {
+    // A (channel, tile)'s pixels are a run of the staging: two a store where a tile's run is even (and so
+    // every pair 4-byte aligned).
+    constexpr int kRun = m * m % 2 == 0 ? 2 : 1;
+#pragma unroll
+    for (int d = 0; d < kTiles / 2; ++d) {
+      T* run = staging + fused_wg_staging_offset<layout>(wg_accumulator_column(thread, d), 0, wg_accumulator_row(thread, d), m, kTiles);
+#pragma unroll
+      for (int p = 0; p < m * m; p += kRun) {
+        if constexpr (kRun == 2) store_pair(run + p, output(p, d), output(p + 1, d));
+        else store(run + p, output(p, d));
+      }
     }
   }
   if (fused_wg_bulk_stores(layout, a.K)) wg_fence_operands();

@@ -88,6 +88,17 @@ NOVA_HD constexpr std::uint32_t wg_descriptor_element(std::uint64_t desc, int ro
          static_cast<std::uint32_t>(row % 8) * 16 + static_cast<std::uint32_t>(k % 8) * 2;
 }
 
+// Two values in the storage type as one 32-bit word, the first in the low half: a register A fragment's
+// pair, or a pair of an accumulator fragment for wg_store_matrices_transposed.
+template <typename T> __device__ inline std::uint32_t wg_pair_word(float lo, float hi) {
+  static_assert(sizeof(T) == 2, "16-bit storage types only");
+  alignas(4) T pair[2];
+  store_pair(pair, lo, hi);
+  std::uint32_t word;
+  std::memcpy(&word, pair, sizeof word);
+  return word;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Device side: the products, the block's barriers and the bulk copy. NOVA_FUSED_WGMMA where the
 // hardware has them (nvcc for sm_90a); the CPU emulation runs the same kernel through equivalents.
@@ -172,13 +183,6 @@ inline void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, b
   }
 }
 
-// Two fp16 values as the 32-bit word a register A fragment holds (the first in the low half).
-inline std::uint32_t wg_half_pair(float lo, float hi) {
-  const __half h[2] = {static_cast<__half>(lo), static_cast<__half>(hi)};
-  std::uint32_t word;
-  std::memcpy(&word, h, sizeof word);
-  return word;
-}
 // What the emulation keeps in a tensor map: the tensor (dims and byte strides innermost first) and the
 // box a copy takes, whose innermost extent is one 128-byte row.
 struct WgEmulatedMap {
@@ -213,14 +217,18 @@ inline void wg_tensor_copy(void* to, const void* map, int c0, int c1, int c2, in
 // d = A B (or += where `accumulate`), 64 x 64: A (64 x 16, fp16) in registers as mma.m16n8k16's A
 // fragment in each warp of the warpgroup, B through an MN-major swizzled descriptor. The warpgroup's
 // fragments meet in an exchange, each thread then computes its accumulators.
-struct WgFragmentExchange {
-  float a[64][16];
+// The threads of one warp (32) or warpgroup (128) waiting for each other, as their collective instructions do.
+template <int kThreads> struct WgArrivals {
   unsigned arrived = 0, generation = 0;
-  void barrier() {
+  void wait() {
     const unsigned mine = generation;
-    if (++arrived == 128) arrived = 0, ++generation;
+    if (++arrived == kThreads) arrived = 0, ++generation;
     while (generation == mine) __syncthreads();
   }
+};
+struct WgFragmentExchange {
+  float a[64][16];
+  WgArrivals<128> arrivals;
 };
 inline void wgmma_m64n64k16_ra(float (&d)[32], const std::uint32_t (&a)[4], std::uint64_t b, bool accumulate, int thread) {
   static std::vector<WgFragmentExchange> groups;
@@ -232,7 +240,7 @@ inline void wgmma_m64n64k16_ra(float (&d)[32], const std::uint32_t (&a)[4], std:
     std::memcpy(h, &a[i], sizeof h);
     for (int e = 0; e < 2; ++e) x.a[warp * 16 + lane / 4 + 8 * (i % 2)][lane % 4 * 2 + e + 8 * (i / 2)] = static_cast<float>(h[e]);
   }
-  x.barrier();
+  x.arrivals.wait();
   const char* shared = fused_shared_memory();
   for (int e = 0; e < 32; ++e) {
     const int row = wg_accumulator_row(thread, e), column = wg_accumulator_column(thread, e);
@@ -241,7 +249,29 @@ inline void wgmma_m64n64k16_ra(float (&d)[32], const std::uint32_t (&a)[4], std:
       sum += x.a[row][k] * static_cast<float>(*reinterpret_cast<const __half*>(shared + wg_swizzled_element(b, k, column)));
     d[e] = accumulate ? d[e] + sum : sum;
   }
-  x.barrier();
+  x.arrivals.wait();
+}
+// stmatrix .trans, as the device's wg_store_matrices_transposed: the warp's words and addresses meet in an
+// exchange, then each addressing lane writes its column.
+template <int kCount> inline void wg_store_matrices_transposed(void* column, const std::uint32_t (&r)[kCount]) {
+  struct Exchange {
+    std::uint32_t words[32][4];
+    char* columns[32];
+    WgArrivals<32> arrivals;
+  };
+  static std::vector<Exchange> warps;
+  if (warps.size() < (blockDim.x + 31) / 32) warps.resize((blockDim.x + 31) / 32);
+  Exchange& x = warps[threadIdx.x / 32];
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  for (int i = 0; i < kCount; ++i) x.words[lane][i] = r[i];
+  x.columns[lane] = static_cast<char*>(column);
+  x.arrivals.wait();
+  if (lane < 8 * kCount) {
+    const int matrix = lane / 8, col = lane % 8;
+    for (int row = 0; row < 8; ++row)
+      std::memcpy(x.columns[lane] + 2 * row, reinterpret_cast<const char*>(&x.words[4 * row + col / 2][matrix]) + 2 * (col % 2), 2);
+  }
+  x.arrivals.wait();
 }
 #else
 __device__ inline std::uint32_t wg_shared_address(const void* p) {
@@ -345,9 +375,19 @@ __device__ inline void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::ui
 #undef NOVA_WGMMA_N8
 #undef NOVA_WGMMA_N16
 
-__device__ inline std::uint32_t wg_half_pair(float lo, float hi) {
-  const __half2 h = __floats2half2_rn(lo, hi);
-  return *reinterpret_cast<const std::uint32_t*>(&h);
+// The kCount 8 x 8 matrices of 16-bit elements whose fragments the warp holds (register i: matrix i's row
+// lane / 4, columns 2 (lane % 4) and + 1, as wg_pair_word packs them), stored transposed: lane l names where
+// column l % 8 of matrix l / 8 goes, its 8 elements one 16-byte aligned run (stmatrix .trans).
+template <int kCount> __device__ inline void wg_store_matrices_transposed(void* column, const std::uint32_t (&r)[kCount]) {
+  static_assert(kCount == 2 || kCount == 4, "the consumer's stagings store two or four matrices at a time");
+  if constexpr (kCount == 4)
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(wg_shared_address(column)),
+                 "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+                 : "memory");
+  else
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};\n" ::"r"(wg_shared_address(column)), "r"(r[0]),
+                 "r"(r[1])
+                 : "memory");
 }
 // The box of tensor map `map` (a CUtensorMap in the kernel's parameters) at coordinates (c0, c1, c2, c3),
 // innermost first, into `to` by the copy engine: zeros outside the tensor, rows swizzled as the map says;
