@@ -316,7 +316,7 @@ nova_f4x3_fp16_fused_wgmma_nchw_bf16_v1(nova::kernels::FusedConvArgs args,
 
 // Fused convolution, wgmma (sm_90a; an empty body elsewhere), NHWC hip_bfloat16: 16 tiles a group.
 extern "C" __global__ void __launch_bounds__(nova::kernels::kWgThreads, 1)
-nova_f4x3_fp16_fused_wgmma_nhwc_bf16_v0(nova::kernels::FusedConvArgs args,
+nova_f4x3_fp16_fused_wgmma_nhwc_bf16_v0(const NOVA_GRID_CONSTANT nova::kernels::FusedConvArgs args,
                                         const NOVA_GRID_CONSTANT nova::kernels::WgTensorMap x_map) {
   nova::kernels::fused_wg_conv_body<Transform, hip_bfloat16, nova::kernels::Layout::nhwc, 16>(args, x_map);
 }

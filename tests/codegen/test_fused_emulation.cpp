@@ -280,46 +280,57 @@ TEST_CASE("wgmma fused kernel, emulated on the CPU: channel classes, layouts, fp
   check_wgmma<Transform, Layout::nchw, __half>(shapes[0], seed++);
 }
 
-// The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input): F(4,3) NHWC fp16 with 64
-// channels and K up to 64, through the emulated tensor copies (the swizzle, zeros outside the image) and
+// The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input): F(4,3) NHWC fp16 and bf16 with
+// 64 channels and K up to 64, through the emulated tensor copies (the swizzle, zeros outside the image) and
 // the register-A products: border tiles on every side, pads 0 to 2, last tile groups of 4, 8 and 3 tiles (their
 // missing tiles' copies left out), blocks that take several groups (each slot used again), K = 64 (the
 // copy engine's tile rows) and K below it, bias with and without ReLU.
-TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated") {
+template <typename T>
+void check_tc_input() {
   using F43 = nova::generated::f4x3_standard::Transform;
-  using nova::kernels::fused_wg_kronecker_fp16_exact;
-  using nova::kernels::fused_wg_tc_input;
-  using nova::kernels::Storage;
-  const auto exact = [](const char* name) {
-    const auto* t = nova::kernels::find_transform(name);
-    REQUIRE(t);
-    return fused_wg_kronecker_fp16_exact(t->n, t->BT);
-  };
-  // Of the F(4,3) sets only the standard one: the others' B^T (scaled for balance) has entries whose
-  // products are not exact in fp16 (f4x3_fp16: thirds and sevenths).
-  CHECK(exact("f4x3_standard"));
-  CHECK_FALSE(exact("f4x3_fp16"));
-  CHECK_FALSE(exact("f4x3_fp16_dyadic"));
-  CHECK(exact("f6x3_fp16"));  // n = 8, which the kernel does not take yet
-  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 65, Layout::nhwc, 16, Storage::f16, true));  // two blocks of outputs
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nchw, 16, Storage::f16, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::bf16, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 48, 64, Layout::nhwc, 16, Storage::f16, true));
-  CHECK_FALSE(fused_wg_tc_input(4, 64, 64, Layout::nhwc, 16, Storage::f16, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, false));
-  // The patch slots fit beside two V slots and the fewest U stages on an H200.
-  CHECK(nova::kernels::fused_wg_u_stages(6, 4, 64, 64, 16, Layout::nhwc, 227 * 1024, true) == nova::kernels::kWgUStages);
   const std::vector<Shape> shapes = {{1, 64, 64, 22, 23, 1}, {2, 64, 40, 9, 14, 2}, {1, 64, 64, 13, 6, 0}};
   unsigned seed = 91;
   for (const Shape& s : shapes) {
-    const FusedCase<F43, __half, Layout::nhwc> c(s, seed++);
+    const FusedCase<F43, T, Layout::nhwc> c(s, seed++);
     for (int relu = 0; relu <= 1; ++relu)
       for (const unsigned blocks : {1u, 2u}) {
         const Comparison r = c.template run_wgmma<16>(blocks, relu, nova::kernels::kWgUStages, true);
         c.check(r, relu, std::to_string(blocks) + " blocks, the input transform on the tensor cores");
       }
   }
+}
+
+TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated") {
+  using nova::kernels::fused_wg_kronecker_exact;
+  using nova::kernels::fused_wg_tc_input;
+  using nova::kernels::Storage;
+  const auto exact = [](const char* name, Storage storage) {
+    const auto* t = nova::kernels::find_transform(name);
+    REQUIRE(t);
+    return fused_wg_kronecker_exact(t->n, t->BT, storage);
+  };
+  // Of the F(4,3) sets only the standard one (products of its entries at most 25, 5 significant bits): the
+  // others' B^T (scaled for balance) has entries whose products are not exact in 11 bits (f4x3_fp16: thirds
+  // and sevenths), so neither in bf16's 8.
+  for (const Storage storage : {Storage::f16, Storage::bf16}) {
+    CHECK(exact("f4x3_standard", storage));
+    CHECK_FALSE(exact("f4x3_fp16", storage));
+    CHECK_FALSE(exact("f4x3_fp16_dyadic", storage));
+    CHECK_FALSE(exact("f4x3_standard", Storage::f32));
+  }
+  CHECK(exact("f6x3_fp16", Storage::f16));  // n = 8, which the kernel does not take yet
+  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, true));
+  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::bf16, true));
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f32, true));
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 65, Layout::nhwc, 16, Storage::f16, true));  // two blocks of outputs
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nchw, 16, Storage::f16, true));
+  CHECK_FALSE(fused_wg_tc_input(6, 48, 64, Layout::nhwc, 16, Storage::f16, true));
+  CHECK_FALSE(fused_wg_tc_input(4, 64, 64, Layout::nhwc, 16, Storage::f16, true));
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, false));
+  // The patch slots fit beside two V slots and the fewest U stages on an H200.
+  CHECK(nova::kernels::fused_wg_u_stages(6, 4, 64, 64, 16, Layout::nhwc, 227 * 1024, true) == nova::kernels::kWgUStages);
+  SECTION("fp16") { check_tc_input<__half>(); }
+  SECTION("bf16") { check_tc_input<hip_bfloat16>(); }
 }
 
 // NCHW patch rows read and output rows stored in aligned runs (load_pair_patch_runs in both kernels'

@@ -81,7 +81,7 @@ __device__ inline void transform_tile(float (&d)[32], const std::uint32_t (&a)[3
   nova::kernels::wgmma_fence();
 #pragma unroll
   for (int q = 0; q < 3; ++q)
-    nova::kernels::wgmma_m64n64k16_ra(d, a[q], b_descriptor(box + (2 * q * kRowPixels + 4 * t) * 128, layout), q > 0, 0);
+    nova::kernels::wgmma_m64n64k16_ra<__half>(d, a[q], b_descriptor(box + (2 * q * kRowPixels + 4 * t) * 128, layout), q > 0, 0);
   nova::kernels::wgmma_commit();
 }
 

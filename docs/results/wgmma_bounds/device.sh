@@ -6,7 +6,7 @@
 # (wgb_base). The wgmma kernel forced, f4x3_standard, both layouts, graph replay, the builds in turn,
 # twice. On the GPU machine with .device/wgb_*.tar.xz carried; prints one line a layer, layout, build
 # and run. VARIANTS="base ..." times those builds only (another NAME: .device/wgb_NAME.tar.xz), LAYERS="C,HW,N ..."
-# those layers.
+# those layers, DTYPE=bf16 in bf16 (default fp16).
 set -uo pipefail
 . tools/device/stage.sh
 export NOVA_FUSED_KERNEL=wgmma
@@ -15,7 +15,7 @@ for run in 1 2; do
     for variant in ${VARIANTS:-base u_once no_input no_fold no_fold_input}; do
       use_stage wgb_$variant
       dir=$(mktemp -d)
-      stage_bench "$dir" --layer $layer --transform f4x3_standard >"$dir/log.txt" 2>&1
+      stage_bench "$dir" --layer $layer --transform f4x3_standard --dtype "${DTYPE:-fp16}" >"$dir/log.txt" 2>&1
       awk -F, -v v=$variant -v r=$run '$5 ~ /-f$/ { printf "run %s %-8s %s %s@%s b%s %s graph %s us, cuDNN %s\n", r, v, $1, $2, $3, $4, $5, $10, $11 }' "$dir/speed.csv"
     done
   done

@@ -4,7 +4,7 @@
 // of three warpgroups:
 //   - two producer warpgroups transform the input of one tile group (kTiles = 16 or 8 tiles, every
 //     channel) after another into a ring of two V slots, each in wgmma's B layout (wgmma.hpp), and
-//     hand each slot over through a block barrier (mbarrier); F(4,3) on NHWC fp16 images of 64
+//     hand each slot over through a block barrier (mbarrier); F(4,3) on NHWC fp16 and bf16 images of 64
 //     channels on the tensor cores (fused_wg_tc_input: each tile's patch by the copy engine, V = (B^T (x)
 //     B^T) D as one product), elsewhere in fp32 on the FP pipes;
 //   - one consumer warpgroup multiplies: for each block of 64 output channels and each domain row
@@ -68,9 +68,10 @@ inline constexpr int kWgHeaderBytes =
 // k = 8 r + s (s = 6, 7: zero columns, so that a k-step of 16 is two patch rows), D the tile's 6 x 6 patch as
 // B: 36 rows of 128 bytes (the pixel's 64 channels) that one tensor copy writes, swizzled, zeros outside
 // the image. Each producer warpgroup takes its tiles kWgTcBatch a copy, into two slots in turn (the one
-// after next copied while this one is multiplied); the products accumulate Bk's exact fp16 x integer terms
-// in fp32 and round once into the V slot, whose (channel step, position) blocks are kWgTcSkew elements
-// apart more there (a warp's stores of 8 positions then meet 32 banks).
+// after next copied while this one is multiplied); the products accumulate Bk's exact terms (its entries
+// exact in the storage type, fp16 or bf16, times x) in fp32 and round once into the V slot, whose (channel
+// step, position) blocks are kWgTcSkew elements apart more there (a warp's stores of 8 positions then meet
+// 32 banks).
 inline constexpr int kWgTcChannels = 64;    // one 128-byte row a pixel
 inline constexpr int kWgTcBatch = 2;        // tiles a copy
 inline constexpr int kWgTcTileBytes = 40 * 128;  // a patch's 36 rows and 4 zero ones (a k-step's reach), 1024-aligned
@@ -81,13 +82,15 @@ inline constexpr int kWgTcBytes = 64 + 1024 + 4 * kWgTcSlotBytes;
 inline constexpr int kWgTcSkew = 8;
 
 #if !defined(__CUDACC_RTC__)
-// Whether B^T (x) B^T (row-major n x n B^T, the JSON's exact matrix in double) is exact in fp16, which the
-// products on the tensor cores need to round V as the FP transform does: every product of two entries a
-// multiple of 2^-24 with at most 11 significant bits, at most 65504. The entries' distinct magnitudes
-// first (a few for the sets it holds for), so that the runtime can ask it per forward.
-inline bool fused_wg_kronecker_fp16_exact(int n, const double* BT) {
+// Whether B^T (x) B^T (row-major n x n B^T, the JSON's exact matrix in double) is exact in the 16-bit storage
+// type, which the products on the tensor cores need to round V as the FP transform does: every product of
+// two entries with at most 11 significant bits (fp16; also a multiple of 2^-24 and at most 65504) or 8
+// (bf16). The entries' distinct magnitudes first (a few for the sets it holds for), so that the runtime can
+// ask it per forward.
+inline bool fused_wg_kronecker_exact(int n, const double* BT, Storage storage) {
   constexpr int kMaxSide = 16;
-  if (n > kMaxSide) return false;
+  if (n > kMaxSide || storage == Storage::f32) return false;
+  const bool fp16 = storage == Storage::f16;
   double distinct[kMaxSide * kMaxSide];
   int count = 0;
   for (int e = 0; e < n * n; ++e) {
@@ -99,17 +102,17 @@ inline bool fused_wg_kronecker_fp16_exact(int n, const double* BT) {
       const double v = distinct[a] * distinct[b];
       int exponent = 0;
       const double significand = std::frexp(v, &exponent);  // v = significand 2^exponent, significand in [0.5, 1)
-      if (v > 65504.0 || std::ldexp(v, 24) != std::trunc(std::ldexp(v, 24)) ||
-          std::ldexp(significand, 11) != std::trunc(std::ldexp(significand, 11)))
+      if (std::ldexp(significand, fp16 ? 11 : 8) != std::trunc(std::ldexp(significand, fp16 ? 11 : 8)) ||
+          (fp16 && (v > 65504.0 || std::ldexp(v, 24) != std::trunc(std::ldexp(v, 24)))))
         return false;
     }
   return true;
 }
 #endif
 
-// Whether a wgmma launch transforms its input on the tensor cores: F(4,3) NHWC fp16 with C = 64, one block
-// of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where
-// B^T (x) B^T is exact in fp16.
+// Whether a wgmma launch transforms its input on the tensor cores: F(4,3) NHWC fp16 or bf16 with C = 64, one
+// block of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where
+// B^T (x) B^T is exact in the storage type.
 constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, Storage storage, bool kronecker_exact) {
   return fused_wg_tc_kernel(n, layout, tiles, storage) && C == kWgTcChannels && K <= 64 && kronecker_exact;
 }
@@ -377,6 +380,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
 struct WgTcFragments {
   std::uint32_t a[3][4];
 };
+template <typename T>
 __device__ inline WgTcFragments fused_wg_tc_fragments(const float* table, int thread) {
   constexpr int nn = kWgTcSide * kWgTcSide;
   WgTcFragments f;
@@ -391,7 +395,7 @@ __device__ inline WgTcFragments fused_wg_tc_fragments(const float* table, int th
         const int xi = row + 8 * (i % 2), k = 16 * q + col + 8 * (i / 2) + h, r = k / 8, s = k % 8;
         e[h] = xi < nn && s < kWgTcSide ? table[xi * nn + r * kWgTcSide + s] : 0.0f;
       }
-      f.a[q][i] = wg_pair_word<__half>(e[0], e[1]);
+      f.a[q][i] = wg_pair_word<T>(e[0], e[1]);
     }
   return f;
 }
@@ -409,22 +413,23 @@ __device__ inline void fused_wg_tc_table(float* table, int thread) {
 }
 // Tile b of the slot at shared address `slot` into d: its three k-steps (two patch rows each, 6 rows of
 // 128 bytes apart), one commit group.
+template <typename T>
 __device__ inline void fused_wg_tc_tile(float (&d)[32], const WgTcFragments& f, std::uint32_t slot, int b, int thread) {
   wgmma_fence();
 #pragma unroll
   for (int q = 0; q < 3; ++q)
-    wgmma_m64n64k16_ra(d, f.a[q], wg_swizzled_descriptor(slot + b * kWgTcTileBytes + 2 * q * kWgTcSide * 128, kWgTcSide * 128),
+    wgmma_m64n64k16_ra<T>(d, f.a[q], wg_swizzled_descriptor(slot + b * kWgTcTileBytes + 2 * q * kWgTcSide * 128, kWgTcSide * 128),
                        q > 0, thread);
   wgmma_commit();
 }
-// Thread `thread`'s rows (positions) of tile t of the group into the V slot as fp16 pairs: one address a
+// Thread `thread`'s rows (positions) of tile t of the group into the V slot as storage pairs: one address a
 // tile, the rest at constant distances (fused_wg_v_offset; accumulator e: position + 8 (e / 2 % 2), channel
 // 8 (e / 4) + 2 (l % 4)).
-template <int kTiles>
-__device__ inline void fused_wg_tc_store(const float (&d)[32], __half* v, int thread, int t) {
+template <typename T, int kTiles>
+__device__ inline void fused_wg_tc_store(const float (&d)[32], T* v, int thread, int t) {
   constexpr int nn = kWgTcSide * kWgTcSide, kBlock = kTiles * kWgDepth + kWgTcSkew;
   const int xi = thread / 32 * 16 + thread % 32 / 4, c = thread % 4 * 2;
-  __half* base = v + fused_wg_v_offset(xi, t, c, nn, kBlock);
+  T* base = v + fused_wg_v_offset(xi, t, c, nn, kBlock);
   const bool low = xi < nn, high = xi + 8 < nn;
 #pragma unroll
   for (int e = 0; e < 32; e += 2)
@@ -434,9 +439,9 @@ __device__ inline void fused_wg_tc_store(const float (&d)[32], __half* v, int th
 // V of the tile group by the tensor cores: producer warpgroup w takes the batches of kWgTcBatch tiles
 // w kWgTcBatch + 2 i kWgTcBatch, batch i into its slot i % 2, each tile's patch by one tensor copy. A slot
 // is used an even number of times a group, so that every group starts at phase 0.
-template <int kTiles>
-__device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const WgTensorMap& x_map, const WgBlock<__half>& blk,
-                                                  const WgTcFragments& f, __half* v, const TileOrigin* origins, int group_tiles, int thread) {
+template <typename T, int kTiles>
+__device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const WgTensorMap& x_map, const WgBlock<T>& blk,
+                                                  const WgTcFragments& f, T* v, const TileOrigin* origins, int group_tiles, int thread) {
   constexpr int kBatches = kTiles / (2 * kWgTcBatch);
   static_assert(kTiles % (2 * kWgTcBatch) == 0 && kBatches % 2 == 0, "an even number of whole batches a warpgroup");
   const TileGrid& g = a.grid;
@@ -463,14 +468,14 @@ __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const 
 #pragma unroll
     for (int b = 0; b < kWgTcBatch; b += 2) {  // two tiles in flight: the second's products run while the first's results are stored
       float d0[32], d1[32];
-      fused_wg_tc_tile(d0, f, slot, b, tid);
-      fused_wg_tc_tile(d1, f, slot, b + 1, tid);
+      fused_wg_tc_tile<T>(d0, f, slot, b, tid);
+      fused_wg_tc_tile<T>(d1, f, slot, b + 1, tid);
       wgmma_wait<1>();
       wg_fence_registers(d0);
-      fused_wg_tc_store<kTiles>(d0, v, tid, first_of(i) + b);
+      fused_wg_tc_store<T, kTiles>(d0, v, tid, first_of(i) + b);
       wgmma_wait<0>();
       wg_fence_registers(d1);
-      fused_wg_tc_store<kTiles>(d1, v, tid, first_of(i) + b + 1);
+      fused_wg_tc_store<T, kTiles>(d1, v, tid, first_of(i) + b + 1);
     }
     if (i + 2 < kBatches) {
       wg_named_sync_of(w);  // every warp's products of the slot are done
@@ -536,12 +541,12 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
       auto* table = reinterpret_cast<float*>(blk.tc_slots);
       fused_wg_tc_table<Transform>(table, thread);
       wg_producer_sync();
-      const WgTcFragments fragments = fused_wg_tc_fragments(table, thread % 128);
+      const WgTcFragments fragments = fused_wg_tc_fragments<T>(table, thread % 128);
       wg_producer_sync();
       for (int i = thread; i < 4 * kWgTcSlotBytes / 4; i += kWgProducerThreads) reinterpret_cast<std::uint32_t*>(blk.tc_slots)[i] = 0;
       wg_fence_operands();  // before the copy engine writes there
-      return fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](__half* v, const TileOrigin* origins, int group_tiles) {
-        fused_wg_tc_group<kTiles>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
+      return fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](T* v, const TileOrigin* origins, int group_tiles) {
+        fused_wg_tc_group<T, kTiles>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
       });
     }
   }
@@ -855,7 +860,7 @@ __global__ void __launch_bounds__(kBlockThreads) fused_wg_filter_order(const T* 
 // ---------------------------------------------------------------------------------------------
 // Host side.
 
-// The tensor map of an NHWC fp16 image of 64 channels for the tensor-core input transform, into `x_map`:
+// The tensor map of an NHWC fp16 or bf16 image of 64 channels for the tensor-core input transform, into `x_map`:
 // a box of one tile's 6 x 6 patch (each pixel's 64 channels one 128-byte row, swizzled), zeros outside the
 // image. False where there is none to make (no tensor maps in this build or driver): the launch then
 // transforms on the FP pipes.
@@ -867,7 +872,7 @@ bool fused_wg_x_map(WgTensorMap& x_map, const T* x, const TileGrid& g) {
                           {kWgTcChannels, kWgTcSide, kWgTcSide, 1}, 2};
   static_assert(sizeof map <= sizeof x_map.bytes);
   std::memcpy(x_map.bytes, &map, sizeof map);
-  return std::is_same_v<T, __half>;
+  return sizeof(T) == 2;
 }
 #elif NOVA_HOST_LAUNCHERS
 template <typename T>
@@ -884,14 +889,14 @@ bool fused_wg_x_map([[maybe_unused]] WgTensorMap& x_map, [[maybe_unused]] const 
     return found;
   }();
   static_assert(sizeof(CUtensorMap) == sizeof(WgTensorMap) && alignof(CUtensorMap) <= alignof(WgTensorMap), "a CUtensorMap fits");
-  if (!encode || !std::is_same_v<T, __half>) return false;
+  if (!encode || sizeof(T) != 2) return false;
   const cuuint64_t pixel = kWgTcChannels * 2;
   const cuuint64_t dims[4] = {kWgTcChannels, static_cast<cuuint64_t>(g.width), static_cast<cuuint64_t>(g.height),
                               static_cast<cuuint64_t>(g.images)};
   const cuuint64_t strides[3] = {pixel, pixel * static_cast<cuuint64_t>(g.width),
                                  pixel * static_cast<cuuint64_t>(g.width) * static_cast<cuuint64_t>(g.height)};
   const cuuint32_t box[4] = {kWgTcChannels, kWgTcSide, kWgTcSide, 1}, unit[4] = {1, 1, 1, 1};
-  return encode(reinterpret_cast<CUtensorMap*>(x_map.bytes), CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, const_cast<T*>(x), dims, strides, box,
+  return encode(reinterpret_cast<CUtensorMap*>(x_map.bytes), storage_of<T>() == Storage::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, const_cast<T*>(x), dims, strides, box,
                 unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 #else
@@ -922,7 +927,7 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
   FusedConvArgs args{x, U, y, bias, relu, K, FusedLaunch{}, 0, g};
   WgTensorMap x_map;
-  args.tc_input = fused_wg_tc_input(t.n, g.channels, K, layout, tiles, storage_of<T>(), device.kronecker_fp16_exact) &&
+  args.tc_input = fused_wg_tc_input(t.n, g.channels, K, layout, tiles, storage_of<T>(), device.kronecker_exact) &&
                   fused_wg_x_map(x_map, x, g);
   args.u_stages = fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit, g.tiles, blocks,
                                            args.tc_input != 0);

@@ -53,12 +53,12 @@ inline constexpr int kFusedWgmmaTiles[kFusedWgmmaVariants] = {16, 8};
 inline constexpr int kFusedMfmaTileGroups[kFusedMfmaVariants] = {2, 1};
 
 // The wgmma kernels that have the input transform on the tensor cores (fused_wg_tc_input picks it per
-// launch): F(4,3) (6 x 6 tiles), NHWC fp16, groups of 16 tiles. These take FusedConvArgs
+// launch): F(4,3) (6 x 6 tiles), NHWC fp16 and bf16, groups of 16 tiles. These take FusedConvArgs
 // NOVA_GRID_CONSTANT, the other wgmma kernels as a plain parameter: each form measured the faster on its
 // kernels (docs/performance.md, "Fused v5.24").
 inline constexpr int kWgTcSide = 6;
 constexpr bool fused_wg_tc_kernel(int n, Layout layout, int tiles, Storage storage) {
-  return n == kWgTcSide && layout == Layout::nhwc && tiles == 16 && storage == Storage::f16;
+  return n == kWgTcSide && layout == Layout::nhwc && tiles == 16 && storage != Storage::f32;
 }
 
 constexpr int fused_mma_variant(int k_blocks, bool chunked) {

@@ -214,9 +214,6 @@ inline void wg_tensor_copy(void* to, const void* map, int c0, int c1, int c2, in
   b->words[2] -= static_cast<std::uint32_t>(bytes);
   wg_barrier_complete_if_done(b);
 }
-// d = A B (or += where `accumulate`), 64 x 64: A (64 x 16, fp16) in registers as mma.m16n8k16's A
-// fragment in each warp of the warpgroup, B through an MN-major swizzled descriptor. The warpgroup's
-// fragments meet in an exchange, each thread then computes its accumulators.
 // The threads of one warp (32) or warpgroup (128) waiting for each other, as their collective instructions do.
 template <int kThreads> struct WgArrivals {
   unsigned arrived = 0, generation = 0;
@@ -226,19 +223,23 @@ template <int kThreads> struct WgArrivals {
     while (generation == mine) __syncthreads();
   }
 };
+// d = A B (or += where `accumulate`), 64 x 64: A (64 x 16, fp16 or bf16) in registers as mma.m16n8k16's A
+// fragment in each warp of the warpgroup, B through an MN-major swizzled descriptor. The warpgroup's
+// fragments meet in an exchange, each thread then computes its accumulators.
 struct WgFragmentExchange {
   float a[64][16];
   WgArrivals<128> arrivals;
 };
+template <typename T>
 inline void wgmma_m64n64k16_ra(float (&d)[32], const std::uint32_t (&a)[4], std::uint64_t b, bool accumulate, int thread) {
   static std::vector<WgFragmentExchange> groups;
   if (groups.size() < (blockDim.x + 127) / 128) groups.resize((blockDim.x + 127) / 128);
   WgFragmentExchange& x = groups[threadIdx.x / 128];
   const int warp = thread / 32, lane = thread % 32;
   for (int i = 0; i < 4; ++i) {
-    __half h[2];
+    T h[2];
     std::memcpy(h, &a[i], sizeof h);
-    for (int e = 0; e < 2; ++e) x.a[warp * 16 + lane / 4 + 8 * (i % 2)][lane % 4 * 2 + e + 8 * (i / 2)] = static_cast<float>(h[e]);
+    for (int e = 0; e < 2; ++e) x.a[warp * 16 + lane / 4 + 8 * (i % 2)][lane % 4 * 2 + e + 8 * (i / 2)] = to_float(h[e]);
   }
   x.arrivals.wait();
   const char* shared = fused_shared_memory();
@@ -246,7 +247,7 @@ inline void wgmma_m64n64k16_ra(float (&d)[32], const std::uint32_t (&a)[4], std:
     const int row = wg_accumulator_row(thread, e), column = wg_accumulator_column(thread, e);
     float sum = 0.0f;
     for (int k = 0; k < kWgDepth; ++k)
-      sum += x.a[row][k] * static_cast<float>(*reinterpret_cast<const __half*>(shared + wg_swizzled_element(b, k, column)));
+      sum += x.a[row][k] * to_float(*reinterpret_cast<const T*>(shared + wg_swizzled_element(b, k, column)));
     d[e] = accumulate ? d[e] + sum : sum;
   }
   x.arrivals.wait();
@@ -399,21 +400,27 @@ __device__ inline void wg_tensor_copy(void* to, const void* map, int c0, int c1,
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(wg_shared_address(b))
       : "memory");
 }
-// d = A B (or += where `accumulate`), 64 x 64 fp32: A (64 x 16, fp16) in registers, B (16 x 64) through an
-// MN-major swizzled descriptor (imm-trans-b 1).
+// d = A B (or += where `accumulate`), 64 x 64 fp32: A (64 x 16, fp16 or bf16) in registers, B (16 x 64)
+// through an MN-major swizzled descriptor (imm-trans-b 1).
+#define NOVA_WGMMA_N64_RA(ab)                                                                                   \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"                                                    \
+               "wgmma.mma_async.sync.aligned.m64n64k16.f32." ab "." ab " "                                       \
+               "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                         \
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "               \
+               "{%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"                                                    \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),        \
+                 "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),      \
+                 "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),      \
+                 "+f"(d[29]), "+f"(d[30]), "+f"(d[31])                                                           \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(static_cast<int>(accumulate)))
+template <typename T>
 __device__ inline void wgmma_m64n64k16_ra(float (&d)[32], const std::uint32_t (&a)[4], std::uint64_t b, bool accumulate, int) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-      "{%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
-        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
-        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
-        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(static_cast<int>(accumulate)));
+  static_assert(sizeof(T) == 2, "16-bit storage types only");
+  if constexpr (std::is_same_v<T, __half>) NOVA_WGMMA_N64_RA("f16");
+  else NOVA_WGMMA_N64_RA("bf16");
 }
+#undef NOVA_WGMMA_N64_RA
 #endif
 
 #endif  // NOVA_FUSED_WGMMA || NOVA_KERNEL_EMULATION
