@@ -443,9 +443,7 @@ class GpuBackend final : public Backend {
         timer.mark(1);
         FusedDevice kernel = device_;  // the launcher runs the wgmma kernel, and splits rows, where this says so
         kernel.wgmma = wgmma(s, t);
-        // The transform's check only where the shape could take the tensor-core input transform.
-        kernel.kronecker_exact = kernel.wgmma && t.BT && fused_wg_tc_input(t.n, C, K, layout, kWgMaxTiles, storage_of<T>(), true) &&
-                                 fused_wg_kronecker_exact(t.n, t.BT, storage_of<T>());
+        kernel.kronecker_exact = storage_of<T>() == Storage::f16 ? t.kronecker_exact_fp16 : t.kronecker_exact_bf16;
         const FusedLaunch mma_launch = kernel.wgmma ? FusedLaunch{} : launch_of(s, t);  // mma.sync, or MFMA on AMD
         if (!kernel.wgmma && !kernel.mfma) kernel.row_split = mma_launch.row_split;
         if (profile) {

@@ -1,5 +1,7 @@
 #include "transform_table.hpp"
 
+#include "nova/kernels/kernel_table.hpp"
+
 #include <deque>
 #include <mutex>
 #include <shared_mutex>
@@ -133,6 +135,8 @@ nova_status_t register_transform(LoadedTransform transform, nova_transform_info_
                            .AT = s.AT.data(),
                            .G = s.G.data(),
                            .BT = s.BT.data(),
+                           .kronecker_exact_fp16 = kernels::fused_wg_kronecker_exact(s.m + s.r - 1, s.BT.data(), kernels::Storage::f16),
+                           .kronecker_exact_bf16 = kernels::fused_wg_kronecker_exact(s.m + s.r - 1, s.BT.data(), kernels::Storage::bf16),
                            .input_ops = s.input_ops,
                            .output_ops = s.output_ops,
                            .amp2d = s.amp2d,

@@ -304,10 +304,16 @@ TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated
   using nova::kernels::fused_wg_kronecker_exact;
   using nova::kernels::fused_wg_tc_input;
   using nova::kernels::Storage;
+  // The registry's answers are the check's on the JSON's B^T, for every generated transform.
+  for (const nova::kernels::TransformEntry& t : nova::kernels::transform_registry()) {
+    INFO(t.name);
+    CHECK(t.kronecker_exact_fp16 == fused_wg_kronecker_exact(t.n, t.BT, Storage::f16));
+    CHECK(t.kronecker_exact_bf16 == fused_wg_kronecker_exact(t.n, t.BT, Storage::bf16));
+  }
   const auto exact = [](const char* name, Storage storage) {
     const auto* t = nova::kernels::find_transform(name);
     REQUIRE(t);
-    return fused_wg_kronecker_exact(t->n, t->BT, storage);
+    return storage == Storage::f16 ? t->kronecker_exact_fp16 : t->kronecker_exact_bf16;
   };
   // Of the F(4,3) sets only the standard one (products of its entries at most 25, 5 significant bits): the
   // others' B^T (scaled for balance) has entries whose products are not exact in 11 bits (f4x3_fp16: thirds
@@ -316,8 +322,8 @@ TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated
     CHECK(exact("f4x3_standard", storage));
     CHECK_FALSE(exact("f4x3_fp16", storage));
     CHECK_FALSE(exact("f4x3_fp16_dyadic", storage));
-    CHECK_FALSE(exact("f4x3_standard", Storage::f32));
   }
+  CHECK_FALSE(fused_wg_kronecker_exact(6, nova::kernels::find_transform("f4x3_standard")->BT, Storage::f32));
   CHECK(exact("f6x3_fp16", Storage::f16));  // n = 8, which the kernel does not take yet
   CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, true));
   CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::bf16, true));

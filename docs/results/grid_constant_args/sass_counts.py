@@ -8,11 +8,13 @@ nova_f4x3_standard_fused_wgmma_LAYOUT_f16_v0 libnova_runtime.so` of the staged s
 plain, as runs.txt names them), made on the GPU machine.
 
   sass_counts.py > sass_counts.txt
+  sass_counts.py BEFORE.txt.xz AFTER.txt.xz   (any two dumps of one wgmma kernel)
 """
 import collections
 import lzma
 import os
 import re
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -29,24 +31,33 @@ def opcodes(path):
     return ops
 
 
+def compare(before_path, after_path, names, diffs=True):
+    """Prints each file's instructions by role and, where `diffs`, the opcodes whose counts differ by 10 or more."""
+    roles = {}
+    for name, path in zip(names, (before_path, after_path)):
+        ops = opcodes(path)
+        a, b = ops.index("USETMAXREG.TRY_ALLOC.CTAPOOL"), ops.index("USETMAXREG.DEALLOC.CTAPOOL")
+        roles[name] = (collections.Counter(ops[a:b]), collections.Counter(ops[b:]))
+        print(f"{name}: {len(ops)} instructions, consumer {b - a}, producers {len(ops) - b}")
+    if not diffs:
+        return
+    for part, role in ((0, "consumer"), (1, "producers")):
+        before, after = roles[names[0]][part], roles[names[1]][part]
+        changed = sorted((after[k] - before[k], k) for k in set(before) | set(after))
+        print(f"  {role}, |difference| >= 10: " +
+              ", ".join(f"{k} {before[k]} -> {after[k]}" for d, k in changed if abs(d) >= 10))
+
+
 def main():
+    if len(sys.argv) == 3:  # two dumps of one kernel, named by their files
+        compare(sys.argv[1], sys.argv[2], [os.path.basename(p).split(".")[0] for p in sys.argv[1:]])
+        return
     print("# SASS of nova_f4x3_standard_fused_wgmma_{nhwc,nchw}_f16_v0 in wgb_cur (v5.23) and wgb_v524 (plain), cuobjdump -sass on")
     print("# the GPU machine: instructions in each role (consumer: from USETMAXREG.TRY_ALLOC to the producers' USETMAXREG.DEALLOC;")
     print("# producers: after it) and, for NHWC, the opcodes whose counts differ. Made by sass_counts.py.")
     for layout in ("nhwc", "nchw"):
-        roles = {}
-        for build in ("cur", "v524"):
-            ops = opcodes(os.path.join(HERE, f"sass_{layout}_{build}.txt.xz"))
-            a, b = ops.index("USETMAXREG.TRY_ALLOC.CTAPOOL"), ops.index("USETMAXREG.DEALLOC.CTAPOOL")
-            roles[build] = (collections.Counter(ops[a:b]), collections.Counter(ops[b:]))
-            print(f"{layout} {build}: {len(ops)} instructions, consumer {b - a}, producers {len(ops) - b}")
-        if layout != "nhwc":
-            continue
-        for part, name in ((0, "consumer"), (1, "producers")):
-            before, after = roles["cur"][part], roles["v524"][part]
-            changed = sorted((after[k] - before[k], k) for k in set(before) | set(after))
-            print(f"  {name}, |difference| >= 10: " +
-                  ", ".join(f"{k} {before[k]} -> {after[k]}" for d, k in changed if abs(d) >= 10))
+        paths = [os.path.join(HERE, f"sass_{layout}_{build}.txt.xz") for build in ("cur", "v524")]
+        compare(*paths, [f"{layout} cur", f"{layout} v524"], diffs=layout == "nhwc")
 
 
 if __name__ == "__main__":

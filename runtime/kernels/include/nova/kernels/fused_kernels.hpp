@@ -241,8 +241,9 @@ struct FusedDevice {
   bool wgmma = false;
   bool mfma = false;
   int row_split = 1;  // the mma.sync kernel's launch (fused_split_launch): the runtime sets it per forward
-  // The forward's transform has B^T (x) B^T exact in its storage type (fused_wg_kronecker_exact), so the
-  // wgmma kernel may take its input transform on the tensor cores; the runtime sets it per forward.
+  // The forward's transform has B^T (x) B^T exact in its storage type (its registry entry's
+  // kronecker_exact_fp16 / _bf16), so the wgmma kernel may take its input transform on the tensor cores;
+  // the runtime sets it per forward.
   bool kronecker_exact = false;
 };
 

@@ -81,38 +81,10 @@ inline constexpr int kWgTcSlotBytes = kWgTcBatch * kWgTcTileBytes;
 inline constexpr int kWgTcBytes = 64 + 1024 + 4 * kWgTcSlotBytes;
 inline constexpr int kWgTcSkew = 8;
 
-#if !defined(__CUDACC_RTC__)
-// Whether B^T (x) B^T (row-major n x n B^T, the JSON's exact matrix in double) is exact in the 16-bit storage
-// type, which the products on the tensor cores need to round V as the FP transform does: every product of
-// two entries with at most 11 significant bits (fp16; also a multiple of 2^-24 and at most 65504) or 8
-// (bf16). The entries' distinct magnitudes first (a few for the sets it holds for), so that the runtime can
-// ask it per forward.
-inline bool fused_wg_kronecker_exact(int n, const double* BT, Storage storage) {
-  constexpr int kMaxSide = 16;
-  if (n > kMaxSide || storage == Storage::f32) return false;
-  const bool fp16 = storage == Storage::f16;
-  double distinct[kMaxSide * kMaxSide];
-  int count = 0;
-  for (int e = 0; e < n * n; ++e) {
-    const double v = std::fabs(BT[e]);
-    if (v != 0.0 && std::find(distinct, distinct + count, v) == distinct + count) distinct[count++] = v;
-  }
-  for (int a = 0; a < count; ++a)
-    for (int b = a; b < count; ++b) {
-      const double v = distinct[a] * distinct[b];
-      int exponent = 0;
-      const double significand = std::frexp(v, &exponent);  // v = significand 2^exponent, significand in [0.5, 1)
-      if (std::ldexp(significand, fp16 ? 11 : 8) != std::trunc(std::ldexp(significand, fp16 ? 11 : 8)) ||
-          (fp16 && (v > 65504.0 || std::ldexp(v, 24) != std::trunc(std::ldexp(v, 24)))))
-        return false;
-    }
-  return true;
-}
-#endif
 
 // Whether a wgmma launch transforms its input on the tensor cores: F(4,3) NHWC fp16 or bf16 with C = 64, one
 // block of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where
-// B^T (x) B^T is exact in the storage type.
+// B^T (x) B^T is exact in the storage type (the transform's registry entry says: fused_wg_kronecker_exact).
 constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, Storage storage, bool kronecker_exact) {
   return fused_wg_tc_kernel(n, layout, tiles, storage) && C == kWgTcChannels && K <= 64 && kronecker_exact;
 }
@@ -896,7 +868,8 @@ bool fused_wg_x_map([[maybe_unused]] WgTensorMap& x_map, [[maybe_unused]] const 
   const cuuint64_t strides[3] = {pixel, pixel * static_cast<cuuint64_t>(g.width),
                                  pixel * static_cast<cuuint64_t>(g.width) * static_cast<cuuint64_t>(g.height)};
   const cuuint32_t box[4] = {kWgTcChannels, kWgTcSide, kWgTcSide, 1}, unit[4] = {1, 1, 1, 1};
-  return encode(reinterpret_cast<CUtensorMap*>(x_map.bytes), storage_of<T>() == Storage::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, const_cast<T*>(x), dims, strides, box,
+  const auto type = storage_of<T>() == Storage::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  return encode(reinterpret_cast<CUtensorMap*>(x_map.bytes), type, 4, const_cast<T*>(x), dims, strides, box,
                 unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 #else

@@ -8,6 +8,8 @@
 #include "nova/kernels/hd.hpp"
 
 #ifndef __CUDACC_RTC__
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 #endif
@@ -60,6 +62,35 @@ inline constexpr int kWgTcSide = 6;
 constexpr bool fused_wg_tc_kernel(int n, Layout layout, int tiles, Storage storage) {
   return n == kWgTcSide && layout == Layout::nhwc && tiles == 16 && storage != Storage::f32;
 }
+
+#ifndef __CUDACC_RTC__
+// Whether B^T (x) B^T (row-major n x n B^T, the JSON's exact matrix in double) is exact in the 16-bit storage
+// type, which the wgmma kernel's products on the tensor cores need to round V as the FP transform does
+// (fused_wg_tc_input): every product of two entries with at most 11 significant bits (fp16; also a multiple
+// of 2^-24 and at most 65504) or 8 (bf16). A transform's registry entry holds the answer for each type (the
+// code generator's, or the loader's for a transform loaded at run time).
+inline bool fused_wg_kronecker_exact(int n, const double* BT, Storage storage) {
+  constexpr int kMaxSide = 16;
+  if (n > kMaxSide || storage == Storage::f32) return false;
+  const bool fp16 = storage == Storage::f16;
+  double distinct[kMaxSide * kMaxSide];
+  int count = 0;
+  for (int e = 0; e < n * n; ++e) {
+    const double v = std::fabs(BT[e]);
+    if (v != 0.0 && std::find(distinct, distinct + count, v) == distinct + count) distinct[count++] = v;
+  }
+  for (int a = 0; a < count; ++a)
+    for (int b = a; b < count; ++b) {
+      const double v = distinct[a] * distinct[b];
+      int exponent = 0;
+      const double significand = std::frexp(v, &exponent);  // v = significand 2^exponent, significand in [0.5, 1)
+      if (std::ldexp(significand, fp16 ? 11 : 8) != std::trunc(std::ldexp(significand, fp16 ? 11 : 8)) ||
+          (fp16 && (v > 65504.0 || std::ldexp(v, 24) != std::trunc(std::ldexp(v, 24)))))
+        return false;
+    }
+  return true;
+}
+#endif
 
 constexpr int fused_mma_variant(int k_blocks, bool chunked) {
   for (int v = 0; v < kFusedMmaVariants; ++v)
