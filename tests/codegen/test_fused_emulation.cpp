@@ -15,6 +15,7 @@
 
 #include <map>
 #include <set>
+#include <span>
 
 namespace {
 
@@ -284,13 +285,14 @@ TEST_CASE("wgmma fused kernel, emulated on the CPU: channel classes, layouts, fp
 // 64 channels and K up to 64, through the emulated tensor copies (the swizzle, zeros outside the image) and
 // the register-A products: border tiles on every side, pads 0 to 2, last tile groups of 4, 8 and 3 tiles (their
 // missing tiles' copies left out), blocks that take several groups (each slot used again), K = 64 (the
-// copy engine's tile rows) and K below it, bias with and without ReLU.
+// copy engine's tile rows) and K below it, bias with and without ReLU. bf16 differs only in its element type
+// (fragments, products, V stores, the map's type), so it takes the first shape alone.
 template <typename T>
-void check_tc_input() {
+void check_tc_input(std::size_t shape_count) {
   using F43 = nova::generated::f4x3_standard::Transform;
   const std::vector<Shape> shapes = {{1, 64, 64, 22, 23, 1}, {2, 64, 40, 9, 14, 2}, {1, 64, 64, 13, 6, 0}};
   unsigned seed = 91;
-  for (const Shape& s : shapes) {
+  for (const Shape& s : std::span(shapes).first(shape_count)) {
     const FusedCase<F43, T, Layout::nhwc> c(s, seed++);
     for (int relu = 0; relu <= 1; ++relu)
       for (const unsigned blocks : {1u, 2u}) {
@@ -335,8 +337,8 @@ TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated
   CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, false));
   // The patch slots fit beside two V slots and the fewest U stages on an H200.
   CHECK(nova::kernels::fused_wg_u_stages(6, 4, 64, 64, 16, Layout::nhwc, 227 * 1024, true) == nova::kernels::kWgUStages);
-  SECTION("fp16") { check_tc_input<__half>(); }
-  SECTION("bf16") { check_tc_input<hip_bfloat16>(); }
+  SECTION("fp16") { check_tc_input<__half>(3); }
+  SECTION("bf16") { check_tc_input<hip_bfloat16>(1); }
 }
 
 // NCHW patch rows read and output rows stored in aligned runs (load_pair_patch_runs in both kernels'
