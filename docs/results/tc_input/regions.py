@@ -4,9 +4,9 @@ tools/device/sass_summary.py --roles, which checks that every HGMMA is the consu
 the code before the consumer's USETMAXREG.TRY_ALLOC (setup), from there to the producers'
 USETMAXREG.DEALLOC (consumer), and after it (producers), each with its most sampled instructions, or with
 --opcodes its executed warp instructions by opcode (the part before the first dot) and their share of the
-role's samples.
+role's samples, or with --stalls the share of each stall reason in the role's samples.
 
-  regions.py [--opcodes] SOURCE.csv[.gz]   (ncu --import REPORT --page source --csv --print-source sass)
+  regions.py [--opcodes | --stalls] SOURCE.csv[.gz]   (ncu --import REPORT --page source --csv --print-source sass)
 """
 import collections
 import csv
@@ -15,7 +15,7 @@ import re
 import sys
 
 
-def main(path, opcodes):
+def main(path, mode):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as f:
         rows = list(csv.reader(f))
@@ -32,7 +32,13 @@ def main(path, opcodes):
         s = sum(count(data[i], samples) for i in range(a, b))
         n = sum(count(data[i], executed) for i in range(a, b))
         print(f"{name}: samples {s} ({100 * s / total:.1f} %), warp instructions {n}")
-        if opcodes:
+        if mode == "--stalls":
+            reasons = [h for h in header if h.startswith("stall_") and "Not Issued" not in h]
+            shares = {h: sum(count(data[i], column[h]) for i in range(a, b)) for h in reasons}
+            stalled = max(sum(shares.values()), 1)
+            print("    " + ", ".join(f"{h[len('stall_'):]} {100 * v / stalled:.1f} %"
+                                    for h, v in sorted(shares.items(), key=lambda kv: -kv[1]) if v))
+        elif mode == "--opcodes":
             runs, sampled = collections.Counter(), collections.Counter()
             for i in range(a, b):
                 m = re.match(r"\s*(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)", data[i][source])
@@ -47,5 +53,6 @@ def main(path, opcodes):
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--opcodes"]
-    main(args[0], "--opcodes" in sys.argv[1:])
+    modes = [a for a in sys.argv[1:] if a in ("--opcodes", "--stalls")]
+    args = [a for a in sys.argv[1:] if a not in modes]
+    main(args[0], modes[0] if modes else None)

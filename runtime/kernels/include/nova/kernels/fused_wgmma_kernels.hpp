@@ -30,10 +30,6 @@
 #include "nova/kernels/fused_kernels.hpp"
 #include "nova/kernels/wgmma.hpp"
 
-#if !defined(__CUDACC_RTC__)
-#include <algorithm>
-#include <cmath>
-#endif
 #if NOVA_HOST_LAUNCHERS && defined(__CUDACC__) && !defined(__HIP__)
 #include <cudaTypedefs.h>  // cuTensorMapEncodeTiled's type, reached through the runtime's driver entry points
 #endif
@@ -80,7 +76,6 @@ inline constexpr int kWgTcSlotBytes = kWgTcBatch * kWgTcTileBytes;
 // boundary (the swizzle's period).
 inline constexpr int kWgTcBytes = 64 + 1024 + 4 * kWgTcSlotBytes;
 inline constexpr int kWgTcSkew = 8;
-
 
 // Whether a wgmma launch transforms its input on the tensor cores: F(4,3) NHWC fp16 or bf16 with C = 64, one
 // block of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where

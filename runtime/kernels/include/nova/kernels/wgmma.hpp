@@ -223,6 +223,13 @@ template <int kThreads> struct WgArrivals {
     while (generation == mine) __syncthreads();
   }
 };
+// The exchange of this thread's group of kThreads threads (a warp, a warpgroup) where a collective instruction's
+// operands meet; one of each type a group of the block.
+template <class Exchange, int kThreads> Exchange& wg_group_exchange() {
+  static std::vector<Exchange> groups;
+  if (groups.size() < (blockDim.x + kThreads - 1) / kThreads) groups.resize((blockDim.x + kThreads - 1) / kThreads);
+  return groups[threadIdx.x / kThreads];
+}
 // d = A B (or += where `accumulate`), 64 x 64: A (64 x 16, fp16 or bf16) in registers as mma.m16n8k16's A
 // fragment in each warp of the warpgroup, B through an MN-major swizzled descriptor. The warpgroup's
 // fragments meet in an exchange, each thread then computes its accumulators.
@@ -232,9 +239,7 @@ struct WgFragmentExchange {
 };
 template <typename T>
 inline void wgmma_m64n64k16_ra(float (&d)[32], const std::uint32_t (&a)[4], std::uint64_t b, bool accumulate, int thread) {
-  static std::vector<WgFragmentExchange> groups;
-  if (groups.size() < (blockDim.x + 127) / 128) groups.resize((blockDim.x + 127) / 128);
-  WgFragmentExchange& x = groups[threadIdx.x / 128];
+  WgFragmentExchange& x = wg_group_exchange<WgFragmentExchange, 128>();
   const int warp = thread / 32, lane = thread % 32;
   for (int i = 0; i < 4; ++i) {
     T h[2];
@@ -260,9 +265,7 @@ template <int kCount> inline void wg_store_matrices_transposed(void* column, con
     char* columns[32];
     WgArrivals<32> arrivals;
   };
-  static std::vector<Exchange> warps;
-  if (warps.size() < (blockDim.x + 31) / 32) warps.resize((blockDim.x + 31) / 32);
-  Exchange& x = warps[threadIdx.x / 32];
+  Exchange& x = wg_group_exchange<Exchange, 32>();
   const int lane = static_cast<int>(threadIdx.x % 32);
   for (int i = 0; i < kCount; ++i) x.words[lane][i] = r[i];
   x.columns[lane] = static_cast<char*>(column);
