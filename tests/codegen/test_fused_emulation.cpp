@@ -335,8 +335,10 @@ TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated
   CHECK_FALSE(fused_wg_tc_input(6, 48, 64, Layout::nhwc, 16, Storage::f16, true));
   CHECK_FALSE(fused_wg_tc_input(4, 64, 64, Layout::nhwc, 16, Storage::f16, true));
   CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, false));
-  // The patch slots fit beside two V slots and the fewest U stages on an H200.
+  // The patch slots fit beside two V slots and the fewest U stages on an H200, the ring the path's plan fixes.
   CHECK(nova::kernels::fused_wg_u_stages(6, 4, 64, 64, 16, Layout::nhwc, 227 * 1024, true) == nova::kernels::kWgUStages);
+  CHECK(nova::kernels::fused_wg_launch_u_stages(6, 4, 64, 64, 16, Layout::nhwc, 227 * 1024, 100352, 132, true) ==
+        nova::kernels::WgTcPlan::u_stages);
   SECTION("fp16") { check_tc_input<__half>(3); }
   SECTION("bf16") { check_tc_input<hip_bfloat16>(1); }
 }

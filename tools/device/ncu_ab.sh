@@ -8,17 +8,18 @@
 # its summary by role (PREFIX_roles_BUILD.txt, tools/device/sass_summary.py --roles: wgmma kernels).
 # Usage (on the GPU machine, from the repository root, with the builds carried as for ab_stages.sh):
 #   tools/device/ncu_ab.sh LAYER TRANSFORM BASE_KERNEL NEW_KERNEL PREFIX
-# BUILDS=new (or base) in the environment profiles that build alone.
+# BUILDS=new (or base) in the environment profiles that build alone; NEW=NAME and BASE=NAME profile the staged
+# builds .device/NAME in place of build-cuda and base (small builds of tools/device/build_small.sh, say).
 # BASE_KERNEL, NEW_KERNEL: the kernel's name in each build after nova_TRANSFORM_ (e.g. output_m16_nchw_f16).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 layer=$1 transform=$2 base_kernel=$3 new_kernel=$4 prefix=$5
 . tools/device/stage.sh
-use_stage build-cuda
+use_stage "${NEW:-build-cuda}"
 use_base_if_named ${BUILDS:-base new}
 mkdir -p /tmp/ncu
 for build in ${BUILDS:-base new}; do
-  root=.device/base kernel=$base_kernel
+  root=${base:-} kernel=$base_kernel
   [ $build = new ] && root=$stage kernel=$new_kernel
   what=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis)
   [ "${SOURCE:-0}" = 1 ] && what=(--set full -f -o /tmp/ncu/$build)

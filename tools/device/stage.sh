@@ -26,8 +26,12 @@ use_stage() {
   stage=.device/$1
 }
 # `use_base`: .device/base, the committed build an A/B compares the staged one with, unpacked from
-# .device/base.tar.xz where only the archive was carried.
-use_base() { unpack_stage base; }
+# .device/base.tar.xz where only the archive was carried (BASE=NAME in the environment: .device/NAME instead,
+# a small build of tools/device/build_small.sh, say); $base is its folder.
+use_base() {
+  unpack_stage "${BASE:-base}"
+  base=.device/${BASE:-base}
+}
 # `use_base_if_named BUILDS...`: use_base where the list of builds names base (a run of the staged build
 # alone then needs no base carried).
 use_base_if_named() { [[ " $* " != *" base "* ]] || use_base; }

@@ -42,15 +42,6 @@ inline constexpr int kWgConsumerThreads = 128;  // the third
 inline constexpr int kWgVSlots = 2;
 inline constexpr int kWgUStages = 3;     // the fewest U stages: the one multiplied, two fetched ahead
 inline constexpr int kWgMaxUStages = 8;  // the most (the copy engine's latency is hidden well before)
-// setmaxnreg moves registers between the warpgroups within what the block got at launch: 168 a
-// thread (65536 / 384, in steps of 8). A consumer that asks for more than the producers gave back
-// waits for ever. The consumer fits 232 without spilling; the producers' 8 more hold both patches of
-// an NHWC pass (docs/performance.md, "Fused v5.20").
-inline constexpr int kWgProducerRegisters = 136;
-inline constexpr int kWgConsumerRegisters = 232;
-static_assert(kWgProducerThreads * kWgProducerRegisters + kWgConsumerThreads * kWgConsumerRegisters <=
-                  65536 / kWgThreads / 8 * 8 * kWgThreads,
-              "the warpgroups' registers must fit the block's allocation");
 inline constexpr int kWgBarriers = 2 * kWgVSlots + kWgMaxUStages + 2;  // V full, V empty, U full, staging full, free
 inline constexpr int kWgMaxTiles = 16;
 // Before the operands: the barriers (16 bytes each), then the origins of the tiles of the group in
@@ -167,22 +158,51 @@ constexpr int fused_wg_u_stages(int n, int m, int C, int K, int tiles, Layout la
   return stages;
 }
 
+// What each path of the kernel fixes at compile time (0: what the launch says):
+//   - the registers a thread of each role gets: setmaxnreg moves them between the warpgroups within what the
+//     block got at launch, 168 a thread (65536 / 384, in steps of 8); a consumer that asks for more than the
+//     producers gave back waits for ever. On the FP path the producers' 136 hold both patches of an NHWC pass
+//     (docs/performance.md, "Fused v5.20") and the consumer fits 232 without spilling; the tensor-core path's
+//     producers fit 128, and its consumer takes the 16 more (v5.28);
+//   - the V block skew (WgLayout::v_block), so that the consumer's descriptor steps are constants (as a
+//     run-time value it cost the consumer 24-36 bytes of spills);
+//   - on the tensor-core path, whose launches all have C = 64 (4 channel steps), one block of outputs and
+//     kWgUStages U stages: a group's 24 stages are a multiple of the ring, so that every group starts at U slot
+//     0 and the consumer resets its ring counters there to constants, and whether a stage's refill is wanted
+//     follows from its place in the group (docs/performance.md, "Fused v5.28").
+struct WgFpPlan {
+  static constexpr bool tc_input = false;
+  static constexpr int producer_registers = 136, consumer_registers = 232;
+  static constexpr int skew = 0, steps = 0, blocks_k = 0, u_stages = 0;
+};
+struct WgTcPlan {
+  static constexpr bool tc_input = true;
+  static constexpr int producer_registers = 128, consumer_registers = 248;
+  static constexpr int skew = kWgTcSkew, steps = kWgTcChannels / kFusedChannelStep, blocks_k = 1, u_stages = kWgUStages;
+};
+template <class Plan>
+inline constexpr bool kWgRegistersFit =
+    kWgProducerThreads * Plan::producer_registers + kWgConsumerThreads * Plan::consumer_registers <= 65536 / kWgThreads / 8 * 8 * kWgThreads;
+static_assert(kWgRegistersFit<WgFpPlan> && kWgRegistersFit<WgTcPlan>, "the warpgroups' registers must fit the block's allocation");
+
 // The U stages a launch runs. Where each block takes many tile groups of 16 (kWgManyGroups or more), no
 // deeper than keeps the block's shared memory within kWgL1SharedBytes, down to kWgL1UStages: the SM then
 // configures 196 KB of shared memory instead of 228 and keeps 60 KB of L1 (not 28) for the producers'
 // input loads, which pays more there than the deeper ring (docs/performance.md, "Fused v5.22": at VGG-16
 // 64@224 batch 8 and 32, 4 stages instead of 6 took 0.7-5.5 % off; at 64@56 batch 32, three groups a block,
-// they added 1.5-3.5 %). Elsewhere as deep as the shared memory holds (fused_wg_u_stages).
+// they added 1.5-3.5 %). On the tensor-core path the plan's (WgTcPlan), elsewhere as deep as the shared memory
+// holds (fused_wg_u_stages).
 inline constexpr int kWgManyGroups = 8;
 inline constexpr int kWgL1UStages = 4;
 inline constexpr long long kWgL1SharedBytes = 195 * 1024;  // the 196 KB configuration less the 1 KB reserved a block
 constexpr int fused_wg_launch_u_stages(int n, int m, int C, int K, int tiles, Layout layout, long long shared_limit,
                                        long long grid_tiles, int blocks, bool tc_input = false) {
-  int stages = fused_wg_u_stages(n, m, C, K, tiles, layout, shared_limit, tc_input);
+  if (tc_input) return WgTcPlan::u_stages;
+  int stages = fused_wg_u_stages(n, m, C, K, tiles, layout, shared_limit);
   const long long groups = (grid_tiles + tiles - 1) / tiles;
   if (tiles == kWgMaxTiles && groups >= static_cast<long long>(kWgManyGroups) * blocks)
     while (stages > kWgL1UStages &&
-           fused_wg_layout(n, m, C, K, tiles, layout, stages, WgStaging::by_outputs, tc_input).bytes > kWgL1SharedBytes)
+           fused_wg_layout(n, m, C, K, tiles, layout, stages).bytes > kWgL1SharedBytes)
       --stages;
   return stages;
 }
@@ -493,29 +513,26 @@ __device__ __forceinline__ void fused_wg_produce_groups(const FusedConvArgs& a, 
   if constexpr (layout == Layout::nhwc) wg_bulk_stores_done();  // y complete before the block ends
 }
 
-// The producers: each tile group's V on the tensor cores where the launch says (fused_wg_tc_input: the
-// fragments of Bk from a table in the patch slots before they hold patches, then the slots zeroed once, as
-// the rows past each patch are read with zero weights and must be finite), else in fp32. A thread takes a
-// channel pair of one tile per item; NHWC: a warp takes 4 pairs (16 bytes of a pixel) of 8 tiles, NCHW:
-// consecutive tiles of a pair; either way a warp's 4-byte stores into the slot cover 32 different banks
-// (NCHW: two ways). Each path is its own instantiation of the loop, so that the fragments' registers do
-// not weigh on the other.
-template <class Transform, typename T, Layout layout, int kTiles>
+// The producers: each tile group's V on the tensor cores on that path (WgTcPlan: the fragments of Bk from a
+// table in the patch slots before they hold patches, then the slots zeroed once, as the rows past each patch
+// are read with zero weights and must be finite), else in fp32. A thread takes a channel pair of one tile
+// per item; NHWC: a warp takes 4 pairs (16 bytes of a pixel) of 8 tiles, NCHW: consecutive tiles of a pair;
+// either way a warp's 4-byte stores into the slot cover 32 different banks (NCHW: two ways). Each path is
+// its own instantiation, so that the fragments' registers do not weigh on the other.
+template <class Transform, typename T, Layout layout, int kTiles, class Plan>
 __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const WgTensorMap& x_map, const WgBlock<T>& blk, int thread) {
   constexpr int n = Transform::n, m = Transform::m, nn = n * n;
-  if constexpr (kWgTcKernel<Transform, T, layout, kTiles>) {
-    if (blk.layout.tc_input) {
-      auto* table = reinterpret_cast<float*>(blk.tc_slots);
-      fused_wg_tc_table<Transform>(table, thread);
-      wg_producer_sync();
-      const WgTcFragments fragments = fused_wg_tc_fragments<T>(table, thread % 128);
-      wg_producer_sync();
-      for (int i = thread; i < 4 * kWgTcSlotBytes / 4; i += kWgProducerThreads) reinterpret_cast<std::uint32_t*>(blk.tc_slots)[i] = 0;
-      wg_fence_operands();  // before the copy engine writes there
-      return fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](T* v, const TileOrigin* origins, int group_tiles) {
-        fused_wg_tc_group<T, kTiles>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
-      });
-    }
+  if constexpr (Plan::tc_input) {
+    auto* table = reinterpret_cast<float*>(blk.tc_slots);
+    fused_wg_tc_table<Transform>(table, thread);
+    wg_producer_sync();
+    const WgTcFragments fragments = fused_wg_tc_fragments<T>(table, thread % 128);
+    wg_producer_sync();
+    for (int i = thread; i < 4 * kWgTcSlotBytes / 4; i += kWgProducerThreads) reinterpret_cast<std::uint32_t*>(blk.tc_slots)[i] = 0;
+    wg_fence_operands();  // before the copy engine writes there
+    return fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](T* v, const TileOrigin* origins, int group_tiles) {
+      fused_wg_tc_group<T, kTiles>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
+    });
   }
   const TileGrid& g = a.grid;
   const T* x = static_cast<const T*>(a.x);
@@ -664,47 +681,60 @@ __device__ __forceinline__ void fused_wg_fold(const float (&mrow)[Transform::n][
 }
 
 // The consumer: for each of the block's tile groups, each block of 64 output channels and each
-// domain row, the products of every channel step, folded into the outputs; then the epilogue. kSkew: the
-// V blocks' skew (WgLayout::v_block), a constant so that the descriptors' steps are (an instantiation
-// for each path where both exist; as a run-time value it cost the consumer 24-36 bytes of spills).
-template <class Transform, typename T, Layout layout, int kTiles, int kSkew>
+// domain row, the products of every channel step, folded into the outputs; then the epilogue.
+template <class Transform, typename T, Layout layout, int kTiles, class Plan>
 __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const WgBlock<T>& blk, int thread) {
   constexpr int m = Transform::m, n = Transform::n, kAcc = kTiles / 2;
   static_assert(kTiles <= kWgMaxTiles, "the origins arrays hold kWgMaxTiles tiles");
-  const int steps = blk.layout.steps, blocks_k = fused_wg_padded_outputs(a.K) / kWgRows;
+  constexpr bool kFixed = Plan::steps > 0;
+  constexpr int kGroupStages = Plan::blocks_k * n * Plan::steps;
+  if constexpr (kFixed)
+    static_assert(Plan::blocks_k > 0 && Plan::u_stages > 0 && kGroupStages % Plan::u_stages == 0 && kGroupStages >= Plan::u_stages,
+                  "a fixed plan's groups start at U slot 0, and its fetches reach at most into the next group");
+  const int steps = kFixed ? Plan::steps : blk.layout.steps;
+  const int blocks_k = kFixed ? Plan::blocks_k : fused_wg_padded_outputs(a.K) / kWgRows;
+  const int u_stages = kFixed ? Plan::u_stages : blk.layout.u_stages;
   const int stages_per_group = blocks_k * n * steps;
   const long long my_groups = (blk.groups - blockIdx.x + gridDim.x - 1) / gridDim.x;
   const long long total = my_groups * stages_per_group;
   const T* U = static_cast<const T*>(a.U);
-  const int stage_bytes = blk.layout.u_stage * 2, u_stages = blk.layout.u_stages;
+  constexpr int kUStage = n * wg_operand_elements(kWgRows);  // WgLayout::u_stage
   // The next stage to fetch: the block's sequence repeats the filter's stages_per_group stages for
   // each tile group, into slot `fetch_slot` (fetched % u_stages). Counted, not divided: a 64-bit
-  // division (or the multiply-high that replaces it) would hold up the warp every stage.
+  // division (or the multiply-high that replaces it) would hold up the warp every stage. `wanted`: a
+  // stage of the block's sequence (fetched < total; a fixed plan knows it from the stage's place).
   long long fetched = 0;
   int fetch_from = 0, fetch_slot = 0;  // fetched % stages_per_group, fetched % u_stages
-  const auto fetch_next = [&] {
-    if (thread == 0 && fetched < total) {
+  const auto fetch_next = [&](bool wanted) {
+    if (thread == 0 && wanted) {
       WgBarrier* full = &blk.u_full[fetch_slot];
-      wg_arrive_expect_bytes(full, stage_bytes);
-      wg_bulk_copy(blk.u + fetch_slot * blk.layout.u_stage, U + static_cast<long long>(fetch_from) * blk.layout.u_stage,
-                   stage_bytes, full);
+      wg_arrive_expect_bytes(full, kUStage * 2);
+      wg_bulk_copy(blk.u + fetch_slot * kUStage, U + static_cast<long long>(fetch_from) * kUStage, kUStage * 2, full);
     }
     ++fetched;
     fetch_from = fetch_from + 1 == stages_per_group ? 0 : fetch_from + 1;
     fetch_slot = fetch_slot + 1 == u_stages ? 0 : fetch_slot + 1;
   };
-  for (int f = 0; f < u_stages - 1; ++f) fetch_next();
+  for (int f = 0; f < u_stages - 1; ++f) fetch_next(fetched < total);
   int stage = 0, phase = 0;  // of the next stage to multiply: its slot, and its barrier's parity
   int q = 0, stagings = 0;
 #pragma unroll 1
   for (long long group = blockIdx.x; group < blk.groups; group += gridDim.x, ++q) {
     const int slot = q % kWgVSlots;
+    // The last group's fetches of stages beyond it are not made.
+    const bool last = group + gridDim.x >= blk.groups;
+    if constexpr (kFixed) {
+      // The counters' values at every group's start, as constants (the parity of the group's first use of
+      // each slot alone depends on the group).
+      stage = 0, fetch_slot = Plan::u_stages - 1, fetch_from = Plan::u_stages - 1;
+      phase = q * (kGroupStages / Plan::u_stages) & 1;
+    }
     wg_wait(&blk.v_full[slot], (q / kWgVSlots) & 1);
     const T* v = blk.v + slot * blk.layout.v_slot;
     const std::uint64_t v_desc = wg_descriptor(wg_shared_address(v)), u_desc = wg_descriptor(wg_shared_address(blk.u));
     // Bytes from one V block (tiles x 16 channels) to the next (a position; n^2 of them a channel
     // step), and from one U stage to the next.
-    const unsigned v_step_bytes = (kTiles * kWgDepth + kSkew) * 2, u_stage_bytes = static_cast<unsigned>(blk.layout.u_stage) * 2;
+    constexpr unsigned kVStepBytes = (kTiles * kWgDepth + Plan::skew) * 2, kUStageBytes = kUStage * 2;
     constexpr unsigned kUBlockBytes = wg_operand_elements(kWgRows) * 2;
 #pragma unroll 1
     for (int kh = 0; kh < blocks_k; ++kh) {
@@ -718,17 +748,17 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
       // The products of domain row i and channel step `step` (the next stage), into `mrow`.
       const auto multiply = [&](int i, int step, float(&mrow)[n][kAcc]) {
         wg_wait(&blk.u_full[stage], phase);
-        const std::uint64_t u_block = wg_descriptor_advance(u_desc, static_cast<unsigned>(stage) * u_stage_bytes),
-                            v_block = wg_descriptor_advance(v_desc, static_cast<unsigned>(step * n * n + i * n) * v_step_bytes);
+        const std::uint64_t u_block = wg_descriptor_advance(u_desc, static_cast<unsigned>(stage) * kUStageBytes),
+                            v_block = wg_descriptor_advance(v_desc, static_cast<unsigned>(step * n * n + i * n) * kVStepBytes);
 #pragma unroll
         for (int j = 0; j < n; ++j)
           wgmma_m64k16<T, kTiles>(mrow[j], wg_descriptor_advance(u_block, j * kUBlockBytes),
-                                  wg_descriptor_advance(v_block, static_cast<unsigned>(j) * v_step_bytes), step > 0,
-                                  thread);
+                                  wg_descriptor_advance(v_block, static_cast<unsigned>(j) * kVStepBytes), step > 0, thread);
         wgmma_commit();
         wgmma_wait<1>();      // the products of the stage before are done
         wg_consumer_sync();   // in every warp: its slot is free
-        fetch_next();  // the stage u_stages - 1 after this one, into the slot of the one before
+        // The stage u_stages - 1 after this one, into the slot of the one before.
+        fetch_next(kFixed ? !last || (kh * n + i) * steps + step + Plan::u_stages - 1 < kGroupStages : fetched < total);
         if (++stage == u_stages) stage = 0, phase ^= 1;
       };
 #pragma unroll
@@ -752,7 +782,19 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
   }
 }
 
-// The kernel body: barriers and shared memory, then each warpgroup to its role.
+// Each warpgroup to its role, with the registers of the path's plan (WgFpPlan, WgTcPlan).
+template <class Transform, typename T, Layout layout, int kTiles, class Plan>
+__device__ __forceinline__ void fused_wg_roles(const FusedConvArgs& a, const WgTensorMap& x_map, const WgBlock<T>& blk, int thread) {
+  if (thread < kWgProducerThreads) {
+    wg_set_registers<Plan::producer_registers>(false);
+    fused_wg_produce<Transform, T, layout, kTiles, Plan>(a, x_map, blk, thread);
+  } else {
+    wg_set_registers<Plan::consumer_registers>(true);
+    fused_wg_consume<Transform, T, layout, kTiles, Plan>(a, blk, thread - kWgProducerThreads);
+  }
+}
+
+// The kernel body: barriers and shared memory, then each warpgroup to its role on the launch's path.
 template <class Transform, typename T, Layout layout, int kTiles>
 __device__ void fused_wg_conv_tiles(const FusedConvArgs& a, const WgTensorMap& x_map) {
   static_assert(Transform::n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
@@ -786,15 +828,9 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a, const WgTensorMap& x
       for (int s = 0; s < 4; ++s) wg_barrier_init(&blk.tc_copied[s], 1);
   }
   __syncthreads();
-  if (thread < kWgProducerThreads) {
-    wg_set_registers<kWgProducerRegisters>(false);
-    fused_wg_produce<Transform, T, layout, kTiles>(a, x_map, blk, thread);
-  } else {
-    wg_set_registers<kWgConsumerRegisters>(true);
-    if constexpr (kWgTcKernel<Transform, T, layout, kTiles>)
-      if (blk.layout.tc_input) return fused_wg_consume<Transform, T, layout, kTiles, kWgTcSkew>(a, blk, thread - kWgProducerThreads);
-    fused_wg_consume<Transform, T, layout, kTiles, 0>(a, blk, thread - kWgProducerThreads);
-  }
+  if constexpr (kWgTcKernel<Transform, T, layout, kTiles>)
+    if (blk.layout.tc_input) return fused_wg_roles<Transform, T, layout, kTiles, WgTcPlan>(a, x_map, blk, thread);
+  fused_wg_roles<Transform, T, layout, kTiles, WgFpPlan>(a, x_map, blk, thread);
 }
 
 #endif  // NOVA_FUSED_WGMMA || NOVA_KERNEL_EMULATION
@@ -896,6 +932,8 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
   FusedConvArgs args{x, U, y, bias, relu, K, FusedLaunch{}, 0, g};
   WgTensorMap x_map;
   args.tc_input = fused_wg_tc_input(t.n, g.channels, K, layout, tiles, storage_of<T>(), device.kronecker_exact) &&
+                  fused_wg_layout(t.n, t.m, g.channels, K, tiles, layout, WgTcPlan::u_stages, WgStaging::by_outputs, true).bytes <=
+                      device.shared_limit &&
                   fused_wg_x_map(x_map, x, g);
   args.u_stages = fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit, g.tiles, blocks,
                                            args.tc_input != 0);
