@@ -151,11 +151,10 @@ std::string kernel_definitions(const Source& source, std::initializer_list<kerne
 
 }  // namespace
 
-// The conditions of nova/kernels/fused_kernels.hpp: n <= kFusedMaxTileSide (6), and a tile group's
-// outputs fit in a warp's U buffer for the restaged epilogue (m * m < 3 n).
+// The tiles the fused kernels take (nova/kernels/kernel_table.hpp).
 bool emits_fused(const Source& source) {
   const auto& tile = source.config.transform.tile;
-  return tile.n() <= 6 && tile.m * tile.m < 3 * tile.n();
+  return kernels::fused_tile_supported(tile.m, tile.n());
 }
 
 std::string emit_kernels(const Source& source) {

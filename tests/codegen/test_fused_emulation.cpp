@@ -13,6 +13,8 @@
 
 #include "nova/kernels/transform_registry.hpp"
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <span>
@@ -51,7 +53,7 @@ void check_launches(const Shape& s, unsigned seed) {
 // block, with channel counts the kernel takes as they are.
 template <class Transform>
 void check_fused() {
-  if constexpr (Transform::n <= nova::kernels::kFusedMaxTileSide) {
+  if constexpr (nova::kernels::fused_tile_supported(Transform::m, Transform::n)) {
     const std::vector<Shape> shapes = {
         {1, 16, 16, 9, 11, 1}, {2, 32, 80, 7, 13, 0}, {1, 16, 32, 5, 6, 2}, {2, 16, 16, 18, 21, 1}};
     unsigned seed = 7;
@@ -279,6 +281,26 @@ TEST_CASE("wgmma fused kernel, emulated on the CPU: channel classes, layouts, fp
   }
   check_wgmma<Transform, Layout::nhwc, hip_bfloat16>(shapes[2], seed++);
   check_wgmma<Transform, Layout::nchw, __half>(shapes[0], seed++);
+}
+
+// The tiles the fused kernels take (fused_tile_supported), and the code generator emits them for those alone:
+// F(3,3) (3 x 3 outputs of a 5 x 5 patch, no built-in configuration, generated into the build tree) gets the
+// 3-pass kernels only; its file compiles (codegen.compile.*.f3x3_standard_kernels, tests/codegen/CMakeLists.txt).
+TEST_CASE("the fused kernels' tiles: the code generator emits them for those alone") {
+  using nova::kernels::fused_tile_supported;
+  CHECK(fused_tile_supported(2, 4));        // F(2,3)
+  CHECK(fused_tile_supported(4, 6));        // F(4,3)
+  CHECK(fused_tile_supported(2, 6));        // F(2,5)
+  CHECK_FALSE(fused_tile_supported(3, 5));  // F(3,3): n odd, m not a power of two
+  CHECK_FALSE(fused_tile_supported(2, 5));  // F(2,4): n odd
+  CHECK_FALSE(fused_tile_supported(3, 4));  // F(3,2): m not a power of two
+  CHECK_FALSE(fused_tile_supported(5, 6));  // F(5,2): its outputs do not fit the restaged epilogue
+  CHECK_FALSE(fused_tile_supported(6, 8));  // F(6,3): larger than the registers hold
+  std::ifstream file(NOVA_ODD_TILE_DIR "/f3x3_standard_kernels.hip");
+  REQUIRE(file);
+  const std::string source{std::istreambuf_iterator<char>(file), {}};
+  CHECK(source.find("_input_") != std::string::npos);  // the 3-pass kernels
+  CHECK(source.find("_fused_") == std::string::npos);
 }
 
 // The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input): F(4,3) NHWC fp16 and bf16 with

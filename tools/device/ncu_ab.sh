@@ -8,8 +8,9 @@
 # its summary by role (PREFIX_roles_BUILD.txt, tools/device/sass_summary.py --roles: wgmma kernels).
 # Usage (on the GPU machine, from the repository root, with the builds carried as for ab_stages.sh):
 #   tools/device/ncu_ab.sh LAYER TRANSFORM BASE_KERNEL NEW_KERNEL PREFIX
-# BUILDS=new (or base) in the environment profiles that build alone; NEW=NAME and BASE=NAME profile the staged
-# builds .device/NAME in place of build-cuda and base (small builds of tools/device/build_small.sh, say).
+# BUILDS=new (or base) in the environment profiles that build alone; DTYPE=bf16 runs the bench in bf16 (the
+# kernels' names then say bf16); NEW=NAME and BASE=NAME profile the staged builds .device/NAME in place of
+# build-cuda and base (small builds of tools/device/build_small.sh, say).
 # BASE_KERNEL, NEW_KERNEL: the kernel's name in each build after nova_TRANSFORM_ (e.g. output_m16_nchw_f16).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,7 +25,7 @@ for build in ${BUILDS:-base new}; do
   what=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis)
   [ "${SOURCE:-0}" = 1 ] && what=(--set full -f -o /tmp/ncu/$build)
   LD_LIBRARY_PATH=$root/runtime:$root/jit ncu --clock-control none "${what[@]}" --kernel-name "regex:${transform}_${kernel}\$" \
-    --launch-count 1 "$stage/tools/device/nova-bench-conv" /tmp/ncu --layer "$layer" --transform "$transform" \
+    --launch-count 1 "$stage/tools/device/nova-bench-conv" /tmp/ncu --layer "$layer" --transform "$transform" --dtype "${DTYPE:-fp16}" \
     >"${prefix}_$build.txt" 2>&1
   if [ "${SOURCE:-0}" = 1 ]; then
     ncu --import /tmp/ncu/$build.ncu-rep --page details >"${prefix}_$build.txt" 2>&1

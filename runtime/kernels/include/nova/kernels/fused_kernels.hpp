@@ -67,7 +67,6 @@ inline constexpr int kFusedBlockK = 8;        // output channels of a warp's blo
 inline constexpr int kFusedChannelStep = 16;  // channels per mma: its reduction depth
 inline constexpr int kFusedThreads = 256;    // 8 warps a block
 inline constexpr int kFusedWarps = kFusedThreads / 32;
-inline constexpr int kFusedMaxTileSide = 6;   // n of the largest tile whose registers fit
 
 // The kernels' launch bounds: two blocks an SM with one K block a warp (128 registers a thread), one
 // with two K blocks (255) or with chunked channels (whose outputs stay live through phase 1).
@@ -875,7 +874,7 @@ __device__ void fused_conv_tiles(const FusedConvArgs& a) {
   fused_kernel_absent();
 #else
   constexpr int m = Transform::m, n = Transform::n;
-  static_assert(n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
+  static_assert(fused_tile_supported(m, n), "a tile the fused kernels take (kernel_table.hpp)");
   static_assert(!kChunked || kKBlocks == 1, "a chunked warp keeps one K block's outputs through phase 1");
   const int threads = static_cast<int>(blockDim.x), warps = threads / 32;
   const TileGrid& g = a.grid;

@@ -295,7 +295,7 @@ __device__ __forceinline__ void fused_mfma_store(const FusedConvArgs& a, const F
 template <class Transform, typename T, Layout layout, int kTileGroups>
 __device__ __forceinline__ void fused_mfma_conv_tiles(const FusedConvArgs& a) {
   constexpr int m = Transform::m, n = Transform::n, nn = n * n, kBlock = kMfmaSide * kMfmaSide;
-  static_assert(n <= kFusedMaxTileSide, "M of a larger tile does not fit in registers");
+  static_assert(fused_tile_supported(m, n), "a tile the fused kernels take (kernel_table.hpp)");
   static_assert(kTileGroups <= fused_mfma_max_tile_groups(n), "M of this many tile groups does not fit in registers");
   using VLayout = MfmaVLayout<nn, kMfmaSide * kTileGroups>;
   const TileGrid& g = a.grid;

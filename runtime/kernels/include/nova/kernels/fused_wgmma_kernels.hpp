@@ -797,7 +797,7 @@ __device__ __forceinline__ void fused_wg_roles(const FusedConvArgs& a, const WgT
 // The kernel body: barriers and shared memory, then each warpgroup to its role on the launch's path.
 template <class Transform, typename T, Layout layout, int kTiles>
 __device__ void fused_wg_conv_tiles(const FusedConvArgs& a, const WgTensorMap& x_map) {
-  static_assert(Transform::n <= kFusedMaxTileSide, "the output accumulators of a larger tile do not fit in registers");
+  static_assert(fused_tile_supported(Transform::m, Transform::n), "a tile the fused kernels take (kernel_table.hpp)");
   const TileGrid& g = a.grid;
   char* shared = fused_shared_memory();
   WgBlock<T> blk;

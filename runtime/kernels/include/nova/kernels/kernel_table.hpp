@@ -38,6 +38,17 @@ enum class KernelKind {
 // Which compiled module holds a kernel: a transform loaded at run time compiles each at first use.
 enum class KernelGroup { three_pass, fused };
 
+// The tiles the fused kernels take, the only ones the code generator emits them for: n up to
+// kFusedMaxTileSide (the output accumulators' registers), n even (a lane of the mma.sync kernel reads
+// the fragments of two positions at once), m a power of two (the wgmma kernel's NCHW stores give each of
+// its 256 producer threads whole tile rows of a group of 16 or 8 tiles), and m^2 < 3 n (a group's outputs
+// fit a warp's U buffer for the mma.sync kernel's restaged epilogue). F(2,3), F(4,3) and F(2,5) are
+// taken; F(3,3) (a 5 x 5 patch), F(3,2) and F(2,4), say, run the 3-pass pipeline.
+inline constexpr int kFusedMaxTileSide = 6;
+constexpr bool fused_tile_supported(int m, int n) {
+  return m >= 1 && n <= kFusedMaxTileSide && n % 2 == 0 && (m & (m - 1)) == 0 && m * m < 3 * n;
+}
+
 inline constexpr int kFusedMmaVariants = 3;
 inline constexpr int kFusedWgmmaVariants = 2;
 inline constexpr int kFusedMfmaVariants = 2;
