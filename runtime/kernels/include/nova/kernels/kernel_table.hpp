@@ -45,7 +45,7 @@ enum class KernelGroup { three_pass, fused };
 // fit a warp's U buffer for the mma.sync kernel's restaged epilogue). F(2,3), F(4,3) and F(2,5) are
 // taken; F(3,3) (a 5 x 5 patch), F(3,2) and F(2,4), say, run the 3-pass pipeline.
 inline constexpr int kFusedMaxTileSide = 6;
-constexpr bool fused_tile_supported(int m, int n) {
+NOVA_HD constexpr bool fused_tile_supported(int m, int n) {
   return m >= 1 && n <= kFusedMaxTileSide && n % 2 == 0 && (m & (m - 1)) == 0 && m * m < 3 * n;
 }
 
