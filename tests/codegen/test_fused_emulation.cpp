@@ -318,7 +318,7 @@ void check_tc_input(std::size_t shape_count) {
     const FusedCase<F43, T, Layout::nhwc> c(s, seed++);
     for (int relu = 0; relu <= 1; ++relu)
       for (const unsigned blocks : {1u, 2u}) {
-        const Comparison r = c.template run_wgmma<16>(blocks, relu, nova::kernels::kWgUStages, true);
+        const Comparison r = c.template run_wgmma<16>(blocks, relu, nova::kernels::WgTcPlan::u_stages, true);
         c.check(r, relu, std::to_string(blocks) + " blocks, the input transform on the tensor cores");
       }
   }
