@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
-# Fuzzes the config reader and the command-line parsers with libFuzzer (clang-16, AddressSanitizer
-# and UndefinedBehaviorSanitizer, coverage from every library), each for a bounded time (the two side
-# by side), starting from the committed corpus in tests/fuzz/corpus/. Inputs it finds go to a scratch
-# folder, not the committed corpus; a crash leaves its input in the build folder and fails the script.
+# Fuzzes the config reader and the command-line parsers with libFuzzer, each for a bounded time (the two
+# side by side), starting from the committed corpus in tests/fuzz/corpus/. The targets come from the
+# AddressSanitizer build of tools/sanitize.sh (clang-19, AddressSanitizer and UndefinedBehaviorSanitizer,
+# libFuzzer's coverage in every library: tools/sanitizer_build.sh), built here if they are not yet.
+# Inputs it finds go to a scratch folder, not the committed corpus; a crash leaves its input in the
+# build folder and fails the script.
 # Usage: tools/fuzz.sh [SECONDS per target, default 60]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/sanitizer_build.sh
 seconds=${1:-60}
-build=${NOVA_FUZZ_BUILD_DIR:-build-fuzz}
-clang=$(command -v clang++-16) || { echo "fuzz: clang++-16 is required (tools/setup.sh installs it)" >&2; exit 1; }
-sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$clang" \
-  -DCMAKE_CXX_FLAGS="$sanitizers" -DNOVA_FUZZ=ON -DNOVA_BUILD_TESTS=ON >/dev/null
-cmake --build "$build" -j "$(nproc)" --target nova_fuzz_config_json nova_fuzz_cli_arguments
+build=build-asan
+sanitizer_build asan "nova_fuzz_config_json nova_fuzz_cli_arguments"
 # The two targets fuzz side by side: each is one process, so on CI's two cores neither waits.
 targets=(config_json cli_arguments)
 pids=()

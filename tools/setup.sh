@@ -8,7 +8,7 @@ packages=(
   libboost-dev libgmp-dev libmpfr-dev libeigen3-dev libcli11-dev nlohmann-json3-dev catch2
   clang-19 rocm-device-libs libamdhip64-dev  # AMD compile checks (gfx942, gfx90a, gfx1100; HIP headers,
                                              # ROCm's device libraries) and tools/amd_kernel_resources.sh
-  clang-16 libclang-rt-16-dev       # libFuzzer and the sanitizer runtimes for clang-16 (tools/fuzz.sh)
+  libclang-rt-19-dev                # the sanitizer runtimes and libFuzzer for clang-19 (tools/sanitize.sh, tools/fuzz.sh)
   gnuplot-nox                       # plots of tools/errlab/reproduce_accuracy.sh
   python3-torch python3-torchvision python3-pytest  # nova_torch and its tests (Debian's /usr/bin/python3)
 )

@@ -135,6 +135,7 @@ const char* nova_status_string(nova_status_t status) {
     case NOVA_STATUS_TRANSFORM_EXISTS: return "transform exists: another transform (built in, or loaded with other content) already has that name";
     case NOVA_STATUS_COMPILE_FAILED: return "compile failed: the loaded transform's GPU kernels could not be compiled or loaded for this device (nova_jit_last_error() has the compiler's log)";
     case NOVA_STATUS_INACCURATE: return "inaccurate: the named transform's predicted error 0.7*u*amp2D exceeds the error budget (the descriptor's max_error; by default fp16 1e-2, bf16 3e-2, fp32 1e-5); set allow_inaccurate = 1 in the descriptor to run it anyway, or use \"auto\"";
+    case NOVA_STATUS_RANGE_END: break;
   }
   return "unknown status";
 }

@@ -120,7 +120,8 @@ TEST_CASE("an existing config of another transform is kept unless --force") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("--out never writes through a link or over a special file, even with --force") {
+// (A name that starts with "--" would reach Catch as its own --out option: ctest would run every case.)
+TEST_CASE("the file of --out is never written through a link or over a special file, even with --force") {
   const fs::path dir = fresh_dir("special");
   std::ofstream(dir / "victim.txt") << "precious";
   fs::create_symlink(dir / "victim.txt", dir / "link.json");

@@ -42,7 +42,9 @@ typedef enum {
   NOVA_STATUS_FILE_ERROR,          /* nova_transform_load: the file is missing or cannot be read */
   NOVA_STATUS_INVALID_CONFIG,      /* nova_transform_load: malformed JSON, or a config that fails exact verification */
   NOVA_STATUS_TRANSFORM_EXISTS,    /* nova_transform_load: another transform already has that name */
-  NOVA_STATUS_COMPILE_FAILED       /* a loaded transform's GPU kernels could not be compiled or loaded */
+  NOVA_STATUS_COMPILE_FAILED,      /* a loaded transform's GPU kernels could not be compiled or loaded */
+  NOVA_STATUS_RANGE_END = 0x7fffffff /* not a status: every int up to it is a value of the type, so that a status
+                                      * this library does not know (a newer one's) reaches nova_status_string */
 } nova_status_t;
 
 typedef enum { NOVA_BACKEND_CPU = 0, NOVA_BACKEND_GPU = 1 } nova_backend_t;
