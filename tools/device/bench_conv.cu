@@ -265,6 +265,7 @@ struct Options {
   int random_count = 0;        // --random COUNT: AUTO against every configuration on random shapes instead
   bool epilogue = false;       // --epilogue: each batch-32 layer with and without bias + ReLU instead
   unsigned seed = 1;           // --seed S: of the random shapes
+  int random_c = 0;            // --random-c C: the random shapes' C fixed at C and K drawn up to it (0: both free)
   int only_c = 0, only_hw = 0, only_n = 0;  // --layer C,HW,N: that layer's speed alone (for profilers)
   const char* transform = "auto";  // --transform NAME, e.g. "tuned"
   const Precision* precision = &kPrecisions[0];  // --dtype fp16|bf16
@@ -287,6 +288,8 @@ bool parse_options(int argc, char** argv, Options& o) {
     else if (std::strcmp(argv[i], "--random") == 0 && i + 1 < argc && std::sscanf(argv[i + 1], "%d", &o.random_count) == 1 &&
              o.random_count > 0) ++i;
     else if (std::strcmp(argv[i], "--seed") == 0 && i + 1 < argc && std::sscanf(argv[i + 1], "%u", &o.seed) == 1) ++i;
+    else if (std::strcmp(argv[i], "--random-c") == 0 && i + 1 < argc && std::sscanf(argv[i + 1], "%d", &o.random_c) == 1 &&
+             o.random_c >= 3 && o.random_c <= 1536) ++i;
     else if (std::strcmp(argv[i], "--layer") == 0 && i + 1 < argc &&
              std::sscanf(argv[i + 1], "%d,%d,%d", &o.only_c, &o.only_hw, &o.only_n) == 3) ++i;
     else if (std::strcmp(argv[i], "--transform") == 0 && i + 1 < argc) o.transform = argv[++i];
@@ -635,19 +638,21 @@ void frontier(Bench& b, const Options& o) {
 
 // A random shape: C and K from 3 to 1536, H and W from 2 to 256, batch 1 to 64, each log-uniform,
 // at most 2e11 multiply-adds of direct convolution and 5e7 elements of x and of y (so that a few
-// hundred fit in minutes).
+// hundred fit in minutes). With `fixed_c` (--random-c), C is that and K from 3 to it: the shapes of one
+// kernel path that random C seldom reaches (the wgmma kernel's tensor-core input transform, C = 64 and
+// K <= 64).
 struct RandomShape {
   int n, c, k, h, w;
   nova_layout_t layout;
 };
-RandomShape random_shape(std::mt19937& rng) {
+RandomShape random_shape(std::mt19937& rng, int fixed_c) {
   const auto log_uniform = [&](int lo, int hi) {
     std::uniform_real_distribution<double> t(std::log(lo), std::log(hi + 1.0));
     return std::min(hi, static_cast<int>(std::exp(t(rng))));
   };
   for (;;) {
-    RandomShape s{log_uniform(1, 64), log_uniform(3, 1536), log_uniform(3, 1536), log_uniform(2, 256),
-                  log_uniform(2, 256), rng() % 2 ? NOVA_LAYOUT_NHWC : NOVA_LAYOUT_NCHW};
+    RandomShape s{log_uniform(1, 64), fixed_c ? fixed_c : log_uniform(3, 1536), log_uniform(3, fixed_c ? fixed_c : 1536),
+                  log_uniform(2, 256), log_uniform(2, 256), rng() % 2 ? NOVA_LAYOUT_NHWC : NOVA_LAYOUT_NCHW};
     const double pixels = static_cast<double>(s.n) * s.h * s.w;
     if (9.0 * pixels * s.c * s.k <= 2e11 && pixels * std::max(s.c, s.k) <= 5e7) return s;
   }
@@ -669,7 +674,7 @@ void random_shapes(Bench& b, const Options& o) {
   double worst = 1;
   std::string worst_shape;
   for (int i = 0; i < o.random_count; ++i) {
-    const RandomShape s = random_shape(rng);
+    const RandomShape s = random_shape(rng, o.random_c);
     const Problem p(s.n, s.c, s.k, s.h, s.w, *o.precision, 100u + static_cast<unsigned>(i));
     DeviceBuffer x(p.x16.bytes), y(sizeof(unsigned short) * s.n * s.k * s.h * s.w);
     input_in_layout(p, s.layout, x);
@@ -786,7 +791,7 @@ int main(int argc, char** argv) {
   Options o;
   if (!parse_options(argc, argv, o)) {
     std::fprintf(stderr,
-                 "usage: %s OUT_DIR [--quick] [--channels | --frontier [--batch N] | --epilogue | --random COUNT [--seed S]]\n"
+                 "usage: %s OUT_DIR [--quick] [--channels | --frontier [--batch N] | --epilogue | --random COUNT [--seed S] [--random-c C]]\n"
                  "       [--layer C,HW,N]\n"
                  "       [--transform NAME] [--dtype fp16|bf16]\n",
                  argv[0]);
