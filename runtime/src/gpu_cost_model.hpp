@@ -7,13 +7,14 @@
 // layout (exp of a quadratic function of the logs of the sizes: how efficiently the kernels run a
 // shape, fitted to order the configurations of a shape), times exp of gradient-boosted regression
 // trees fitted to what is left (waves, padding, launches, the transform). Fitted per path (3-pass,
-// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 10,200 random shapes
+// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 12,000 random shapes
 // on an H200 (7,800 measured with the v5.17 kernels; 2,400 with v5.20: 1,200 with each fused
-// configuration timed on both fused kernels, 1,200 with the wgmma kernel forced), 2,700 on an H100
-// and the 18 benchmark layer/layout pairs (batch 32 weighted 30 each, batches 1 and 8 weighted 10;
-// both fused kernels) by tools/device/fit_cost_model.py, which computes the same features (keep the
+// configuration timed on both fused kernels, 1,200 with the wgmma kernel forced; 1,800 with v5.28, 1,200
+// of them with C = 64, where the wgmma kernel takes its tensor-core input path), 2,700 on an H100
+// and the 18 benchmark layer/layout pairs (v5.28; batch 32 weighted 30 each, batches 1 and 8 weighted
+// 10; both fused kernels) by tools/device/fit_cost_model.py, which computes the same features (keep the
 // two in step) and writes gpu_cost_fit.inc; data and checks in docs/results/cost_model/ and, for
-// this fit, docs/results/wgmma_choice/. On another GPU the waves follow its multiprocessor count and
+// this fit, docs/results/tc_choice/. On another GPU the waves follow its multiprocessor count and
 // shared memory and the bytes its memory bandwidth (clamped to the two fitted GPUs'); the rest keeps
 // the Hopper rates.
 #pragma once
@@ -261,9 +262,23 @@ inline kernels::FusedLaunch fastest_fused_launch(const ConvShape& s, const Trans
   return best;
 }
 
+// Whether the wgmma kernel (tile groups of 16) takes `s` with `t` on its tensor-core input transform
+// (fused_wgmma_kernels.hpp launch_fused_wg_conv; x aligned for the copy engine and the layout within the
+// shared memory, as on Hopper): its producers then multiply the patches on the tensor cores instead of
+// running the transform's input_ops.
+inline bool wg_tc_input(const ConvShape& s, const TransformEntry& t) {
+  const bool bf16 = s.dtype == NOVA_DTYPE_BF16;
+  return s.dtype != NOVA_DTYPE_FP32 &&
+         kernels::fused_wg_tc_input(t.n, static_cast<int>(s.c), static_cast<int>(s.k),
+                                    s.layout == NOVA_LAYOUT_NCHW ? kernels::Layout::nchw : kernels::Layout::nhwc, kernels::kWgMaxTiles,
+                                    bf16 ? kernels::Storage::bf16 : kernels::Storage::f16,
+                                    bf16 ? t.kronecker_exact_bf16 : t.kronecker_exact_fp16);
+}
+
 // Microseconds of the wgmma fused kernel's forward of `s` with `t` (tile groups of 16) on `d`: the
-// work of one SM's tile groups on the persistent grid (the producers' transforms and patch loads,
-// the consumer's stages and fold, the staged outputs) and the bytes of x and y.
+// work of one SM's tile groups on the persistent grid (the producers' transforms, or their products on
+// the tensor-core path, and patch loads, the consumer's stages and fold, the staged outputs) and the
+// bytes of x and y.
 inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
   const int64_t multiprocessors = d.multiprocessors;
   const Tiling tiling = tile_shape(s, t);
@@ -273,13 +288,15 @@ inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t,
   const int64_t tile_groups = (tiling.tiles + kernels::kWgMaxTiles - 1) / kernels::kWgMaxTiles;
   const double groups = static_cast<double>((tile_groups + multiprocessors - 1) / multiprocessors);
   const double io = 2.0 * static_cast<double>(s.input_elements() + s.output_elements());
-  const std::array<double, 7> f = {1.0,
-                                   groups * 16 * cp * t.input_ops / 1e6,
+  const bool tc = wg_tc_input(s, t);
+  const std::array<double, 8> f = {1.0,
+                                   tc ? 0.0 : groups * 16 * cp * t.input_ops / 1e6,
                                    groups * 16 * nn * cp * 2 / 1e6,
                                    groups * blocks_k * t.n * cp / 16 / 1e3,
                                    groups * blocks_k * 64 * 16 * t.output_ops / 1e6,
                                    groups * blocks_k * 64 * 16 * m2 * 2 / 1e6,
-                                   io / 1e6};
+                                   io / 1e6,
+                                   tc ? groups * 16 * cp / 1e3 : 0.0};
   const double us = corrected(weighted_sum(with_slowdown(f, kWgmmaFusedByteFeatures, memory_slowdown(d)), kWgmmaFusedCoefficients),
                               CostPath::wgmma, s, t);
   return with_trees(us, s, t, CostPath::wgmma, {}, d);

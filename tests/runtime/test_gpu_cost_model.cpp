@@ -93,17 +93,18 @@ double predicted_us(const Measured& m, const nova::runtime::CostDevice& device) 
 }  // namespace
 
 TEST_CASE("the runtime's cost model makes the fit's choices on the held-out shapes") {
-  // fit_cost_model.py --check on the same files (docs/results/wgmma_choice/fit.txt): "within 10% of
-  // the fastest on N of 300"; three held-out sets of the H200 that measured the training data (the
-  // third with both fused kernels' times of each fused configuration), two of an H100 (measured by an
-  // older build: what they test is that C++ and Python compute the same).
+  // fit_cost_model.py --check on the same files (docs/results/tc_choice/fit.txt): "within 10% of
+  // the fastest on N of 300"; four held-out sets of the H200 that measured the training data (the
+  // third with both fused kernels' times of each fused configuration, the fourth shapes with C = 64, where
+  // the wgmma kernel takes its tensor-core input path), two of an H100 (measured by an older build: what
+  // they test is that C++ and Python compute the same).
   const struct {
     const char* file;
     nova::runtime::CostDevice device;
     int within;
-  } held_out[] = {{"current_kernels/rand132.csv", kH200, 283},   {"current_kernels/rand133.csv", kH200, 281},
-                  {"../wgmma_choice/rand162_new.csv", kH200, 274}, {"trees/h100_trees_seed74.csv", kH100, 268},
-                  {"trees/h100_trees_seed75.csv", kH100, 288}};
+  } held_out[] = {{"current_kernels/rand132.csv", kH200, 282},     {"current_kernels/rand133.csv", kH200, 276},
+                  {"../wgmma_choice/rand162_new.csv", kH200, 277}, {"../tc_choice/rand223_new.csv", kH200, 289},
+                  {"trees/h100_trees_seed74.csv", kH100, 269},     {"trees/h100_trees_seed75.csv", kH100, 284}};
   for (const auto& [file, device, expected] : held_out) {
     int shapes = 0, within = 0;
     for (const auto& [id, configs] : read_random_csv(std::string(NOVA_SOURCE_DIR) + "/docs/results/cost_model/" + file)) {
@@ -316,4 +317,30 @@ TEST_CASE("the runtime runs the wgmma kernel where it takes tile groups of 16 an
   // The choice is the model's, not a fixed rule: both kernels win somewhere.
   CHECK(wgmma > 0);
   CHECK(mma > 0);
+}
+
+TEST_CASE("the cost model prices the wgmma kernel's tensor-core input path where the kernel takes it") {
+  const nova::kernels::TransformEntry* standard = nova::kernels::find_transform("f4x3_standard");
+  const nova::kernels::TransformEntry* accurate = nova::kernels::find_transform("f4x3_fp16");
+  const nova::kernels::TransformEntry* small = nova::kernels::find_transform("f2x3_standard");
+  REQUIRE((standard && accurate && small));
+  REQUIRE(standard->kronecker_exact_fp16);
+  REQUIRE_FALSE(accurate->kronecker_exact_fp16);
+  const auto shape = [](int c, int k, nova_layout_t layout, nova_dtype_t dtype) {
+    nova_conv_desc_t d;
+    nova_conv_desc_init(&d);
+    d.n = 8, d.c = c, d.k = k, d.h = d.w = 56, d.pad = 1, d.layout = layout, d.dtype = dtype;
+    ConvShape s;
+    REQUIRE(nova::runtime::validate_descriptor(&d, s) == NOVA_STATUS_SUCCESS);
+    return s;
+  };
+  const ConvShape path = shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16);
+  CHECK(nova::runtime::wg_tc_input(path, *standard));
+  CHECK(nova::runtime::wg_tc_input(shape(64, 24, NOVA_LAYOUT_NHWC, NOVA_DTYPE_BF16), *standard));
+  CHECK_FALSE(nova::runtime::wg_tc_input(path, *accurate));                                        // B^T (x) B^T not exact
+  CHECK_FALSE(nova::runtime::wg_tc_input(path, *small));                                           // F(2,3): n = 4
+  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 64, NOVA_LAYOUT_NCHW, NOVA_DTYPE_FP16), *standard));
+  CHECK_FALSE(nova::runtime::wg_tc_input(shape(48, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16), *standard));
+  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 128, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16), *standard));
+  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP32), *standard));
 }
