@@ -2,7 +2,7 @@
 # The thirty-eighth session's fit of AUTO's cost model (fit.txt here), with the wgmma kernel's tensor-core input
 # path as a term of its own (gpu_cost_model.hpp wg_tc_input: the producers' input operations replaced by the
 # path's product work). The thirtieth session's fit (../wgmma_choice/fit.sh) with, on top of its data, what this
-# session's build measured (device_data.sh; kernels of v5.28, the previous fit): the benchmark layers at batches 1,
+# session's build measured (tools/device/cost_model_data.sh; kernels of v5.28, the previous fit): the benchmark layers at batches 1,
 # 8 and 32 (in place of the thirtieth session's frontier files, measured before the path existed), random shapes
 # with C = 64 and K up to 64 (seeds 219-222, the path's shapes) and free random shapes (seeds 224, 225). Held
 # out: seed 223 (C = 64) here besides the earlier fit's H200 seeds 132, 133 and 162 and H100 seeds 74 and 75

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Training data for the cost model's term of the wgmma kernel's tensor-core input path (gpu_cost_model.hpp
-# wg_tc_input), measured by the build of this session's code before the refit (its kernels are v5.28's),
-# on the GPU machine from the repository root with .device/build-cuda.tar.xz and .device/build-cuda.path
-# carried: the benchmark layers at batches 32, 8, 1 (frontier_bB.csv, .log), then for each seed in TC_SEEDS
-# 300 random shapes with C = 64 and K up to 64 (RANDOM_C=64: the path's shapes, which free random shapes
-# seldom reach), then for each seed in SEEDS 300 free random shapes, while less than BUDGET seconds (default
-# 540) have passed (randS_new.csv, .log). Everything is gzipped and packed into $OUT/r.tar.gz.
+# Training data for AUTO's cost model (tools/device/fit_cost_model.py), measured by the staged build on the GPU
+# machine from the repository root with .device/build-cuda.tar.xz and .device/build-cuda.path carried: the
+# benchmark layers at each batch in BATCHES (default 32 8 1; frontier_bB.csv, .log: every transform on both
+# paths, each fused configuration on both fused kernels), then for each seed in TC_SEEDS 300 random shapes
+# with C = 64 and K up to 64 (RANDOM_C=64: the shapes of the wgmma kernel's tensor-core input path, which free
+# random shapes seldom reach), then for each seed in SEEDS 300 free random shapes, while less than BUDGET
+# seconds (default 540) have passed (randS_new.csv, .log; tools/device/auto_random.sh). Everything is gzipped
+# and packed into $OUT/r.tar.gz. docs/results/wgmma_choice/ and docs/results/tc_choice/ were measured by it.
 set -uo pipefail
 out=${OUT:-/tmp/o}
 mkdir -p "$out/r"
