@@ -11,8 +11,8 @@
 // on an H200 (7,800 measured with the v5.17 kernels; 2,400 with v5.20: 1,200 with each fused
 // configuration timed on both fused kernels, 1,200 with the wgmma kernel forced; 1,800 with v5.28, 1,200
 // of them with C = 64, where the wgmma kernel takes its tensor-core input path), 2,700 on an H100
-// and the 18 benchmark layer/layout pairs (v5.28; batch 32 weighted 30 each, batches 1 and 8 weighted
-// 10; both fused kernels) by tools/device/fit_cost_model.py, which computes the same features (keep the
+// and the 18 benchmark layer/layout pairs (v5.28; batches 1, 8 and 32, each row weighted 30; both fused
+// kernels) by tools/device/fit_cost_model.py, which computes the same features (keep the
 // two in step) and writes gpu_cost_fit.inc; data and checks in docs/results/cost_model/ and, for
 // this fit, docs/results/tc_choice/. On another GPU the waves follow its multiprocessor count and
 // shared memory and the bytes its memory bandwidth (clamped to the two fitted GPUs'); the rest keeps

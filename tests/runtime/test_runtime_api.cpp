@@ -87,8 +87,8 @@ TEST_CASE("every status has its own explanation") {
     seen.push_back(text);
   }
   CHECK_THAT(std::string(nova_status_string(NOVA_STATUS_MISALIGNED)), Catch::Contains("16-byte"));
-  // Past the last, as a newer library's status would be: values of the type (NOVA_STATUS_RANGE_END), which
-  // clang's -fsanitize=enum checks, with an explanation of their own.
+  // Past the last, as a newer library's status would be: values of the type (NOVA_STATUS_RANGE_END; clang's
+  // -fsanitize=enum checks that), each answered "unknown status".
   static_assert(sizeof(nova_status_t) == sizeof(int), "a C int on the ABI (the Python package passes one)");
   for (const int beyond : {static_cast<int>(last) + 1, 1000, static_cast<int>(NOVA_STATUS_RANGE_END)}) {
     INFO(beyond);
