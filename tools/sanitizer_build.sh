@@ -1,9 +1,9 @@
 # The sanitizer builds of tools/sanitize.sh and tools/fuzz.sh, sourced by both so that they configure
-# build-asan alike and neither rebuilds what the other built. clang-19 (GCC compiled the AddressSanitizer
-# build in about three times its time on two cores: docs/results/ci_time/), -O1 with line tables: reports
-# still name file and line (-O2 -g made the step 812 s instead of 653 s with GCC, -O0 ran the tests slower).
-# The AddressSanitizer build carries libFuzzer's coverage (fuzzer-no-link) in every library and links the
-# fuzz targets (NOVA_FUZZ), which fuzz what the tests have just run.
+# build-asan alike and neither rebuilds what the other built. clang-19, which libFuzzer needs (GCC's build took
+# about as long: docs/results/ci_time/), -O1 with line tables: reports still name file and line (-O2 -g made
+# the step 812 s instead of 653 s with GCC, -O0 ran the tests slower). The AddressSanitizer build carries
+# libFuzzer's coverage (fuzzer-no-link) in every library and links the fuzz targets (NOVA_FUZZ), which fuzz
+# what the tests have just run.
 # Usage (sourced, from the repository root): sanitizer_build asan|tsan "TARGETS" ("" for all)
 
 sanitizer_build() {
