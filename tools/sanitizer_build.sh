@@ -7,16 +7,13 @@
 # Usage (sourced, from the repository root): sanitizer_build asan|tsan "TARGETS" ("" for all)
 
 sanitizer_build() {
-  local which=$1 targets=$2 build=build-$1 sanitizer fuzz=OFF
-  local clang
+  local which=$1 targets=$2 build=build-$1 sanitizer coverage="" fuzz=OFF clang
   clang=$(command -v clang++-19) || { echo "sanitizers: clang++-19 is required (tools/setup.sh installs it)" >&2; return 1; }
   case $which in
-    asan) sanitizer="-fsanitize=address,undefined" fuzz=ON ;;
+    asan) sanitizer="-fsanitize=address,undefined" coverage="-fsanitize=fuzzer-no-link" fuzz=ON ;;
     tsan) sanitizer="-fsanitize=thread" ;;
     *) echo "sanitizer_build: asan or tsan, not '$which'" >&2; return 2 ;;
   esac
-  local coverage=""
-  [ "$fuzz" = ON ] && coverage="-fsanitize=fuzzer-no-link"
   echo "== $build: $sanitizer"
   cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DNOVA_EMULATE_REPRESENTATIVE=ON -DNOVA_FUZZ=$fuzz \

@@ -212,7 +212,7 @@ def wg_tc_input(row):
     Older files' few such rows were measured before that path existed (docs/results/tc_choice/)."""
     n = int(row["transform"][1]) + 2
     return (kernel(row) == "wgmma" and n == 6 and row["layout"] == "NHWC" and int(row["c"]) == 64 and
-            int(row["k"]) <= 64 and row["transform"] in KRONECKER_EXACT and wg_tiles(row) == 16)
+            int(row["k"]) <= 64 and row["transform"] in KRONECKER_EXACT)
 
 
 def sizes(row, ops):
