@@ -95,6 +95,12 @@ double weighted_sum(const std::array<double, size>& features, const std::array<d
 
 inline int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
+// The tile group of the wgmma kernel's launch for `s` with `t` on `d`, a shape whose groups are 16
+// (fused_wg_wave_tiles: 8 where those all fit one wave).
+inline int wg_launch_tiles(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
+  return kernels::fused_wg_wave_tiles(kernels::kWgMaxTiles, tile_shape(s, t).tiles, d.multiprocessors);
+}
+
 // The correction's terms: 1, the logs of N, C, K, H, W and the tile count, each size clamped to the
 // range of the fitted random shapes (N 1-64, C and K 3-1536, H and W 2-256) so that no shape beyond
 // them extrapolates further, and the products of every pair of those logs (squares included).
@@ -145,7 +151,7 @@ inline std::array<double, kTreeFeatures> tree_features(const ConvShape& s, const
     waves = static_cast<double>(kernels::fused_blocks(P, static_cast<int>(K), launch)) /
             static_cast<double>(sms * kernels::fused_blocks_per_sm(launch.k_blocks, launch.chunked));
   else if (path == CostPath::wgmma)
-    waves = ceil_div(P, 16) / static_cast<double>(sms);
+    waves = ceil_div(P, wg_launch_tiles(s, t, d)) / static_cast<double>(sms);
   else
     waves = ceil_div(P, 128) * ceil_div(K, 128) / static_cast<double>(sms);
   return {static_cast<double>(path), static_cast<double>(t.m), nchw ? 1.0 : 0.0,
@@ -262,21 +268,21 @@ inline kernels::FusedLaunch fastest_fused_launch(const ConvShape& s, const Trans
   return best;
 }
 
-// Whether the wgmma kernel (tile groups of 16) takes `s` with `t` on its tensor-core input transform
+// Whether the wgmma kernel's launch (wg_launch_tiles) takes `s` with `t` on its tensor-core input transform
 // (fused_wgmma_kernels.hpp launch_fused_wg_conv; x aligned for the copy engine and the layout within the
 // shared memory, as on Hopper): its producers then multiply the patches on the tensor cores instead of
 // running the transform's input_ops.
-inline bool wg_tc_input(const ConvShape& s, const TransformEntry& t) {
+inline bool wg_tc_input(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
   const bool bf16 = s.dtype == NOVA_DTYPE_BF16;
   return s.dtype != NOVA_DTYPE_FP32 &&
          kernels::fused_wg_tc_input(t.n, static_cast<int>(s.c), static_cast<int>(s.k),
-                                    s.layout == NOVA_LAYOUT_NCHW ? kernels::Layout::nchw : kernels::Layout::nhwc, kernels::kWgMaxTiles,
+                                    s.layout == NOVA_LAYOUT_NCHW ? kernels::Layout::nchw : kernels::Layout::nhwc, wg_launch_tiles(s, t, d),
                                     bf16 ? kernels::Storage::bf16 : kernels::Storage::f16,
                                     bf16 ? t.kronecker_exact_bf16 : t.kronecker_exact_fp16);
 }
 
-// Microseconds of the wgmma fused kernel's forward of `s` with `t` (tile groups of 16) on `d`: the
-// work of one SM's tile groups on the persistent grid (the producers' transforms, or their products on
+// Microseconds of the wgmma fused kernel's forward of `s` with `t` (a shape whose tile group is 16) on `d`:
+// the work of one SM's tile groups on the persistent grid (the producers' transforms, or their products on
 // the tensor-core path, and patch loads, the consumer's stages and fold, the staged outputs) and the
 // bytes of x and y.
 inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
@@ -285,18 +291,20 @@ inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t,
   const double nn = double{1} * t.n * t.n, m2 = double{1} * t.m * t.m;
   const double cp = kernels::fused_padded_channels(static_cast<int>(s.c)),
                blocks_k = static_cast<double>(kernels::fused_wg_padded_outputs(static_cast<int>(s.k)) / kernels::kWgRows);
-  const int64_t tile_groups = (tiling.tiles + kernels::kWgMaxTiles - 1) / kernels::kWgMaxTiles;
-  const double groups = static_cast<double>((tile_groups + multiprocessors - 1) / multiprocessors);
+  const int launch_tiles = wg_launch_tiles(s, t, d);
+  const int64_t tile_groups = (tiling.tiles + launch_tiles - 1) / launch_tiles;
+  // An SM's tile groups, and their tiles.
+  const double groups = static_cast<double>((tile_groups + multiprocessors - 1) / multiprocessors), tiles = groups * launch_tiles;
   const double io = 2.0 * static_cast<double>(s.input_elements() + s.output_elements());
-  const bool tc = wg_tc_input(s, t);
+  const bool tc = wg_tc_input(s, t, d);
   const std::array<double, 8> f = {1.0,
-                                   tc ? 0.0 : groups * 16 * cp * t.input_ops / 1e6,
-                                   groups * 16 * nn * cp * 2 / 1e6,
+                                   tc ? 0.0 : tiles * cp * t.input_ops / 1e6,
+                                   tiles * nn * cp * 2 / 1e6,
                                    groups * blocks_k * t.n * cp / 16 / 1e3,
-                                   groups * blocks_k * 64 * 16 * t.output_ops / 1e6,
-                                   groups * blocks_k * 64 * 16 * m2 * 2 / 1e6,
+                                   tiles * blocks_k * 64 * t.output_ops / 1e6,
+                                   tiles * blocks_k * 64 * m2 * 2 / 1e6,
                                    io / 1e6,
-                                   tc ? groups * 16 * cp / 1e3 : 0.0};
+                                   tc ? tiles * cp / 1e3 : 0.0};
   const double us = corrected(weighted_sum(with_slowdown(f, kWgmmaFusedByteFeatures, memory_slowdown(d)), kWgmmaFusedCoefficients),
                               CostPath::wgmma, s, t);
   return with_trees(us, s, t, CostPath::wgmma, {}, d);

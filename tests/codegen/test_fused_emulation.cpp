@@ -269,6 +269,17 @@ void check_wgmma(const Shape& s, unsigned seed) {
       }
 }
 
+// A launch of a shape whose groups are 16 takes 8 where those all fit one wave (fused_wg_wave_tiles).
+TEST_CASE("wgmma tile groups: 8 in place of 16 where they fit one wave") {
+  using nova::kernels::fused_wg_wave_tiles;
+  CHECK(fused_wg_wave_tiles(16, 196, 132) == 8);     // ResNet-50 64@56 b1, F(4,3): 25 groups of 8
+  CHECK(fused_wg_wave_tiles(16, 8 * 132, 132) == 8);  // 132 groups of 8
+  CHECK(fused_wg_wave_tiles(16, 8 * 132 + 1, 132) == 16);
+  CHECK(fused_wg_wave_tiles(16, 3136, 132) == 16);   // VGG-16 64@224 b1: 392 groups of 8
+  CHECK(fused_wg_wave_tiles(8, 100, 132) == 8);      // a shape whose groups are 8 keeps them
+  CHECK(fused_wg_wave_tiles(0, 100, 132) == 0);      // not this kernel
+}
+
 TEST_CASE("wgmma fused kernel, emulated on the CPU: channel classes, layouts, fp16 and bf16") {
   using nova::generated::f2x3_standard::Transform;
   using F43 = nova::generated::f4x3_standard::Transform;

@@ -551,8 +551,9 @@ bool run_config(Bench& b, nova_handle_t nova, const Problem& p, nova_conv_desc_t
 
 // Each named configuration of one problem that AUTO can take: `d`'s transform on the 3-pass pipeline
 // and on each fused kernel that runs it (where both the mma.sync and the wgmma kernel do, both: AUTO
-// picks between them by its cost model; the wgmma kernel with tile groups of 8, which AUTO never
-// runs, left out). Calls `each(ConfigResult)` with y holding the configuration's output.
+// picks between them by its cost model; the wgmma kernel on shapes whose tile groups are 8, which AUTO
+// never runs, left out: the profile names the shape's group, also where a one-wave grid of a shape of 16
+// launches groups of 8). Calls `each(ConfigResult)` with y holding the configuration's output.
 constexpr int kWgmmaGroupTiles = 16;  // the wgmma tile group AUTO runs (fused_wgmma_kernels.hpp kWgMaxTiles)
 template <typename Each>
 void named_configs(Bench& b, const Problem& p, nova_conv_desc_t d, const DeviceBuffer& x, DeviceBuffer& y, int reps,

@@ -79,6 +79,10 @@ NARROW_PRODUCT = set()
 # their fused rows ran the wgmma kernel wherever it runs (those with tile groups of 8, which the runtime
 # never takes, are left out), the mma.sync kernel elsewhere.
 WGMMA_FORCED = set()
+# --sixteen-tile-groups: files measured before the wgmma kernel took groups of 8 where those fit one wave
+# (2026-11-30, thirty-ninth session; fused_wgmma_kernels.hpp fused_wg_wave_tiles): every launch of a shape whose
+# groups are 16 took 16 there.
+SIXTEEN_TILE_GROUPS = set()
 # Peak memory bandwidth (GB/s, 2 x memory clock x bus width, as the runtime computes it from the
 # device's attributes; nova-bench-conv prints it) of the H200 that is the model's reference, and of
 # the slowest GPU fitted (an H100 SXM: 2,619 MHz, 5,120 bits): gpu_cost_model.hpp
@@ -206,13 +210,19 @@ def kernel(row):
     return "wgmma" if wgmma else "mma"
 
 
+def wg_launch_tiles(row, P):
+    """gpu_cost_model.hpp wg_launch_tiles: the wgmma kernel's tile group for a shape whose groups are 16."""
+    return 8 if not row["sixteen_tile_groups"] and math.ceil(P / 8) <= MULTIPROCESSORS else 16
+
+
 def wg_tc_input(row):
     """gpu_cost_model.hpp wg_tc_input: whether the wgmma kernel ran the row's configuration on its
     tensor-core input transform (fused_wgmma_kernels.hpp fused_wg_tc_input; the bench's data is fp16).
     Older files' few such rows were measured before that path existed (docs/results/tc_choice/)."""
-    n = int(row["transform"][1]) + 2
-    return (kernel(row) == "wgmma" and n == 6 and row["layout"] == "NHWC" and int(row["c"]) == 64 and
-            int(row["k"]) <= 64 and row["transform"] in KRONECKER_EXACT)
+    m = int(row["transform"][1])
+    P = int(row["n"]) * math.ceil(int(row["h"]) / m) * math.ceil(int(row["w"]) / m)
+    return (kernel(row) == "wgmma" and m + 2 == 6 and row["layout"] == "NHWC" and int(row["c"]) == 64 and
+            int(row["k"]) <= 64 and row["transform"] in KRONECKER_EXACT and wg_launch_tiles(row, P) == 16)
 
 
 def sizes(row, ops):
@@ -238,14 +248,16 @@ def features(row, ops, split_coefficients):
     kernel's row split is the one `split_coefficients` predict fastest."""
     path = kernel(row)
     m, n, nn, N, C, K, H, W, P, input_ops, output_ops, x, y, nchw = sizes(row, ops)
-    if path == "wgmma":  # per SM of the persistent grid: its tile groups of 16
+    if path == "wgmma":  # per SM of the persistent grid: its tile groups, and their tiles
         cp, blocks_k = (C + 15) // 16 * 16, (K + 63) // 64
-        groups = math.ceil(math.ceil(P / 16) / MULTIPROCESSORS)
+        launch_tiles = wg_launch_tiles(row, P)
+        groups = math.ceil(math.ceil(P / launch_tiles) / MULTIPROCESSORS)
+        tiles = groups * launch_tiles
         tc = wg_tc_input(row)
-        return with_slowdown([1.0, 0.0 if tc else groups * 16 * cp * input_ops / 1e6, groups * 16 * nn * cp * 2 / 1e6,
-                groups * blocks_k * n * cp / 16 / 1e3, groups * blocks_k * 64 * 16 * output_ops / 1e6,
-                groups * blocks_k * 64 * 16 * m * m * 2 / 1e6, (x + y) / 1e6,
-                groups * 16 * cp / 1e3 if tc else 0.0], row, path)
+        return with_slowdown([1.0, 0.0 if tc else tiles * cp * input_ops / 1e6, tiles * nn * cp * 2 / 1e6,
+                groups * blocks_k * n * cp / 16 / 1e3, tiles * blocks_k * 64 * output_ops / 1e6,
+                tiles * blocks_k * 64 * m * m * 2 / 1e6, (x + y) / 1e6,
+                tiles * cp / 1e3 if tc else 0.0], row, path)
     if path == "3-pass":
         V, U, M = nn * P * C * 2, nn * K * C * 2, nn * P * K * product_bytes(row, ops)
         gemm = 2 * nn * math.ceil(P / 128) * 128 * math.ceil(C / 32) * 32 * math.ceil(K / 64) * 64
@@ -302,6 +314,7 @@ def load(paths, mma_only=(), split_with=None, bandwidth=None):
             row["mma_only"] = i >= len(paths)
             row["narrow_product"] = Path(path).resolve() in NARROW_PRODUCT
             row["wgmma_forced"] = Path(path).resolve() in WGMMA_FORCED
+            row["sixteen_tile_groups"] = Path(path).resolve() in SIXTEEN_TILE_GROUPS
             if row["wgmma_forced"] and row["path"] == "fused" and wg_tiles(row) == 8:
                 continue  # the wgmma kernel with tile groups of 8: not a configuration the runtime runs
             row["split_with"] = coefficients
@@ -430,7 +443,7 @@ def tree_features(row, ops, launch, corrected_us):
         groups, k_blocks, _, chunked, split = launch
         waves = fused_blocks(P, K, launch) / (MULTIPROCESSORS * (2 if k_blocks == 1 and not chunked else 1))
     elif path == "wgmma":
-        waves = math.ceil(P / 16) / MULTIPROCESSORS
+        waves = math.ceil(P / wg_launch_tiles(row, P)) / MULTIPROCESSORS
     else:
         waves = math.ceil(P / 128) * math.ceil(K / 128) / MULTIPROCESSORS
     return [PATH_IDS[path], m, nchw, math.log(N), math.log(C), math.log(K), math.log(H), math.log(W), math.log(P),
@@ -630,6 +643,8 @@ def main():
                              "where fp16's budget allows; the rest had M in fp32")
     parser.add_argument("--wgmma-forced", nargs="+", default=[], metavar="CSV",
                         help="files measured with NOVA_FUSED_KERNEL=wgmma before the bench named the fused kernel")
+    parser.add_argument("--sixteen-tile-groups", nargs="+", default=[], metavar="CSV",
+                        help="files measured before the wgmma kernel took groups of 8 on one-wave grids")
     parser.add_argument("--bandwidth", action="append", nargs="+", default=[], metavar=("GBPS", "CSV"),
                         help="the peak memory bandwidth (GB/s) of the GPU that measured the CSV files named after "
                              f"it (default: the H200's {REFERENCE_GBPS:g}); may be repeated")
@@ -647,6 +662,7 @@ def main():
     TREE_COUNT, TREE_LEAVES, TREE_RATE = int(args.tree_size[0]), int(args.tree_size[1]), args.tree_size[2]
     NARROW_PRODUCT.update(Path(path).resolve() for path in args.narrow_product)
     WGMMA_FORCED.update(Path(path).resolve() for path in args.wgmma_forced)
+    SIXTEEN_TILE_GROUPS.update(Path(path).resolve() for path in args.sixteen_tile_groups)
     ops = transform_ops()
     named = {Path(csv_path).resolve(): fused_coefficients(group[0]) for group in args.chosen_with for csv_path in group[1:]}
     default = fused_coefficients(next((group[0] for group in args.chosen_with if len(group) == 1), DEFAULT_COEFFICIENTS))

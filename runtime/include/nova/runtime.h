@@ -192,7 +192,8 @@ typedef struct {
   double filter_bytes, input_bytes, gemm_bytes, output_bytes;
   double gemm_flops;                                       /* 2 * n^2 * K * C * P */
   int fused;        /* 0: the 3-pass pipeline ran; 1: a fused kernel (mma.sync, or MFMA on AMD); 2: the wgmma one */
-  int fused_tiles;  /* the fused kernel's tile group: tiles one block multiplies together (0: 3-pass) */
+  int fused_tiles;  /* the fused kernel's tile group: tiles one block multiplies together (0: 3-pass); the wgmma
+                     * kernel's of the shape, where a grid whose groups of 8 all fit one wave runs 8 for 16 */
   int fused_input;  /* the wgmma kernel's input transform: 1 on the tensor cores (F(4,3) NHWC fp16, C = 64), else 0 */
 } nova_stage_profile_t;
 

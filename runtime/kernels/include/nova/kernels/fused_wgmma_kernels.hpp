@@ -147,6 +147,14 @@ constexpr int fused_wg_tiles(int n, int m, int C, int K, long long shared_limit)
   return 0;
 }
 
+// The tile groups a launch takes of a shape whose groups are `tiles` (fused_wg_tiles): 8 in place of 16 where the
+// grid's groups of 8 all run at once (no more of them than SMs): a block then has half the producers' and the
+// fold's work, and the grid takes more SMs. Measured on the H200 0.75x the time of groups of 16 on all 222 such
+// random shapes (docs/performance.md, "Fused v5.25"; v5.31 found halves beside whole groups no better).
+NOVA_HD constexpr int fused_wg_wave_tiles(int tiles, long long grid_tiles, int multiprocessors) {
+  return tiles == kWgMaxTiles && (grid_tiles + kWgMaxTiles / 2 - 1) / (kWgMaxTiles / 2) <= multiprocessors ? kWgMaxTiles / 2 : tiles;
+}
+
 // The U stages of a launch with these tile groups: as many as the shared memory holds, up to
 // kWgMaxUStages (each stage more is one more refill in flight while the consumer multiplies).
 constexpr int fused_wg_u_stages(int n, int m, int C, int K, int tiles, Layout layout, long long shared_limit,
@@ -919,14 +927,15 @@ hipError_t launch_fused_wg_filter_order(const T* U, T* F, int n, int K, int C, h
 }
 
 // Launches the wgmma kernel for a shape fused_uses_wgmma accepted (U in fused_wg_filter_index order):
-// `variants` are the transform's kernels of this storage type and `layout` (16 tiles a group, 8),
+// `variants` are the transform's kernels of this storage type and `layout` (16 tiles a group, 8; which one:
+// fused_wg_wave_tiles),
 // with as many U stages as the shared memory holds; the input transform on the tensor cores where
 // fused_wg_tc_input says and the driver makes the tensor map (then *tc_input, where given, is true).
 template <typename T>
 hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, Layout layout, const T* x, const T* U,
                                 T* y, const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
                                 hipStream_t stream, bool* tc_input = nullptr) {
-  const int tiles = fused_wg_tiles(t.n, t.m, g.channels, K, device.shared_limit);
+  const int tiles = fused_wg_wave_tiles(fused_wg_tiles(t.n, t.m, g.channels, K, device.shared_limit), g.tiles, device.multiprocessors);
   if (tiles == 0) return hipErrorInvalidValue;
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
   FusedConvArgs args{x, U, y, bias, relu, K, FusedLaunch{}, 0, g};
