@@ -18,8 +18,8 @@ measured_before=("$s26"/rand1{12,13,14,15,16,17,18,19,20,21}_new.csv.gz current_
 measured_dcbb408=("$s27"/rand1{34,35,36,37,38,39,40,41,42,43}_new.csv.gz)
 measured_d087224=("$forced"/rand15{4,5,6,7}_new.csv.gz "$wg"/rand1{58,59,60,61}_new.csv.gz)
 measured_cf4297f=("$tc"/rand2{19,20,21,22,24,25}_new.csv.gz "$tc"/frontier_b{8,32}.csv.gz)
-measured_d3bcf32=("$here"/rand23{4,5,6,7,8}_new.csv.gz "$here"/frontier_b1.csv.gz)
-h200=("${measured_before[@]}" "${measured_dcbb408[@]}" "${measured_d087224[@]}" "${measured_cf4297f[@]}" "${measured_d3bcf32[@]}")
+measured_6eb5073=("$here"/rand23{4,5,6,7,8}_new.csv.gz "$here"/frontier_b1.csv.gz)
+h200=("${measured_before[@]}" "${measured_dcbb408[@]}" "${measured_d087224[@]}" "${measured_cf4297f[@]}" "${measured_6eb5073[@]}")
 h100=(tile_pairs/h100_seed{17,20,21,22,23,24,25,54,55}.csv.gz tile_pairs/h100_frontier_b32.csv)
 held_h200=(current_kernels/rand13{2,3}.csv "$wg"/rand162_new.csv "$tc"/rand223_new.csv)
 held_h100=(trees/h100_trees_seed7{4,5}.csv)
@@ -27,7 +27,7 @@ chosen=(--chosen-with current_kernels/chosen_with.txt "${measured_before[@]}" cu
         --chosen-with larger_trees/chosen_with_dcbb408.txt "${measured_dcbb408[@]}"
         --chosen-with "$wg"/chosen_with_d087224.txt "${measured_d087224[@]}" "$wg"/rand162_new.csv
         --chosen-with "$tc"/chosen_with_cf4297f.txt "${measured_cf4297f[@]}" "$tc"/rand223_new.csv
-        --chosen-with "$here"/chosen_with_d3bcf32.txt "${measured_d3bcf32[@]}")
+        --chosen-with "$here"/chosen_with_6eb5073.txt "${measured_6eb5073[@]}")
 options=(--tree-size 400 63 0.05 --small-batch-weight 30 --wgmma-forced "$forced"/rand15{4,5,6,7}_new.csv.gz
          --sixteen-tile-groups "${measured_before[@]}" "${measured_dcbb408[@]}" "${measured_d087224[@]}" "${measured_cf4297f[@]}"
          "${h100[@]}")
