@@ -616,6 +616,10 @@ __device__ __forceinline__ void fused_wg_stage(const FusedConvArgs& a, const WgB
                                                const float (&out)[Transform::m * Transform::m][kTiles / 2], int kh, int e,
                                                int slot, int thread) {
   constexpr int m = Transform::m;
+  // The staging's addresses and biases are computed here, not hoisted out of the group loop: held through the rows'
+  // folds, they made ptxas spill in the NHWC consumers of the F(4,3) sets with denser output transforms than the
+  // standard one (docs/results/kernel_spills/).
+  wg_opaque(thread);
   // A thread's accumulators lie in two rows (wg_accumulator_row: d / 2 % 2 picks one): their biases
   // are read before the wait, so that the loads' latency hides in it.
   float biases[2];

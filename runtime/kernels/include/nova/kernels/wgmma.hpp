@@ -166,6 +166,7 @@ inline void wgmma_commit() {}
 template <int pending> inline void wgmma_wait() {}
 template <int kRows, int kCols> inline void wg_fence_registers(float (&)[kRows][kCols]) {}
 template <int kN> inline void wg_fence_registers(float (&)[kN]) {}
+inline void wg_opaque(int&) {}
 template <int registers> inline void wg_set_registers(bool) {}
 
 // d = A B, or d += A B where `accumulate`, for the blocks A and B's descriptors name, as thread
@@ -341,6 +342,9 @@ template <int kRows, int kCols> __device__ inline void wg_fence_registers(float 
 #pragma unroll
   for (int r = 0; r < kRows; ++r) wg_fence_registers(d[r]);
 }
+// Makes `v` a value the compiler cannot see through here, so that what is computed from it is computed after this
+// point and not hoisted out of an enclosing loop.
+__device__ inline void wg_opaque(int& v) { asm volatile("" : "+r"(v)); }
 template <int pending> __device__ inline void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(pending) : "memory");
 }
