@@ -334,19 +334,18 @@ TEST_CASE("the cost model prices the wgmma kernel's tensor-core input path where
     REQUIRE(nova::runtime::validate_descriptor(&d, s) == NOVA_STATUS_SUCCESS);
     return s;
   };
-  const nova::runtime::CostDevice h200{132, 4814.3};
   const ConvShape path = shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16);  // 1,568 tiles: groups of 16
-  CHECK(nova::runtime::wg_tc_input(path, *standard, h200));
-  CHECK(nova::runtime::wg_tc_input(shape(64, 24, NOVA_LAYOUT_NHWC, NOVA_DTYPE_BF16), *standard, h200));
-  CHECK_FALSE(nova::runtime::wg_tc_input(path, *accurate, h200));                                        // B^T (x) B^T not exact
-  CHECK_FALSE(nova::runtime::wg_tc_input(path, *small, h200));                                           // F(2,3): n = 4
-  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 64, NOVA_LAYOUT_NCHW, NOVA_DTYPE_FP16), *standard, h200));
-  CHECK_FALSE(nova::runtime::wg_tc_input(shape(48, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16), *standard, h200));
-  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 128, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16), *standard, h200));
-  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP32), *standard, h200));
+  CHECK(nova::runtime::wg_tc_input(path, *standard, kH200));
+  CHECK(nova::runtime::wg_tc_input(shape(64, 24, NOVA_LAYOUT_NHWC, NOVA_DTYPE_BF16), *standard, kH200));
+  CHECK_FALSE(nova::runtime::wg_tc_input(path, *accurate, kH200));  // B^T (x) B^T not exact
+  CHECK_FALSE(nova::runtime::wg_tc_input(path, *small, kH200));  // F(2,3): n = 4
+  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 64, NOVA_LAYOUT_NCHW, NOVA_DTYPE_FP16), *standard, kH200));
+  CHECK_FALSE(nova::runtime::wg_tc_input(shape(48, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16), *standard, kH200));
+  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 128, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16), *standard, kH200));
+  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP32), *standard, kH200));
   // Batch 1: 196 tiles, whose groups of 8 fit one wave: the launch takes 8 (fused_wg_wave_tiles), on the FP path.
   const ConvShape one_wave = shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16, 1);
-  CHECK(nova::runtime::wg_launch_tiles(one_wave, *standard, h200) == 8);
-  CHECK(nova::runtime::wg_launch_tiles(path, *standard, h200) == 16);
-  CHECK_FALSE(nova::runtime::wg_tc_input(one_wave, *standard, h200));
+  CHECK(nova::runtime::wg_launch_tiles(one_wave, *standard, kH200) == 8);
+  CHECK(nova::runtime::wg_launch_tiles(path, *standard, kH200) == 16);
+  CHECK_FALSE(nova::runtime::wg_tc_input(one_wave, *standard, kH200));
 }
