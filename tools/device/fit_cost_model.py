@@ -19,7 +19,7 @@ data, and with --write writes the whole fit as runtime/src/gpu_cost_fit.inc, whi
 includes.
 
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...] [--narrow-product CSV...]
-                    [--wgmma-forced CSV...]
+                    [--wgmma-forced CSV...] [--sixteen-tile-groups CSV...]
                     [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction]
                     [--benchmark-weight W] [--small-batch-weight W] [--bandwidth GBPS CSV...]
                     [--cv FOLDS] [--no-trees | --tree-size COUNT LEAVES RATE] [--write runtime/src/gpu_cost_fit.inc]
