@@ -7,14 +7,15 @@
 // layout (exp of a quadratic function of the logs of the sizes: how efficiently the kernels run a
 // shape, fitted to order the configurations of a shape), times exp of gradient-boosted regression
 // trees fitted to what is left (waves, padding, launches, the transform). Fitted per path (3-pass,
-// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 12,000 random shapes
+// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 13,500 random shapes
 // on an H200 (7,800 measured with the v5.17 kernels; 2,400 with v5.20: 1,200 with each fused
 // configuration timed on both fused kernels, 1,200 with the wgmma kernel forced; 1,800 with v5.28, 1,200
-// of them with C = 64, where the wgmma kernel takes its tensor-core input path), 2,700 on an H100
-// and the 18 benchmark layer/layout pairs (v5.28; batches 1, 8 and 32, each row weighted 30; both fused
+// of them with C = 64, where the wgmma kernel takes its tensor-core input path; 1,500 with the wgmma kernel's
+// groups of 8 on one-wave grids, 300 of them with C = 64), 2,700 on an H100 and the 18 benchmark layer/layout
+// pairs (batches 8 and 32 with v5.28, batch 1 with the groups of 8; each row weighted 30; both fused
 // kernels) by tools/device/fit_cost_model.py, which computes the same features (keep the
 // two in step) and writes gpu_cost_fit.inc; data and checks in docs/results/cost_model/ and, for
-// this fit, docs/results/tc_choice/. On another GPU the waves follow its multiprocessor count and
+// this fit, docs/results/wave_choice/. On another GPU the waves follow its multiprocessor count and
 // shared memory and the bytes its memory bandwidth (clamped to the two fitted GPUs'); the rest keeps
 // the Hopper rates.
 #pragma once
