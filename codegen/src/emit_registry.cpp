@@ -18,12 +18,6 @@ std::string double_table(const char* name, const RationalMatrix& m) {
   return out.str();
 }
 
-// "true" where B^T (x) B^T of the config's transform is exact in `storage` (the registry's kronecker_exact_*).
-const char* kronecker_exact(const exact::Config& c, kernels::Storage storage) {
-  const std::vector<double> BT = row_major_doubles(c.transform.BT);
-  return kernels::fused_wg_kronecker_exact(c.transform.tile.n(), BT.data(), storage) ? "true" : "false";
-}
-
 }  // namespace
 
 std::string emit_all_transforms(const std::vector<Source>& sources) {
@@ -84,8 +78,8 @@ std::string emit_registry(const std::vector<Source>& sources) {
     out << "        .AT = " << c.name << "::kAT,\n"
         << "        .G = " << c.name << "::kG,\n"
         << "        .BT = " << c.name << "::kBT,\n"
-        << "        .kronecker_exact_fp16 = " << kronecker_exact(c, kernels::Storage::f16) << ",\n"
-        << "        .kronecker_exact_bf16 = " << kronecker_exact(c, kernels::Storage::bf16) << ",\n"
+        << "        .kronecker_terms_fp16 = generated::" << c.name << "::Transform::kronecker_terms_fp16,\n"
+        << "        .kronecker_terms_bf16 = generated::" << c.name << "::Transform::kronecker_terms_bf16,\n"
         << "        .input_ops = " << input_ops << ",\n"
         << "        .output_ops = " << output_ops << ",\n"
         << "        .amp2d = " << double_literal(c.metrics.amp2d) << ",\n"

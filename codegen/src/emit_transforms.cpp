@@ -22,6 +22,12 @@ std::string op_count_comment(const std::vector<TransformStats>& stats) {
   return out.str();
 }
 
+// How many tables of `storage` sum exactly to B^T (x) B^T of the config's transform (the Transform's kronecker_terms_*).
+int kronecker_terms(const exact::Config& c, kernels::Storage storage) {
+  const std::vector<double> BT = row_major_doubles(c.transform.BT);
+  return kernels::fused_wg_kronecker_terms(c.transform.tile.n(), BT.data(), storage);
+}
+
 std::string constants_block(const TransformPrograms& p) {
   std::vector<Rational> values;
   for (const LinearProgram* program : {&p.input, &p.filter, &p.output})
@@ -131,6 +137,11 @@ std::string emit_transforms_header(const Source& source, const TransformPrograms
          "  static constexpr const char* name = \""
       << c.name << "\";\n"
       << "  static constexpr int m = kM, r = kR, n = kN;\n"
+      << "  // B^T (x) B^T as a sum of this many fp16 / bf16 tables, exactly (0: not of two), which the wgmma kernel's\n"
+         "  // input transform on the tensor cores takes (nova/kernels/kernel_table.hpp fused_wg_kronecker_terms).\n"
+         "  static constexpr int kronecker_terms_fp16 = "
+      << kronecker_terms(c, kernels::Storage::f16) << ", kronecker_terms_bf16 = " << kronecker_terms(c, kernels::Storage::bf16)
+      << ";\n"
          "  template <typename T>\n"
          "  NOVA_HD static void input_2d(const T* d, T* v) { input_transform_2d(d, v); }\n"
          "  template <typename T>\n"

@@ -443,7 +443,7 @@ class GpuBackend final : public Backend {
         timer.mark(1);
         FusedDevice kernel = device_;  // the launcher runs the wgmma kernel, and splits rows, where this says so
         kernel.wgmma = wgmma(s, t);
-        kernel.kronecker_exact = storage_of<T>() == Storage::f16 ? t.kronecker_exact_fp16 : t.kronecker_exact_bf16;
+        kernel.kronecker_terms = storage_of<T>() == Storage::f16 ? t.kronecker_terms_fp16 : t.kronecker_terms_bf16;
         const FusedLaunch mma_launch = kernel.wgmma ? FusedLaunch{} : launch_of(s, t);  // mma.sync, or MFMA on AMD
         if (!kernel.wgmma && !kernel.mfma) kernel.row_split = mma_launch.row_split;
         if (profile) {

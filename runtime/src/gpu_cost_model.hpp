@@ -7,15 +7,15 @@
 // layout (exp of a quadratic function of the logs of the sizes: how efficiently the kernels run a
 // shape, fitted to order the configurations of a shape), times exp of gradient-boosted regression
 // trees fitted to what is left (waves, padding, launches, the transform). Fitted per path (3-pass,
-// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 13,500 random shapes
+// mma.sync fused, wgmma fused) to graph-replay times of every configuration on 14,400 random shapes
 // on an H200 (7,800 measured with the v5.17 kernels; 2,400 with v5.20: 1,200 with each fused
 // configuration timed on both fused kernels, 1,200 with the wgmma kernel forced; 1,800 with v5.28, 1,200
 // of them with C = 64, where the wgmma kernel takes its tensor-core input path; 1,500 with the wgmma kernel's
-// groups of 8 on one-wave grids, 300 of them with C = 64), 2,700 on an H100 and the 18 benchmark layer/layout
-// pairs (batches 8 and 32 with v5.28, batch 1 with the groups of 8; each row weighted 30; both fused
-// kernels) by tools/device/fit_cost_model.py, which computes the same features (keep the
-// two in step) and writes gpu_cost_fit.inc; data and checks in docs/results/cost_model/ and, for
-// this fit, docs/results/wave_choice/. On another GPU the waves follow its multiprocessor count and
+// groups of 8 on one-wave grids, 300 of them with C = 64; 900 with v5.33's two tables on that path, 600 of them
+// with C = 64), 2,700 on an H100 and the 18 benchmark layer/layout pairs (batches 8 and 32 with v5.33, batch 1
+// with the groups of 8; each row weighted 30; both fused kernels) by tools/device/fit_cost_model.py, which
+// computes the same features (keep the two in step) and writes gpu_cost_fit.inc; data and checks in
+// docs/results/cost_model/ and, for this fit, docs/results/tc_two_tables/. On another GPU the waves follow its multiprocessor count and
 // shared memory and the bytes its memory bandwidth (clamped to the two fitted GPUs'); the rest keeps
 // the Hopper rates.
 #pragma once
@@ -269,17 +269,19 @@ inline kernels::FusedLaunch fastest_fused_launch(const ConvShape& s, const Trans
   return best;
 }
 
-// Whether the wgmma kernel's launch (wg_launch_tiles) takes `s` with `t` on its tensor-core input transform
-// (fused_wgmma_kernels.hpp launch_fused_wg_conv; x aligned for the copy engine and the layout within the
-// shared memory, as on Hopper): its producers then multiply the patches on the tensor cores instead of
-// running the transform's input_ops.
-inline bool wg_tc_input(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
+// How many tables of B^T (x) B^T the wgmma kernel's launch (wg_launch_tiles) multiplies the patches of `s` by
+// with `t` on its tensor-core input transform (fused_wgmma_kernels.hpp launch_fused_wg_conv, fused_wg_tc_input; x
+// aligned for the copy engine and the layout within the shared memory, as on Hopper), in place of running the
+// transform's input_ops; 0 where it runs those.
+inline int wg_tc_tables(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
   const bool bf16 = s.dtype == NOVA_DTYPE_BF16;
-  return s.dtype != NOVA_DTYPE_FP32 &&
-         kernels::fused_wg_tc_input(t.n, static_cast<int>(s.c), static_cast<int>(s.k),
-                                    s.layout == NOVA_LAYOUT_NCHW ? kernels::Layout::nchw : kernels::Layout::nhwc, wg_launch_tiles(s, t, d),
-                                    bf16 ? kernels::Storage::bf16 : kernels::Storage::f16,
-                                    bf16 ? t.kronecker_exact_bf16 : t.kronecker_exact_fp16);
+  const int tables = bf16 ? t.kronecker_terms_bf16 : t.kronecker_terms_fp16;
+  const bool tc = s.dtype != NOVA_DTYPE_FP32 &&
+                  kernels::fused_wg_tc_input(t.n, static_cast<int>(s.c), static_cast<int>(s.k),
+                                             s.layout == NOVA_LAYOUT_NCHW ? kernels::Layout::nchw : kernels::Layout::nhwc,
+                                             wg_launch_tiles(s, t, d), bf16 ? kernels::Storage::bf16 : kernels::Storage::f16,
+                                             tables, tile_shape(s, t).tiles, d.multiprocessors);
+  return tc ? tables : 0;
 }
 
 // Microseconds of the wgmma fused kernel's forward of `s` with `t` (a shape whose tile group is 16) on `d`:
@@ -297,15 +299,16 @@ inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t,
   // An SM's tile groups, and their tiles.
   const double groups = static_cast<double>((tile_groups + multiprocessors - 1) / multiprocessors), tiles = groups * launch_tiles;
   const double io = 2.0 * static_cast<double>(s.input_elements() + s.output_elements());
-  const bool tc = wg_tc_input(s, t, d);
-  const std::array<double, 8> f = {1.0,
-                                   tc ? 0.0 : tiles * cp * t.input_ops / 1e6,
+  const int tables = wg_tc_tables(s, t, d);
+  const std::array<double, 9> f = {1.0,
+                                   tables ? 0.0 : tiles * cp * t.input_ops / 1e6,
                                    tiles * nn * cp * 2 / 1e6,
                                    groups * blocks_k * t.n * cp / 16 / 1e3,
                                    tiles * blocks_k * 64 * t.output_ops / 1e6,
                                    tiles * blocks_k * 64 * m2 * 2 / 1e6,
                                    io / 1e6,
-                                   tc ? tiles * cp / 1e3 : 0.0};
+                                   tables ? tiles * cp / 1e3 : 0.0,
+                                   tables == 2 ? tiles * cp / 1e3 : 0.0};
   const double us = corrected(weighted_sum(with_slowdown(f, kWgmmaFusedByteFeatures, memory_slowdown(d)), kWgmmaFusedCoefficients),
                               CostPath::wgmma, s, t);
   return with_trees(us, s, t, CostPath::wgmma, {}, d);

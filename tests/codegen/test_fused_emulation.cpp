@@ -320,13 +320,12 @@ TEST_CASE("the fused kernels' tiles: the code generator emits them for those alo
 // missing tiles' copies left out), blocks that take several groups (each slot used again), K = 64 (the
 // copy engine's tile rows) and K below it, bias with and without ReLU. bf16 differs only in its element type
 // (fragments, products, V stores, the map's type), so it takes the first shape alone.
-template <typename T>
+template <class Transform, typename T>
 void check_tc_input(std::size_t shape_count) {
-  using F43 = nova::generated::f4x3_standard::Transform;
   const std::vector<Shape> shapes = {{1, 64, 64, 22, 23, 1}, {2, 64, 40, 9, 14, 2}, {1, 64, 64, 13, 6, 0}};
   unsigned seed = 91;
   for (const Shape& s : std::span(shapes).first(shape_count)) {
-    const FusedCase<F43, T, Layout::nhwc> c(s, seed++);
+    const FusedCase<Transform, T, Layout::nhwc> c(s, seed++);
     for (int relu = 0; relu <= 1; ++relu)
       for (const unsigned blocks : {1u, 2u}) {
         const Comparison r = c.template run_wgmma<16>(blocks, relu, nova::kernels::WgTcPlan::u_stages, true);
@@ -335,45 +334,124 @@ void check_tc_input(std::size_t shape_count) {
   }
 }
 
+// The table the kernel's fragments are made from (fused_wg_tc_table: the generated input_2d in fp32 on unit
+// patches) is B^T (x) B^T exactly wherever the path may run, so that the tables of the storage type sum to it.
+template <class Transform>
+void check_tc_table() {
+  const nova::kernels::TransformEntry* t = nova::kernels::find_transform(Transform::name);
+  REQUIRE(t);
+  if (t->n != nova::kernels::kWgTcSide || (t->kronecker_terms_fp16 == 0 && t->kronecker_terms_bf16 == 0)) return;
+  constexpr int n = Transform::n, nn = n * n;
+  for (int k = 0; k < nn; ++k) {
+    float unit[nn] = {}, v[nn];
+    unit[k] = 1.0f;
+    Transform::input_2d(unit, v);
+    for (int xi = 0; xi < nn; ++xi) {
+      INFO(Transform::name << " position " << xi << ", patch element " << k);
+      CHECK(static_cast<double>(v[xi]) == t->BT[xi / n * n + k / n] * t->BT[xi % n * n + k % n]);
+    }
+  }
+}
+template <class... Transforms>
+void check_tc_tables(nova::generated::TransformList<Transforms...>) {
+  (check_tc_table<Transforms>(), ...);
+}
+
+// The fragments of two tables (fused_wg_tc_fragments) sum to the table exactly, element by element, in every
+// thread's places.
+template <class Transform, typename T>
+void check_tc_fragments() {
+  constexpr int n = Transform::n, nn = n * n;
+  std::vector<float> table(nn * nn);
+  for (int thread = 0; thread < nn; ++thread) nova::kernels::fused_wg_tc_table<Transform>(table.data(), thread);
+  for (int thread = 0; thread < 128; ++thread) {
+    const auto f = nova::kernels::fused_wg_tc_fragments<T, 2>(table.data(), thread);
+    for (int q = 0; q < 3; ++q) {
+      INFO(Transform::name << " thread " << thread << " k-step " << q);
+      for (int i = 0; i < 4; ++i)
+        for (int h = 0; h < 2; ++h) {
+          T hi[2], lo[2];
+          std::memcpy(hi, &f.a[0][q][i], sizeof hi);
+          std::memcpy(lo, &f.a[1][q][i], sizeof lo);
+          const int xi = thread / 32 * 16 + thread % 32 / 4 + 8 * (i % 2), k = 16 * q + thread % 4 * 2 + 8 * (i / 2) + h;
+          const double want = xi < nn && k % 8 < n ? table[xi * nn + k / 8 * n + k % 8] : 0.0;
+          CHECK(static_cast<double>(static_cast<float>(hi[h])) + static_cast<float>(lo[h]) == want);
+        }
+    }
+  }
+}
+
 TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated") {
-  using nova::kernels::fused_wg_kronecker_exact;
+  using nova::kernels::fused_wg_kronecker_terms;
   using nova::kernels::fused_wg_tc_input;
   using nova::kernels::Storage;
   // The registry's answers are the check's on the JSON's B^T, for every generated transform.
   for (const nova::kernels::TransformEntry& t : nova::kernels::transform_registry()) {
     INFO(t.name);
-    CHECK(t.kronecker_exact_fp16 == fused_wg_kronecker_exact(t.n, t.BT, Storage::f16));
-    CHECK(t.kronecker_exact_bf16 == fused_wg_kronecker_exact(t.n, t.BT, Storage::bf16));
+    CHECK(t.kronecker_terms_fp16 == fused_wg_kronecker_terms(t.n, t.BT, Storage::f16));
+    CHECK(t.kronecker_terms_bf16 == fused_wg_kronecker_terms(t.n, t.BT, Storage::bf16));
   }
-  const auto exact = [](const char* name, Storage storage) {
+  check_tc_tables(nova::generated::AllTransforms{});
+  check_tc_fragments<nova::generated::f4x3_fp16_dyadic::Transform, __half>();
+  check_tc_fragments<nova::generated::f4x3_nova_dyadic::Transform, hip_bfloat16>();
+  const auto terms = [](const char* name, Storage storage) {
     const auto* t = nova::kernels::find_transform(name);
     REQUIRE(t);
-    return storage == Storage::f16 ? t->kronecker_exact_fp16 : t->kronecker_exact_bf16;
+    return storage == Storage::f16 ? t->kronecker_terms_fp16 : t->kronecker_terms_bf16;
   };
-  // Of the F(4,3) sets only the standard one (products of its entries at most 25, 5 significant bits): the
-  // others' B^T (scaled for balance) has entries whose products are not exact in 11 bits (f4x3_fp16: thirds
-  // and sevenths), so neither in bf16's 8.
+  // Of the F(4,3) sets the standard one in one table (products of its entries at most 25, 5 significant bits);
+  // the dyadic accurate ones in two (their B^T's entries have at most 8 significant bits in fp16_dyadic and
+  // nova_dyadic, so their products at most 16, which 11 + 11 and 8 + 8 hold; kappa_dyadic's 1225/1024 has 11,
+  // which bf16's 8 + 8 do not); f4x3_fp16 in none (thirds and sevenths).
   for (const Storage storage : {Storage::f16, Storage::bf16}) {
-    CHECK(exact("f4x3_standard", storage));
-    CHECK_FALSE(exact("f4x3_fp16", storage));
-    CHECK_FALSE(exact("f4x3_fp16_dyadic", storage));
+    CHECK(terms("f4x3_standard", storage) == 1);
+    CHECK(terms("f4x3_fp16_dyadic", storage) == 2);
+    CHECK(terms("f4x3_nova_dyadic", storage) == 2);
+    CHECK(terms("f4x3_fp16", storage) == 0);
   }
-  CHECK_FALSE(fused_wg_kronecker_exact(6, nova::kernels::find_transform("f4x3_standard")->BT, Storage::f32));
-  CHECK(exact("f6x3_fp16", Storage::f16));  // n = 8, which the kernel does not take yet
-  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, true));
-  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::bf16, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f32, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 65, Layout::nhwc, 16, Storage::f16, true));  // two blocks of outputs
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nchw, 16, Storage::f16, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 48, 64, Layout::nhwc, 16, Storage::f16, true));
-  CHECK_FALSE(fused_wg_tc_input(4, 64, 64, Layout::nhwc, 16, Storage::f16, true));
-  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, false));
+  CHECK(terms("f4x3_kappa_dyadic", Storage::f16) == 2);
+  CHECK(terms("f4x3_kappa_dyadic", Storage::bf16) == 0);
+  CHECK(fused_wg_kronecker_terms(6, nova::kernels::find_transform("f4x3_standard")->BT, Storage::f32) == 0);
+  CHECK(terms("f6x3_fp16", Storage::f16) == 1);  // n = 8, which the kernel does not take yet
+  // The bounds of fp16's tables (B^T = diag(v, 1), so its products are v^2, v and 1): 2^-24 is fp16's finest
+  // step, 65504 its largest value, 11 significant bits a table's and 22 two tables'.
+  const auto diagonal = [](double v) {
+    const double BT[4] = {v, 0.0, 0.0, 1.0};
+    return fused_wg_kronecker_terms(2, BT, Storage::f16);
+  };
+  CHECK(diagonal(0x1p-12) == 1);        // 2^-24
+  CHECK(diagonal(0x1p-13) == 0);        // 2^-26
+  CHECK(diagonal(240.0) == 1);          // 57600 = 225 x 2^8
+  CHECK(diagonal(256.0) == 0);          // 65536
+  CHECK(diagonal(65.0) == 2);           // 4225 = 4224 + 1
+  CHECK(diagonal(255.0) == 2);          // 65025 = 65024 + 1
+  CHECK(diagonal(1 + 0x1p-15) == 0);    // 1 + 2^-14 + 2^-30: 2^-14 + 2^-30 left, below the finest step
+  // A grid of 100,352 tiles (VGG-16 64@224 at batch 32: 6,272 groups) on 132 SMs takes either; two tables need two
+  // groups an SM (264 groups, 4,224 tiles).
+  constexpr long long kTiles = 100352;
+  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, 1, kTiles, 132));
+  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, 2, kTiles, 132));
+  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::bf16, 1, kTiles, 132));
+  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, 1, 4208, 132));
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, 2, 4208, 132));  // 263 groups
+  CHECK(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, 2, 4209, 132));        // 264
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, 3, kTiles, 132));
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f32, 1, kTiles, 132));
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 65, Layout::nhwc, 16, Storage::f16, 1, kTiles, 132));  // two blocks of outputs
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nchw, 16, Storage::f16, 1, kTiles, 132));
+  CHECK_FALSE(fused_wg_tc_input(6, 48, 64, Layout::nhwc, 16, Storage::f16, 1, kTiles, 132));
+  CHECK_FALSE(fused_wg_tc_input(4, 64, 64, Layout::nhwc, 16, Storage::f16, 1, kTiles, 132));
+  CHECK_FALSE(fused_wg_tc_input(6, 64, 64, Layout::nhwc, 16, Storage::f16, 0, kTiles, 132));
   // The patch slots fit beside two V slots and the fewest U stages on an H200, the ring the path's plan fixes.
   CHECK(nova::kernels::fused_wg_u_stages(6, 4, 64, 64, 16, Layout::nhwc, 227 * 1024, true) == nova::kernels::kWgUStages);
   CHECK(nova::kernels::fused_wg_launch_u_stages(6, 4, 64, 64, 16, Layout::nhwc, 227 * 1024, 100352, 132, true) ==
         nova::kernels::WgTcPlan::u_stages);
-  SECTION("fp16") { check_tc_input<__half>(3); }
-  SECTION("bf16") { check_tc_input<hip_bfloat16>(1); }
+  using Standard = nova::generated::f4x3_standard::Transform;
+  using Dyadic = nova::generated::f4x3_fp16_dyadic::Transform;  // two tables in either type
+  SECTION("fp16") { check_tc_input<Standard, __half>(3); }
+  SECTION("bf16") { check_tc_input<Standard, hip_bfloat16>(1); }
+  SECTION("fp16, two tables") { check_tc_input<Dyadic, __half>(3); }
+  SECTION("bf16, two tables") { check_tc_input<Dyadic, hip_bfloat16>(1); }
 }
 
 // NCHW patch rows read and output rows stored in aligned runs (load_pair_patch_runs in both kernels'

@@ -419,28 +419,30 @@ TEST_CASE("the fused kernel with its rows split over every warp count matches FP
   REQUIRE(unsetenv("NOVA_FUSED_KERNEL") == 0);
 }
 
-// The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input: F(4,3) with B^T (x) B^T exact
-// in the storage type, NHWC fp16 and bf16 with C = 64 and K <= 64, groups of 16), the kernel forced
-// (NOVA_FUSED_KERNEL=wgmma): border tiles (pad 2), a last tile group of 5 tiles, blocks that take two groups
-// (196 groups of 16 on at most 132 SMs), K = 64 (the copy engine's stores of tile rows) and K below it, with and
-// without bias and ReLU, against FP64. Grids whose groups of 8 fit one wave (128 and 12 tiles, pads 1 and 0) take
-// those on the FP path (fused_wg_wave_tiles).
-// The accurate f4x3_fp16 (not exact in either type) takes the FP path of the same kernel on the same shapes;
-// the profile says which path ran. Off sm_90 (no wgmma kernel) every run takes the mma.sync kernel.
+// The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input: F(4,3) with B^T (x) B^T a sum of
+// one or two tables of the storage type, NHWC fp16 and bf16 with C = 64 and K <= 64, groups of 16), the kernel
+// forced (NOVA_FUSED_KERNEL=wgmma): border tiles (pad 2), a last tile group of 5 tiles, blocks that take two
+// groups or three (270 groups of 16 on at most 132 SMs), K = 64 (the copy engine's stores of tile rows) and K
+// below it, with and without bias and ReLU, against FP64. Grids whose groups of 8 fit one wave (128 and 12
+// tiles, pads 1 and 0) take those on the FP path (fused_wg_wave_tiles).
+// f4x3_standard takes one table; the accurate f4x3_fp16_dyadic two, and only where the grid has at least two
+// groups an SM (of these shapes the 270 groups on an H200's 132 SMs); f4x3_fp16 (in neither type a sum of two)
+// takes the FP path of the same kernel on the same shapes. The profile says which path ran. Off sm_90 (no
+// wgmma kernel) every run takes the mma.sync kernel.
 TEST_CASE("the wgmma kernel's input transform on the tensor cores matches FP64", "[gpu]") {
   NOVA_REQUIRE_GPU();
   REQUIRE(setenv("NOVA_FUSED_KERNEL", "wgmma", 1) == 0);
   nova::Handle gpu(NOVA_BACKEND_GPU);  // reads it when it is made
   int multiprocessors = 0;
   check_gpu(hipDeviceGetAttribute(&multiprocessors, hipDeviceAttributeMultiprocessorCount, 0));
-  for (const Shape& s : {Shape{2, 64, 64, 30, 1}, Shape{5, 64, 40, 57, 2}, Shape{3, 64, 64, 9, 0}, Shape{16, 64, 16, 56, 1}}) {
+  for (const Shape& s : {Shape{2, 64, 64, 30, 1}, Shape{5, 64, 40, 57, 2}, Shape{3, 64, 64, 9, 0}, Shape{22, 64, 16, 56, 1}}) {
     const long long tiles = static_cast<long long>(s.n) * ((s.out() + 3) / 4) * ((s.out() + 3) / 4);
-    const bool groups_of_16 = tiles > 8LL * multiprocessors;
+    const bool groups_of_16 = tiles > 8LL * multiprocessors, two_groups_an_sm = (tiles + 15) / 16 >= 2LL * multiprocessors;
     const Problem p(s, 1.0f, 17u + static_cast<unsigned>(s.hw));
     for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_BF16})
-      for (const char* transform : {"f4x3_standard", "f4x3_fp16"})
+      for (const std::string transform : {"f4x3_standard", "f4x3_fp16_dyadic", "f4x3_fp16"})
         for (const bool epilogue : {false, true}) {
-          nova::ConvDesc d = p.desc(dtype, NOVA_LAYOUT_NHWC, transform);
+          nova::ConvDesc d = p.desc(dtype, NOVA_LAYOUT_NHWC, transform.c_str());
           d.algorithm = NOVA_ALGO_FUSED;
           const Run r = run(gpu.get(), p, d, epilogue);
           INFO("N " << s.n << " K " << s.k << " HW " << s.hw << " pad " << s.pad << " " << transform
@@ -448,7 +450,8 @@ TEST_CASE("the wgmma kernel's input transform on the tensor cores matches FP64",
                     << r.error.rel_l2);
           REQUIRE(r.status == NOVA_STATUS_SUCCESS);
           CHECK(r.fused);
-          CHECK(r.tc_input == (r.kernel == 2 && groups_of_16 && std::string(transform) == "f4x3_standard"));
+          const bool tables = transform == "f4x3_standard" || (transform == "f4x3_fp16_dyadic" && two_groups_an_sm);
+          CHECK(r.tc_input == (r.kernel == 2 && groups_of_16 && tables));
           CHECK(r.error.non_finite == 0);
           CHECK(r.error.rel_l2 <= 1.5 * predicted_error(amp2d_of(transform), dtype, s.c));
         }

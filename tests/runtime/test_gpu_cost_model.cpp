@@ -93,7 +93,7 @@ double predicted_us(const Measured& m, const nova::runtime::CostDevice& device) 
 }  // namespace
 
 TEST_CASE("the runtime's cost model makes the fit's choices on the held-out shapes") {
-  // fit_cost_model.py --check on the same files (docs/results/wave_choice/fit.txt): "within 10% of
+  // fit_cost_model.py --check on the same files (docs/results/tc_two_tables/fit.txt): "within 10% of
   // the fastest on N of 300"; four held-out sets of the H200 that measured the training data (the
   // third with both fused kernels' times of each fused configuration, the fourth shapes with C = 64, where
   // the wgmma kernel takes its tensor-core input path), two of an H100 (measured by an older build: what
@@ -102,9 +102,9 @@ TEST_CASE("the runtime's cost model makes the fit's choices on the held-out shap
     const char* file;
     nova::runtime::CostDevice device;
     int within;
-  } held_out[] = {{"current_kernels/rand132.csv", kH200, 284},     {"current_kernels/rand133.csv", kH200, 279},
-                  {"../wgmma_choice/rand162_new.csv", kH200, 276}, {"../tc_choice/rand223_new.csv", kH200, 286},
-                  {"trees/h100_trees_seed74.csv", kH100, 261},     {"trees/h100_trees_seed75.csv", kH100, 272}};
+  } held_out[] = {{"current_kernels/rand132.csv", kH200, 281},     {"current_kernels/rand133.csv", kH200, 275},
+                  {"../wgmma_choice/rand162_new.csv", kH200, 275}, {"../tc_choice/rand223_new.csv", kH200, 286},
+                  {"trees/h100_trees_seed74.csv", kH100, 263},     {"trees/h100_trees_seed75.csv", kH100, 272}};
   for (const auto& [file, device, expected] : held_out) {
     int shapes = 0, within = 0;
     for (const auto& [id, configs] : read_random_csv(std::string(NOVA_SOURCE_DIR) + "/docs/results/cost_model/" + file)) {
@@ -320,12 +320,15 @@ TEST_CASE("the runtime runs the wgmma kernel where it takes tile groups of 16 an
 }
 
 TEST_CASE("the cost model prices the wgmma kernel's tensor-core input path where the kernel takes it") {
+  using nova::runtime::wg_tc_tables;
   const nova::kernels::TransformEntry* standard = nova::kernels::find_transform("f4x3_standard");
   const nova::kernels::TransformEntry* accurate = nova::kernels::find_transform("f4x3_fp16");
+  const nova::kernels::TransformEntry* dyadic = nova::kernels::find_transform("f4x3_fp16_dyadic");
   const nova::kernels::TransformEntry* small = nova::kernels::find_transform("f2x3_standard");
-  REQUIRE((standard && accurate && small));
-  REQUIRE(standard->kronecker_exact_fp16);
-  REQUIRE_FALSE(accurate->kronecker_exact_fp16);
+  REQUIRE((standard && accurate && dyadic && small));
+  REQUIRE(standard->kronecker_terms_fp16 == 1);
+  REQUIRE(accurate->kronecker_terms_fp16 == 0);
+  REQUIRE(dyadic->kronecker_terms_fp16 == 2);
   const auto shape = [](int c, int k, nova_layout_t layout, nova_dtype_t dtype, int n = 8) {
     nova_conv_desc_t d;
     nova_conv_desc_init(&d);
@@ -335,17 +338,24 @@ TEST_CASE("the cost model prices the wgmma kernel's tensor-core input path where
     return s;
   };
   const ConvShape path = shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16);  // 1,568 tiles: groups of 16
-  CHECK(nova::runtime::wg_tc_input(path, *standard, kH200));
-  CHECK(nova::runtime::wg_tc_input(shape(64, 24, NOVA_LAYOUT_NHWC, NOVA_DTYPE_BF16), *standard, kH200));
-  CHECK_FALSE(nova::runtime::wg_tc_input(path, *accurate, kH200));  // B^T (x) B^T not exact
-  CHECK_FALSE(nova::runtime::wg_tc_input(path, *small, kH200));  // F(2,3): n = 4
-  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 64, NOVA_LAYOUT_NCHW, NOVA_DTYPE_FP16), *standard, kH200));
-  CHECK_FALSE(nova::runtime::wg_tc_input(shape(48, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16), *standard, kH200));
-  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 128, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16), *standard, kH200));
-  CHECK_FALSE(nova::runtime::wg_tc_input(shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP32), *standard, kH200));
+  CHECK(wg_tc_tables(path, *standard, kH200) == 1);
+  CHECK(wg_tc_tables(shape(64, 24, NOVA_LAYOUT_NHWC, NOVA_DTYPE_BF16), *standard, kH200) == 1);
+  CHECK(wg_tc_tables(path, *accurate, kH200) == 0);  // B^T (x) B^T not a sum of two fp16 tables
+  CHECK(wg_tc_tables(path, *small, kH200) == 0);     // F(2,3): n = 4
+  CHECK(wg_tc_tables(shape(64, 64, NOVA_LAYOUT_NCHW, NOVA_DTYPE_FP16), *standard, kH200) == 0);
+  CHECK(wg_tc_tables(shape(48, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16), *standard, kH200) == 0);
+  CHECK(wg_tc_tables(shape(64, 128, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16), *standard, kH200) == 0);
+  CHECK(wg_tc_tables(shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP32), *standard, kH200) == 0);
+  // Two tables where every SM takes at least two groups of 16: 264 groups on the H200's 132 SMs, 4,224 tiles (196
+  // an image here: 21 images 4,116 tiles, 22 images 4,312).
+  CHECK(wg_tc_tables(path, *dyadic, kH200) == 0);
+  CHECK(wg_tc_tables(shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16, 21), *dyadic, kH200) == 0);
+  CHECK(wg_tc_tables(shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16, 22), *dyadic, kH200) == 2);
+  CHECK(wg_tc_tables(shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_BF16, 22), *dyadic, kH200) == 2);
+  CHECK(wg_tc_tables(shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16, 22), *standard, kH200) == 1);
   // Batch 1: 196 tiles, whose groups of 8 fit one wave: the launch takes 8 (fused_wg_wave_tiles), on the FP path.
   const ConvShape one_wave = shape(64, 64, NOVA_LAYOUT_NHWC, NOVA_DTYPE_FP16, 1);
   CHECK(nova::runtime::wg_launch_tiles(one_wave, *standard, kH200) == 8);
   CHECK(nova::runtime::wg_launch_tiles(path, *standard, kH200) == 16);
-  CHECK_FALSE(nova::runtime::wg_tc_input(one_wave, *standard, kH200));
+  CHECK(wg_tc_tables(one_wave, *standard, kH200) == 0);
 }

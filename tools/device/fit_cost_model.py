@@ -19,7 +19,7 @@ data, and with --write writes the whole fit as runtime/src/gpu_cost_fit.inc, whi
 includes.
 
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...] [--narrow-product CSV...]
-                    [--wgmma-forced CSV...] [--sixteen-tile-groups CSV...]
+                    [--wgmma-forced CSV...] [--sixteen-tile-groups CSV...] [--one-kronecker-table CSV...]
                     [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction]
                     [--benchmark-weight W] [--small-batch-weight W] [--bandwidth GBPS CSV...]
                     [--cv FOLDS] [--no-trees | --tree-size COUNT LEAVES RATE] [--write runtime/src/gpu_cost_fit.inc]
@@ -83,6 +83,10 @@ WGMMA_FORCED = set()
 # (2026-11-30, thirty-ninth session; fused_wgmma_kernels.hpp fused_wg_wave_tiles): every launch of a shape whose
 # groups are 16 took 16 there.
 SIXTEEN_TILE_GROUPS = set()
+# --one-kronecker-table: files measured before the wgmma kernel's tensor-core input path took B^T (x) B^T as two
+# tables (2026-12-01, fortieth session; fused_wgmma_kernels.hpp fused_wg_tc_input): the transforms that need two
+# ran the FP path there.
+ONE_KRONECKER_TABLE = set()
 # Peak memory bandwidth (GB/s, 2 x memory clock x bus width, as the runtime computes it from the
 # device's attributes; nova-bench-conv prints it) of the H200 that is the model's reference, and of
 # the slowest GPU fitted (an H100 SXM: 2,619 MHz, 5,120 bits): gpu_cost_model.hpp
@@ -113,14 +117,18 @@ def transform_ops():
     return {m[1]: (int(m[2]), int(m[3]), float(m[4])) for m in re.finditer(pattern, text, re.S)}
 
 
-def kronecker_exact_fp16():
-    """The transforms whose B^T (x) B^T is exact in fp16, from the generated registry."""
-    text = (ROOT / "generated" / "registry.cpp").read_text()
-    pattern = r'\.name = "([a-z0-9_]+)".*?\.kronecker_exact_fp16 = (true|false),'
-    return {m[1] for m in re.finditer(pattern, text, re.S) if m[2] == "true"}
+def kronecker_terms_fp16():
+    """How many fp16 tables sum to each transform's B^T (x) B^T (0: not two), from the generated headers
+    (each Transform's kronecker_terms_fp16)."""
+    terms = {}
+    for path in (ROOT / "generated").glob("*_transforms.hpp"):
+        m = re.search(r'name = "([a-z0-9_]+)";.*?kronecker_terms_fp16 = (\d+)', path.read_text(), re.S)
+        if m:
+            terms[m[1]] = int(m[2])
+    return terms
 
 
-KRONECKER_EXACT = kronecker_exact_fp16()
+KRONECKER_TERMS = kronecker_terms_fp16()
 
 
 def fused_shared_bytes(n, width, tile_groups, k_blocks):  # fused_kernels.hpp
@@ -215,14 +223,23 @@ def wg_launch_tiles(row, P):
     return 8 if not row["sixteen_tile_groups"] and math.ceil(P / 8) <= MULTIPROCESSORS else 16
 
 
-def wg_tc_input(row):
-    """gpu_cost_model.hpp wg_tc_input: whether the wgmma kernel ran the row's configuration on its
-    tensor-core input transform (fused_wgmma_kernels.hpp fused_wg_tc_input; the bench's data is fp16).
-    Older files' few such rows were measured before that path existed (docs/results/tc_choice/)."""
+def wg_tc_tables(row):
+    """gpu_cost_model.hpp wg_tc_tables: how many tables of B^T (x) B^T the wgmma kernel multiplied the row's
+    patches by on its tensor-core input transform (fused_wgmma_kernels.hpp fused_wg_tc_input; the bench's data is
+    fp16), 0 where it ran the FP transform. Older files' few such rows were measured before that path existed
+    (docs/results/tc_choice/)."""
     m = int(row["transform"][1])
     P = int(row["n"]) * math.ceil(int(row["h"]) / m) * math.ceil(int(row["w"]) / m)
-    return (kernel(row) == "wgmma" and m + 2 == 6 and row["layout"] == "NHWC" and int(row["c"]) == 64 and
-            int(row["k"]) <= 64 and row["transform"] in KRONECKER_EXACT and wg_launch_tiles(row, P) == 16)
+    if not (kernel(row) == "wgmma" and m + 2 == 6 and row["layout"] == "NHWC" and int(row["c"]) == 64 and
+            int(row["k"]) <= 64 and wg_launch_tiles(row, P) == 16):
+        return 0
+    tables = KRONECKER_TERMS.get(row["transform"], 0)
+    if tables == 2 and (row["one_kronecker_table"] or math.ceil(P / 16) < WG_TC_TWO_TABLE_GROUPS * MULTIPROCESSORS):
+        return 0
+    return tables
+
+
+WG_TC_TWO_TABLE_GROUPS = 2  # fused_wgmma_kernels.hpp kWgTcTwoTableGroups
 
 
 def sizes(row, ops):
@@ -253,11 +270,11 @@ def features(row, ops, split_coefficients):
         launch_tiles = wg_launch_tiles(row, P)
         groups = math.ceil(math.ceil(P / launch_tiles) / MULTIPROCESSORS)
         tiles = groups * launch_tiles
-        tc = wg_tc_input(row)
-        return with_slowdown([1.0, 0.0 if tc else tiles * cp * input_ops / 1e6, tiles * nn * cp * 2 / 1e6,
+        tables = wg_tc_tables(row)
+        return with_slowdown([1.0, 0.0 if tables else tiles * cp * input_ops / 1e6, tiles * nn * cp * 2 / 1e6,
                 groups * blocks_k * n * cp / 16 / 1e3, tiles * blocks_k * 64 * output_ops / 1e6,
                 tiles * blocks_k * 64 * m * m * 2 / 1e6, (x + y) / 1e6,
-                tiles * cp / 1e3 if tc else 0.0], row, path)
+                tiles * cp / 1e3 if tables else 0.0, tiles * cp / 1e3 if tables == 2 else 0.0], row, path)
     if path == "3-pass":
         V, U, M = nn * P * C * 2, nn * K * C * 2, nn * P * K * product_bytes(row, ops)
         gemm = 2 * nn * math.ceil(P / 128) * 128 * math.ceil(C / 32) * 32 * math.ceil(K / 64) * 64
@@ -315,6 +332,7 @@ def load(paths, mma_only=(), split_with=None, bandwidth=None):
             row["narrow_product"] = Path(path).resolve() in NARROW_PRODUCT
             row["wgmma_forced"] = Path(path).resolve() in WGMMA_FORCED
             row["sixteen_tile_groups"] = Path(path).resolve() in SIXTEEN_TILE_GROUPS
+            row["one_kronecker_table"] = Path(path).resolve() in ONE_KRONECKER_TABLE
             if row["wgmma_forced"] and row["path"] == "fused" and wg_tiles(row) == 8:
                 continue  # the wgmma kernel with tile groups of 8: not a configuration the runtime runs
             row["split_with"] = coefficients
@@ -645,6 +663,9 @@ def main():
                         help="files measured with NOVA_FUSED_KERNEL=wgmma before the bench named the fused kernel")
     parser.add_argument("--sixteen-tile-groups", nargs="+", default=[], metavar="CSV",
                         help="files measured before the wgmma kernel took groups of 8 on one-wave grids")
+    parser.add_argument("--one-kronecker-table", nargs="+", default=[], metavar="CSV",
+                        help="files measured before the wgmma kernel's tensor-core input path took B^T (x) B^T as two "
+                             "tables")
     parser.add_argument("--bandwidth", action="append", nargs="+", default=[], metavar=("GBPS", "CSV"),
                         help="the peak memory bandwidth (GB/s) of the GPU that measured the CSV files named after "
                              f"it (default: the H200's {REFERENCE_GBPS:g}); may be repeated")
@@ -663,6 +684,7 @@ def main():
     NARROW_PRODUCT.update(Path(path).resolve() for path in args.narrow_product)
     WGMMA_FORCED.update(Path(path).resolve() for path in args.wgmma_forced)
     SIXTEEN_TILE_GROUPS.update(Path(path).resolve() for path in args.sixteen_tile_groups)
+    ONE_KRONECKER_TABLE.update(Path(path).resolve() for path in args.one_kronecker_table)
     ops = transform_ops()
     named = {Path(csv_path).resolve(): fused_coefficients(group[0]) for group in args.chosen_with for csv_path in group[1:]}
     default = fused_coefficients(next((group[0] for group in args.chosen_with if len(group) == 1), DEFAULT_COEFFICIENTS))

@@ -240,10 +240,10 @@ struct FusedDevice {
   bool wgmma = false;
   bool mfma = false;
   int row_split = 1;  // the mma.sync kernel's launch (fused_split_launch): the runtime sets it per forward
-  // The forward's transform has B^T (x) B^T exact in its storage type (its registry entry's
-  // kronecker_exact_fp16 / _bf16), so the wgmma kernel may take its input transform on the tensor cores;
-  // the runtime sets it per forward.
-  bool kronecker_exact = false;
+  // The tables of the storage type whose sum is the forward's transform's B^T (x) B^T (its registry entry's
+  // kronecker_terms_fp16 / _bf16): where not 0 the wgmma kernel may take its input transform on the tensor
+  // cores; the runtime sets it per forward.
+  int kronecker_terms = 0;
 };
 
 // The launch of a shape with its domain rows split over `row_split` warps (1, 2, 4 or 8; the

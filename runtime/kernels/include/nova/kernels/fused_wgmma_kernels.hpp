@@ -70,13 +70,25 @@ inline constexpr int kWgTcSkew = 8;
 
 // Whether a wgmma launch transforms its input on the tensor cores: F(4,3) NHWC fp16 or bf16 with C = 64, one
 // block of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where
-// B^T (x) B^T is exact in the storage type (the transform's registry entry says: fused_wg_kronecker_exact).
-constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, Storage storage, bool kronecker_exact) {
-  return fused_wg_tc_kernel(n, layout, tiles, storage) && C == kWgTcChannels && K <= 64 && kronecker_exact;
+// B^T (x) B^T is one table of the storage type, or two where every block of the grid (`grid_tiles` tiles on
+// `multiprocessors` SMs) takes at least kWgTcTwoTableGroups groups (kronecker_terms, the transform's registry
+// entry's: fused_wg_kronecker_terms). Two tables are three more products a tile: where blocks take many groups
+// they beat the FP transform of an accurate set (f4x3_fp16_dyadic, VGG-16 64@224 NHWC: -12 % at batch 32, -7 %
+// at 8), at three a block they tie, with one or two they lose (+7 % at batch 1; docs/performance.md, "Fused v5.33").
+inline constexpr int kWgTcTwoTableGroups = 2;
+constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, Storage storage, int kronecker_terms,
+                                 long long grid_tiles, int multiprocessors) {
+  const long long groups = (grid_tiles + tiles - 1) / tiles;
+  return fused_wg_tc_kernel(n, layout, tiles, storage) && C == kWgTcChannels && K <= 64 &&
+         (kronecker_terms == 1 || (kronecker_terms == 2 && groups >= static_cast<long long>(kWgTcTwoTableGroups) * multiprocessors));
 }
-// The kernels that have the tensor-core path (the others never take it).
+// The kernels that have the tensor-core path (the others never take it), and the tables of Bk its products
+// take: the generated transform's fused_wg_kronecker_terms for T (one where there is none, the path then
+// never launched).
 template <class Transform, typename T, Layout layout, int kTiles>
 inline constexpr bool kWgTcKernel = fused_wg_tc_kernel(Transform::n, layout, kTiles, storage_of<T>());
+template <class Transform, typename T>
+inline constexpr int kWgTcTerms = (storage_of<T>() == Storage::f16 ? Transform::kronecker_terms_fp16 : Transform::kronecker_terms_bf16) > 1 ? 2 : 1;
 // The tensor map of x that the tensor-core path's copies read (a CUtensorMap; the emulation's
 // WgEmulatedMap): every wgmma kernel's second parameter, NOVA_GRID_CONSTANT, apart from FusedConvArgs so
 // that the kernels without the path keep their arguments a plain parameter (fused_wg_tc_kernel).
@@ -371,14 +383,17 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
 
 // The tensor-core input transform (kWgTcChannels ... above; kWgTcSide in kernel_table.hpp). Bk's A fragments of thread `thread` of a producer
 // warpgroup (mma.m16n8k16's A layout in each warp: rows 16 w + l / 4 (+ 8), k 2 (l % 4) (+ 1) (+ 8), for
-// each of the three k-steps), from `table` (B^T (x) B^T, table[xi * 36 + 6 r + s]).
+// each of the three k-steps), from `table` (B^T (x) B^T, table[xi * 36 + 6 r + s]), as kTerms tables of T:
+// the first each entry rounded to T, the second what that rounding left (exact where the transform's
+// fused_wg_kronecker_terms is 2).
+template <int kTerms>
 struct WgTcFragments {
-  std::uint32_t a[3][4];
+  std::uint32_t a[kTerms][3][4];
 };
-template <typename T>
-__device__ inline WgTcFragments fused_wg_tc_fragments(const float* table, int thread) {
-  constexpr int nn = kWgTcSide * kWgTcSide;
-  WgTcFragments f;
+template <typename T, int kTerms>
+__device__ inline WgTcFragments<kTerms> fused_wg_tc_fragments(const float* table, int thread) {
+  constexpr int n = kWgTcSide, nn = n * n;
+  WgTcFragments<kTerms> f;
   const int row = thread / 32 * 16 + thread % 32 / 4, col = thread % 4 * 2;
 #pragma unroll
   for (int q = 0; q < 3; ++q)
@@ -388,9 +403,13 @@ __device__ inline WgTcFragments fused_wg_tc_fragments(const float* table, int th
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int xi = row + 8 * (i % 2), k = 16 * q + col + 8 * (i / 2) + h, r = k / 8, s = k % 8;
-        e[h] = xi < nn && s < kWgTcSide ? table[xi * nn + r * kWgTcSide + s] : 0.0f;
+        e[h] = xi < nn && s < n ? table[xi * nn + r * n + s] : 0.0f;
       }
-      f.a[q][i] = wg_pair_word<T>(e[0], e[1]);
+#pragma unroll
+      for (int term = 0; term < kTerms; ++term) {
+        f.a[term][q][i] = wg_pair_word<T>(e[0], e[1]);
+        for (float& v : e) v -= wg_rounded<T>(v);  // what the rounding left, for the next table
+      }
     }
   return f;
 }
@@ -407,14 +426,18 @@ __device__ inline void fused_wg_tc_table(float* table, int thread) {
   for (int xi = 0; xi < nn; ++xi) table[xi * nn + thread] = v[xi];
 }
 // Tile b of the slot at shared address `slot` into d: its three k-steps (two patch rows each, 6 rows of
-// 128 bytes apart), one commit group.
-template <typename T>
-__device__ inline void fused_wg_tc_tile(float (&d)[32], const WgTcFragments& f, std::uint32_t slot, int b, int thread) {
+// 128 bytes apart), each with every table of Bk, one commit group. (Leaving out the k-steps where the second
+// table is zero, as it is in the third for the shipped sets, by a branch on a flag measured slower:
+// docs/performance.md, "Fused v5.33".)
+template <typename T, int kTerms>
+__device__ inline void fused_wg_tc_tile(float (&d)[32], const WgTcFragments<kTerms>& f, std::uint32_t slot, int b, int thread) {
   wgmma_fence();
 #pragma unroll
-  for (int q = 0; q < 3; ++q)
-    wgmma_m64n64k16_ra<T>(d, f.a[q], wg_swizzled_descriptor(slot + b * kWgTcTileBytes + 2 * q * kWgTcSide * 128, kWgTcSide * 128),
-                       q > 0, thread);
+  for (int q = 0; q < 3; ++q) {
+    const std::uint64_t patch = wg_swizzled_descriptor(slot + b * kWgTcTileBytes + 2 * q * kWgTcSide * 128, kWgTcSide * 128);
+#pragma unroll
+    for (int term = 0; term < kTerms; ++term) wgmma_m64n64k16_ra<T>(d, f.a[term][q], patch, q > 0 || term > 0, thread);
+  }
   wgmma_commit();
 }
 // Thread `thread`'s rows (positions) of tile t of the group into the V slot as storage pairs: one address a
@@ -434,9 +457,9 @@ __device__ inline void fused_wg_tc_store(const float (&d)[32], T* v, int thread,
 // V of the tile group by the tensor cores: producer warpgroup w takes the batches of kWgTcBatch tiles
 // w kWgTcBatch + 2 i kWgTcBatch, batch i into its slot i % 2, each tile's patch by one tensor copy. A slot
 // is used an even number of times a group, so that every group starts at phase 0.
-template <typename T, int kTiles>
+template <typename T, int kTiles, int kTerms>
 __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const WgTensorMap& x_map, const WgBlock<T>& blk,
-                                                  const WgTcFragments& f, T* v, const TileOrigin* origins, int group_tiles, int thread) {
+                                                  const WgTcFragments<kTerms>& f, T* v, const TileOrigin* origins, int group_tiles, int thread) {
   constexpr int kBatches = kTiles / (2 * kWgTcBatch);
   static_assert(kTiles % (2 * kWgTcBatch) == 0 && kBatches % 2 == 0, "an even number of whole batches a warpgroup");
   const TileGrid& g = a.grid;
@@ -463,8 +486,8 @@ __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const 
 #pragma unroll
     for (int b = 0; b < kWgTcBatch; b += 2) {  // two tiles in flight: the second's products run while the first's results are stored
       float d0[32], d1[32];
-      fused_wg_tc_tile<T>(d0, f, slot, b, tid);
-      fused_wg_tc_tile<T>(d1, f, slot, b + 1, tid);
+      fused_wg_tc_tile<T, kTerms>(d0, f, slot, b, tid);
+      fused_wg_tc_tile<T, kTerms>(d1, f, slot, b + 1, tid);
       wgmma_wait<1>();
       wg_fence_registers(d0);
       fused_wg_tc_store<T, kTiles>(d0, v, tid, first_of(i) + b);
@@ -534,12 +557,13 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
     auto* table = reinterpret_cast<float*>(blk.tc_slots);
     fused_wg_tc_table<Transform>(table, thread);
     wg_producer_sync();
-    const WgTcFragments fragments = fused_wg_tc_fragments<T>(table, thread % 128);
+    constexpr int kTerms = kWgTcTerms<Transform, T>;
+    const WgTcFragments<kTerms> fragments = fused_wg_tc_fragments<T, kTerms>(table, thread % 128);
     wg_producer_sync();
     for (int i = thread; i < 4 * kWgTcSlotBytes / 4; i += kWgProducerThreads) reinterpret_cast<std::uint32_t*>(blk.tc_slots)[i] = 0;
     wg_fence_operands();  // before the copy engine writes there
     return fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](T* v, const TileOrigin* origins, int group_tiles) {
-      fused_wg_tc_group<T, kTiles>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
+      fused_wg_tc_group<T, kTiles, kTerms>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
     });
   }
   const TileGrid& g = a.grid;
@@ -944,7 +968,8 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
   const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
   FusedConvArgs args{x, U, y, bias, relu, K, FusedLaunch{}, 0, g};
   WgTensorMap x_map;
-  args.tc_input = fused_wg_tc_input(t.n, g.channels, K, layout, tiles, storage_of<T>(), device.kronecker_exact) &&
+  args.tc_input = fused_wg_tc_input(t.n, g.channels, K, layout, tiles, storage_of<T>(), device.kronecker_terms, g.tiles,
+                                    device.multiprocessors) &&
                   fused_wg_layout(t.n, t.m, g.channels, K, tiles, layout, WgTcPlan::u_stages, WgStaging::by_outputs, true).bytes <=
                       device.shared_limit &&
                   fused_wg_x_map(x_map, x, g);

@@ -74,18 +74,34 @@ constexpr bool fused_wg_tc_kernel(int n, Layout layout, int tiles, Storage stora
   return n == kWgTcSide && layout == Layout::nhwc && tiles == 16 && storage != Storage::f32;
 }
 
+// The most 16-bit tables whose sum B^T (x) B^T may be on the wgmma kernel's tensor-core input path: each
+// further one is three more products a tile (fused_wg_tc_tile).
+inline constexpr int kWgTcMaxTerms = 2;
+
 #ifndef __CUDACC_RTC__
-// Whether B^T (x) B^T (row-major n x n B^T, the JSON's exact matrix in double) is exact in the 16-bit storage
-// type, which the wgmma kernel's products on the tensor cores need to round V as the FP transform does
-// (fused_wg_tc_input): every product of two entries with at most 11 significant bits (fp16; also a multiple
-// of 2^-24 and at most 65504) or 8 (bf16). A transform's registry entry holds the answer for each type (the
-// code generator's, or the loader's for a transform loaded at run time).
-inline bool fused_wg_kronecker_exact(int n, const double* BT, Storage storage) {
+// How many tables of the 16-bit storage type sum exactly to B^T (x) B^T (row-major n x n B^T, the JSON's
+// exact matrix in double), which the wgmma kernel's products on the tensor cores need to round V as the FP
+// transform does (fused_wg_tc_input): 1 where every product of two entries is a value of the type; 2 where
+// each such product v is hi + lo, hi v rounded to the type (to nearest, ties to even, as the kernel's
+// fragments round it) and lo = v - hi a value of the type too; 0 where more would be needed (or fp32).
+// A value of the type: at most 11 significant bits, a multiple of 2^-24 and at most 65504 (fp16), or 8
+// significant bits (bf16). A transform's registry entry holds the answer for each type (the code
+// generator's, or the loader's for a transform loaded at run time).
+inline int fused_wg_kronecker_terms(int n, const double* BT, Storage storage) {
   constexpr int kMaxSide = 16;
-  if (n > kMaxSide || storage == Storage::f32) return false;
+  if (n > kMaxSide || storage == Storage::f32) return 0;
   const bool fp16 = storage == Storage::f16;
+  const int bits = fp16 ? 11 : 8;
+  const auto rounded = [&](double v) {  // v to the nearest value of the type's grid (fp16: 2^-24 at the least)
+    if (v == 0.0) return 0.0;
+    int exponent = 0;
+    std::frexp(v, &exponent);  // |v| in [2^(exponent-1), 2^exponent)
+    const int quantum = fp16 ? std::max(exponent - bits, -24) : exponent - bits;
+    return std::ldexp(std::nearbyint(std::ldexp(v, -quantum)), quantum);
+  };
+  const auto representable = [&](double v) { return rounded(v) == v && (!fp16 || std::fabs(v) <= 65504.0); };
   double distinct[kMaxSide * kMaxSide];
-  int count = 0;
+  int count = 0, terms = 1;
   for (int e = 0; e < n * n; ++e) {
     const double v = std::fabs(BT[e]);
     if (v != 0.0 && std::find(distinct, distinct + count, v) == distinct + count) distinct[count++] = v;
@@ -93,13 +109,11 @@ inline bool fused_wg_kronecker_exact(int n, const double* BT, Storage storage) {
   for (int a = 0; a < count; ++a)
     for (int b = a; b < count; ++b) {
       const double v = distinct[a] * distinct[b];
-      int exponent = 0;
-      const double significand = std::frexp(v, &exponent);  // v = significand 2^exponent, significand in [0.5, 1)
-      if (std::ldexp(significand, fp16 ? 11 : 8) != std::trunc(std::ldexp(significand, fp16 ? 11 : 8)) ||
-          (fp16 && (v > 65504.0 || std::ldexp(v, 24) != std::trunc(std::ldexp(v, 24)))))
-        return false;
+      if (representable(v)) continue;
+      if (!representable(rounded(v)) || !representable(v - rounded(v))) return 0;
+      terms = 2;
     }
-  return true;
+  return terms;
 }
 #endif
 

@@ -29,9 +29,9 @@ struct TransformEntry {
   const double* AT;
   const double* G;
   const double* BT;
-  // B^T (x) B^T exact in fp16 / in bf16 (kernel_table.hpp fused_wg_kronecker_exact): the wgmma kernel may
-  // take its input transform on the tensor cores in that type.
-  bool kronecker_exact_fp16, kronecker_exact_bf16;
+  // B^T (x) B^T as a sum of this many fp16 / bf16 tables, exactly (kernel_table.hpp fused_wg_kronecker_terms;
+  // 0: not of two): where it is not 0 the wgmma kernel may take its input transform on the tensor cores in that type.
+  int kronecker_terms_fp16, kronecker_terms_bf16;
   int input_ops, output_ops;    // adds + multiplies of one emitted 2D input / output transform (codegen --stats)
   double amp2d;                 // docs/design.md §6
   double predicted_error_fp16;  // 0.7 u amp2D, relative L2, fp16 storage

@@ -98,6 +98,12 @@ template <typename T> __device__ inline std::uint32_t wg_pair_word(float lo, flo
   std::memcpy(&word, pair, sizeof word);
   return word;
 }
+// v rounded to the storage type as wg_pair_word rounds it, back in float.
+template <typename T> __device__ inline float wg_rounded(float v) {
+  alignas(4) T pair[2];
+  store_pair(pair, v, 0.0f);
+  return to_float(pair[0]);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Device side: the products, the block's barriers and the bulk copy. NOVA_FUSED_WGMMA where the
