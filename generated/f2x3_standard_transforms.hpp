@@ -112,9 +112,11 @@ NOVA_HD inline void output_transform_2d(const T* mm, T* y) {
 struct Transform {
   static constexpr const char* name = "f2x3_standard";
   static constexpr int m = kM, r = kR, n = kN;
-  // B^T (x) B^T as a sum of this many fp16 / bf16 tables, exactly (0: not of two), which the wgmma kernel's
-  // input transform on the tensor cores takes (nova/kernels/kernel_table.hpp fused_wg_kronecker_terms).
+  // B^T (x) B^T as a sum of this many fp16 / bf16 tables, exactly (0: not of two), and the patch rows where
+  // the second is not zero (a bit each), which the wgmma kernel's input transform on the tensor cores takes
+  // (nova/kernels/kernel_table.hpp fused_wg_kronecker_tables).
   static constexpr int kronecker_terms_fp16 = 1, kronecker_terms_bf16 = 1;
+  static constexpr unsigned kronecker_second_rows_fp16 = 0, kronecker_second_rows_bf16 = 0;
   template <typename T>
   NOVA_HD static void input_2d(const T* d, T* v) { input_transform_2d(d, v); }
   template <typename T>

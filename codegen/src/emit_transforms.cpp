@@ -22,10 +22,10 @@ std::string op_count_comment(const std::vector<TransformStats>& stats) {
   return out.str();
 }
 
-// How many tables of `storage` sum exactly to B^T (x) B^T of the config's transform (the Transform's kronecker_terms_*).
-int kronecker_terms(const exact::Config& c, kernels::Storage storage) {
+// The tables of `storage` that sum exactly to B^T (x) B^T of the config's transform (the Transform's kronecker_*).
+kernels::KroneckerTables kronecker_tables(const exact::Config& c, kernels::Storage storage) {
   const std::vector<double> BT = row_major_doubles(c.transform.BT);
-  return kernels::fused_wg_kronecker_terms(c.transform.tile.n(), BT.data(), storage);
+  return kernels::fused_wg_kronecker_tables(c.transform.tile.n(), BT.data(), storage);
 }
 
 std::string constants_block(const TransformPrograms& p) {
@@ -91,6 +91,7 @@ std::string transforms_file_name(const std::string& name) { return name + "_tran
 std::string emit_transforms_header(const Source& source, const TransformPrograms& programs) {
   const exact::Config& c = source.config;
   const exact::TileSize tile = c.transform.tile;
+  const kernels::KroneckerTables fp16 = kronecker_tables(c, kernels::Storage::f16), bf16 = kronecker_tables(c, kernels::Storage::bf16);
   std::ostringstream extra;
   extra << "//\n// Points " << exact::format_points(c.transform.points()) << ", scaling "
         << exact::scaling_name(c.transform.scaling) << ".\n// amp2D " << c.metrics.amp2d
@@ -137,11 +138,13 @@ std::string emit_transforms_header(const Source& source, const TransformPrograms
          "  static constexpr const char* name = \""
       << c.name << "\";\n"
       << "  static constexpr int m = kM, r = kR, n = kN;\n"
-      << "  // B^T (x) B^T as a sum of this many fp16 / bf16 tables, exactly (0: not of two), which the wgmma kernel's\n"
-         "  // input transform on the tensor cores takes (nova/kernels/kernel_table.hpp fused_wg_kronecker_terms).\n"
+      << "  // B^T (x) B^T as a sum of this many fp16 / bf16 tables, exactly (0: not of two), and the patch rows where\n"
+         "  // the second is not zero (a bit each), which the wgmma kernel's input transform on the tensor cores takes\n"
+         "  // (nova/kernels/kernel_table.hpp fused_wg_kronecker_tables).\n"
          "  static constexpr int kronecker_terms_fp16 = "
-      << kronecker_terms(c, kernels::Storage::f16) << ", kronecker_terms_bf16 = " << kronecker_terms(c, kernels::Storage::bf16)
-      << ";\n"
+      << fp16.terms << ", kronecker_terms_bf16 = " << bf16.terms << ";\n"
+      << "  static constexpr unsigned kronecker_second_rows_fp16 = " << fp16.second_rows
+      << ", kronecker_second_rows_bf16 = " << bf16.second_rows << ";\n"
          "  template <typename T>\n"
          "  NOVA_HD static void input_2d(const T* d, T* v) { input_transform_2d(d, v); }\n"
          "  template <typename T>\n"

@@ -334,12 +334,21 @@ void check_tc_input(std::size_t shape_count) {
   }
 }
 
-// The table the kernel's fragments are made from (fused_wg_tc_table: the generated input_2d in fp32 on unit
-// patches) is B^T (x) B^T exactly wherever the path may run, so that the tables of the storage type sum to it.
+// The generated Transform's counts are the function's on the JSON's B^T (the registry entry refers to them). The
+// table the kernel's fragments are made from (fused_wg_tc_table: the generated input_2d in fp32 on unit patches) is
+// B^T (x) B^T exactly wherever the path may run, so that the tables of the storage type sum to it.
 template <class Transform>
 void check_tc_table() {
+  using nova::kernels::Storage;
   const nova::kernels::TransformEntry* t = nova::kernels::find_transform(Transform::name);
   REQUIRE(t);
+  INFO(Transform::name);
+  const auto fp16 = nova::kernels::fused_wg_kronecker_tables(t->n, t->BT, Storage::f16),
+             bf16 = nova::kernels::fused_wg_kronecker_tables(t->n, t->BT, Storage::bf16);
+  CHECK(Transform::kronecker_terms_fp16 == fp16.terms);
+  CHECK(Transform::kronecker_terms_bf16 == bf16.terms);
+  CHECK(Transform::kronecker_second_rows_fp16 == fp16.second_rows);
+  CHECK(Transform::kronecker_second_rows_bf16 == bf16.second_rows);
   if (t->n != nova::kernels::kWgTcSide || (t->kronecker_terms_fp16 == 0 && t->kronecker_terms_bf16 == 0)) return;
   constexpr int n = Transform::n, nn = n * n;
   for (int k = 0; k < nn; ++k) {
@@ -358,9 +367,11 @@ void check_tc_tables(nova::generated::TransformList<Transforms...>) {
 }
 
 // The fragments of two tables (fused_wg_tc_fragments) sum to the table exactly, element by element, in every
-// thread's places.
+// thread's places, and the second is zero in the k-steps whose patch rows the Transform's second_rows leave out
+// (whose products the kernel leaves out).
 template <class Transform, typename T>
 void check_tc_fragments() {
+  constexpr unsigned second_rows = nova::kernels::kWgTcSecondRows<Transform, T>;
   constexpr int n = Transform::n, nn = n * n;
   std::vector<float> table(nn * nn);
   for (int thread = 0; thread < nn; ++thread) nova::kernels::fused_wg_tc_table<Transform>(table.data(), thread);
@@ -376,22 +387,28 @@ void check_tc_fragments() {
           const int xi = thread / 32 * 16 + thread % 32 / 4 + 8 * (i % 2), k = 16 * q + thread % 4 * 2 + 8 * (i / 2) + h;
           const double want = xi < nn && k % 8 < n ? table[xi * nn + k / 8 * n + k % 8] : 0.0;
           CHECK(static_cast<double>(static_cast<float>(hi[h])) + static_cast<float>(lo[h]) == want);
+          if ((second_rows >> 2 * q & 3u) == 0) CHECK(static_cast<float>(lo[h]) == 0.0f);
         }
     }
   }
 }
 
 TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated") {
-  using nova::kernels::fused_wg_kronecker_terms;
+  const auto kronecker_terms = [](int n, const double* BT, nova::kernels::Storage storage) {
+    return nova::kernels::fused_wg_kronecker_tables(n, BT, storage).terms;
+  };
   using nova::kernels::fused_wg_tc_input;
   using nova::kernels::Storage;
   // The registry's answers are the check's on the JSON's B^T, for every generated transform.
   for (const nova::kernels::TransformEntry& t : nova::kernels::transform_registry()) {
     INFO(t.name);
-    CHECK(t.kronecker_terms_fp16 == fused_wg_kronecker_terms(t.n, t.BT, Storage::f16));
-    CHECK(t.kronecker_terms_bf16 == fused_wg_kronecker_terms(t.n, t.BT, Storage::bf16));
+    CHECK(t.kronecker_terms_fp16 == kronecker_terms(t.n, t.BT, Storage::f16));
+    CHECK(t.kronecker_terms_bf16 == kronecker_terms(t.n, t.BT, Storage::bf16));
   }
   check_tc_tables(nova::generated::AllTransforms{});
+  // The dyadic sets' second tables: patch rows 0-3 (their B^T's columns 4 and 5 hold powers of two and zeros).
+  CHECK(nova::generated::f4x3_fp16_dyadic::Transform::kronecker_second_rows_fp16 == 0xFu);
+  CHECK(nova::generated::f4x3_nova_dyadic::Transform::kronecker_second_rows_bf16 == 0xFu);
   check_tc_fragments<nova::generated::f4x3_fp16_dyadic::Transform, __half>();
   check_tc_fragments<nova::generated::f4x3_nova_dyadic::Transform, hip_bfloat16>();
   const auto terms = [](const char* name, Storage storage) {
@@ -411,13 +428,13 @@ TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated
   }
   CHECK(terms("f4x3_kappa_dyadic", Storage::f16) == 2);
   CHECK(terms("f4x3_kappa_dyadic", Storage::bf16) == 0);
-  CHECK(fused_wg_kronecker_terms(6, nova::kernels::find_transform("f4x3_standard")->BT, Storage::f32) == 0);
+  CHECK(kronecker_terms(6, nova::kernels::find_transform("f4x3_standard")->BT, Storage::f32) == 0);
   CHECK(terms("f6x3_fp16", Storage::f16) == 1);  // n = 8, which the kernel does not take yet
   // The bounds of fp16's tables (B^T = diag(v, 1), so its products are v^2, v and 1): 2^-24 is fp16's finest
   // step, 65504 its largest value, 11 significant bits a table's and 22 two tables'.
-  const auto diagonal = [](double v) {
+  const auto diagonal = [&](double v) {
     const double BT[4] = {v, 0.0, 0.0, 1.0};
-    return fused_wg_kronecker_terms(2, BT, Storage::f16);
+    return kronecker_terms(2, BT, Storage::f16);
   };
   CHECK(diagonal(0x1p-12) == 1);        // 2^-24
   CHECK(diagonal(0x1p-13) == 0);        // 2^-26
@@ -426,6 +443,8 @@ TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated
   CHECK(diagonal(65.0) == 2);           // 4225 = 4224 + 1
   CHECK(diagonal(255.0) == 2);          // 65025 = 65024 + 1
   CHECK(diagonal(1 + 0x1p-15) == 0);    // 1 + 2^-14 + 2^-30: 2^-14 + 2^-30 left, below the finest step
+  const double diagonal_65[4] = {65.0, 0.0, 0.0, 1.0};  // only 65^2 needs the second table: column 0's products
+  CHECK(nova::kernels::fused_wg_kronecker_tables(2, diagonal_65, Storage::f16).second_rows == 1u);
   // A grid of 100,352 tiles (VGG-16 64@224 at batch 32: 6,272 groups) on 132 SMs takes either; two tables need two
   // groups an SM (264 groups, 4,224 tiles).
   constexpr long long kTiles = 100352;

@@ -10,6 +10,9 @@
 # The second call (r2/, RESULT=r2): AB_BUILDS="base terms skip" TRANSFORMS="f4x3_standard f4x3_fp16_dyadic" NCU_NEW=skip,
 # with .device/wgb_skip.tar.xz, the second table's product left out of k-steps where it is zero. (That call named the
 # builds BUILDS, which ncu_ab.sh reads too: it profiled the base build three times, so r2/ has no profile.)
+# The third call (r3/, RESULT=r3): AB_BUILDS="base terms rows" TRANSFORMS="f4x3_standard f4x3_fp16_dyadic"
+# LAYERS="64,224,32 64,224,8 64,56,32" NCU_NEW=rows, with .device/wgb_rows.tar.xz: the second table's product left
+# out at compile time in the k-steps whose patch rows the generated Transform's kronecker_second_rows leave out.
 set -uo pipefail
 . tools/device/stage.sh
 export NOVA_FUSED_KERNEL=wgmma

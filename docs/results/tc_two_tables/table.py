@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """table.txt from device.sh's ab.txt files: each transform and layer (NHWC, the wgmma kernel forced) with every
 build's graph times over the runs (range) and the change of its mean from the base build's, and cuDNN's range.
-Usage: table.py r/ab.txt r2/ab.txt"""
+Usage: table.py r/ab.txt r2/ab.txt r3/ab.txt"""
 import re
 import sys
 from collections import defaultdict
 
-BUILDS = ["base", "terms", "skip"]
+BUILDS = ["base", "terms", "skip", "rows"]
 rows = defaultdict(lambda: defaultdict(list))
 cudnn = defaultdict(list)
 for path in sys.argv[1:]:

@@ -72,7 +72,7 @@ inline constexpr int kWgTcSkew = 8;
 // block of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where
 // B^T (x) B^T is one table of the storage type, or two where every block of the grid (`grid_tiles` tiles on
 // `multiprocessors` SMs) takes at least kWgTcTwoTableGroups groups (kronecker_terms, the transform's registry
-// entry's: fused_wg_kronecker_terms). Two tables are three more products a tile: where blocks take many groups
+// entry's: fused_wg_kronecker_tables). Two tables are two more products a tile: where blocks take many groups
 // they beat the FP transform of an accurate set (f4x3_fp16_dyadic, VGG-16 64@224 NHWC: -12 % at batch 32, -7 %
 // at 8), at three a block they tie, with one or two they lose (+7 % at batch 1; docs/performance.md, "Fused v5.33").
 inline constexpr int kWgTcTwoTableGroups = 2;
@@ -83,12 +83,16 @@ constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, 
          (kronecker_terms == 1 || (kronecker_terms == 2 && groups >= static_cast<long long>(kWgTcTwoTableGroups) * multiprocessors));
 }
 // The kernels that have the tensor-core path (the others never take it), and the tables of Bk its products
-// take: the generated transform's fused_wg_kronecker_terms for T (one where there is none, the path then
+// take: the generated transform's fused_wg_kronecker_tables count for T (one where there is none, the path then
 // never launched).
 template <class Transform, typename T, Layout layout, int kTiles>
 inline constexpr bool kWgTcKernel = fused_wg_tc_kernel(Transform::n, layout, kTiles, storage_of<T>());
 template <class Transform, typename T>
 inline constexpr int kWgTcTerms = (storage_of<T>() == Storage::f16 ? Transform::kronecker_terms_fp16 : Transform::kronecker_terms_bf16) > 1 ? 2 : 1;
+// With two tables, the k-steps (two patch rows each) whose second table is not zero: the rest take one product.
+template <class Transform, typename T>
+inline constexpr unsigned kWgTcSecondRows =
+    storage_of<T>() == Storage::f16 ? Transform::kronecker_second_rows_fp16 : Transform::kronecker_second_rows_bf16;
 // The tensor map of x that the tensor-core path's copies read (a CUtensorMap; the emulation's
 // WgEmulatedMap): every wgmma kernel's second parameter, NOVA_GRID_CONSTANT, apart from FusedConvArgs so
 // that the kernels without the path keep their arguments a plain parameter (fused_wg_tc_kernel).
@@ -385,7 +389,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
 // warpgroup (mma.m16n8k16's A layout in each warp: rows 16 w + l / 4 (+ 8), k 2 (l % 4) (+ 1) (+ 8), for
 // each of the three k-steps), from `table` (B^T (x) B^T, table[xi * 36 + 6 r + s]), as kTerms tables of T:
 // the first each entry rounded to T, the second what that rounding left (exact where the transform's
-// fused_wg_kronecker_terms is 2).
+// fused_wg_kronecker_tables count is 2).
 template <int kTerms>
 struct WgTcFragments {
   std::uint32_t a[kTerms][3][4];
@@ -426,17 +430,18 @@ __device__ inline void fused_wg_tc_table(float* table, int thread) {
   for (int xi = 0; xi < nn; ++xi) table[xi * nn + thread] = v[xi];
 }
 // Tile b of the slot at shared address `slot` into d: its three k-steps (two patch rows each, 6 rows of
-// 128 bytes apart), each with every table of Bk, one commit group. (Leaving out the k-steps where the second
-// table is zero, as it is in the third for the shipped sets, by a branch on a flag measured slower:
-// docs/performance.md, "Fused v5.33".)
-template <typename T, int kTerms>
+// 128 bytes apart), each with the tables of Bk that are not zero there (kSecondRows: the second table's patch
+// rows; the shipped sets' third k-step, patch rows 4 and 5, has none: those columns of B^T are powers of two),
+// one commit group.
+template <typename T, int kTerms, unsigned kSecondRows>
 __device__ inline void fused_wg_tc_tile(float (&d)[32], const WgTcFragments<kTerms>& f, std::uint32_t slot, int b, int thread) {
   wgmma_fence();
 #pragma unroll
   for (int q = 0; q < 3; ++q) {
     const std::uint64_t patch = wg_swizzled_descriptor(slot + b * kWgTcTileBytes + 2 * q * kWgTcSide * 128, kWgTcSide * 128);
-#pragma unroll
-    for (int term = 0; term < kTerms; ++term) wgmma_m64n64k16_ra<T>(d, f.a[term][q], patch, q > 0 || term > 0, thread);
+    wgmma_m64n64k16_ra<T>(d, f.a[0][q], patch, q > 0, thread);
+    if constexpr (kTerms == 2)
+      if ((kSecondRows >> 2 * q & 3u) != 0) wgmma_m64n64k16_ra<T>(d, f.a[1][q], patch, true, thread);  // q unrolled: no branch
   }
   wgmma_commit();
 }
@@ -457,7 +462,7 @@ __device__ inline void fused_wg_tc_store(const float (&d)[32], T* v, int thread,
 // V of the tile group by the tensor cores: producer warpgroup w takes the batches of kWgTcBatch tiles
 // w kWgTcBatch + 2 i kWgTcBatch, batch i into its slot i % 2, each tile's patch by one tensor copy. A slot
 // is used an even number of times a group, so that every group starts at phase 0.
-template <typename T, int kTiles, int kTerms>
+template <typename T, int kTiles, int kTerms, unsigned kSecondRows>
 __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const WgTensorMap& x_map, const WgBlock<T>& blk,
                                                   const WgTcFragments<kTerms>& f, T* v, const TileOrigin* origins, int group_tiles, int thread) {
   constexpr int kBatches = kTiles / (2 * kWgTcBatch);
@@ -486,8 +491,8 @@ __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const 
 #pragma unroll
     for (int b = 0; b < kWgTcBatch; b += 2) {  // two tiles in flight: the second's products run while the first's results are stored
       float d0[32], d1[32];
-      fused_wg_tc_tile<T, kTerms>(d0, f, slot, b, tid);
-      fused_wg_tc_tile<T, kTerms>(d1, f, slot, b + 1, tid);
+      fused_wg_tc_tile<T, kTerms, kSecondRows>(d0, f, slot, b, tid);
+      fused_wg_tc_tile<T, kTerms, kSecondRows>(d1, f, slot, b + 1, tid);
       wgmma_wait<1>();
       wg_fence_registers(d0);
       fused_wg_tc_store<T, kTiles>(d0, v, tid, first_of(i) + b);
@@ -563,7 +568,7 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
     for (int i = thread; i < 4 * kWgTcSlotBytes / 4; i += kWgProducerThreads) reinterpret_cast<std::uint32_t*>(blk.tc_slots)[i] = 0;
     wg_fence_operands();  // before the copy engine writes there
     return fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](T* v, const TileOrigin* origins, int group_tiles) {
-      fused_wg_tc_group<T, kTiles, kTerms>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
+      fused_wg_tc_group<T, kTiles, kTerms, kWgTcSecondRows<Transform, T>>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
     });
   }
   const TileGrid& g = a.grid;

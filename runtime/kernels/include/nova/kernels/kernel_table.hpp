@@ -75,7 +75,7 @@ constexpr bool fused_wg_tc_kernel(int n, Layout layout, int tiles, Storage stora
 }
 
 // The most 16-bit tables whose sum B^T (x) B^T may be on the wgmma kernel's tensor-core input path: each
-// further one is three more products a tile (fused_wg_tc_tile).
+// further one is up to three more products a tile (fused_wg_tc_tile).
 inline constexpr int kWgTcMaxTerms = 2;
 
 #ifndef __CUDACC_RTC__
@@ -85,11 +85,17 @@ inline constexpr int kWgTcMaxTerms = 2;
 // each such product v is hi + lo, hi v rounded to the type (to nearest, ties to even, as the kernel's
 // fragments round it) and lo = v - hi a value of the type too; 0 where more would be needed (or fp32).
 // A value of the type: at most 11 significant bits, a multiple of 2^-24 and at most 65504 (fp16), or 8
-// significant bits (bf16). A transform's registry entry holds the answer for each type (the code
+// significant bits (bf16). With two, `second_rows` has bit r where the second table is not zero in the
+// columns of patch row r (B^T (x) B^T's columns 6 r + s: products of B^T's column r), which the kernel's
+// products leave out elsewhere. A transform's registry entry holds the count for each type (the code
 // generator's, or the loader's for a transform loaded at run time).
-inline int fused_wg_kronecker_terms(int n, const double* BT, Storage storage) {
+struct KroneckerTables {
+  int terms = 0;
+  unsigned second_rows = 0;
+};
+inline KroneckerTables fused_wg_kronecker_tables(int n, const double* BT, Storage storage) {
   constexpr int kMaxSide = 16;
-  if (n > kMaxSide || storage == Storage::f32) return 0;
+  if (n > kMaxSide || storage == Storage::f32) return {};
   const bool fp16 = storage == Storage::f16;
   const int bits = fp16 ? 11 : 8;
   const auto rounded = [&](double v) {  // v to the nearest value of the type's grid (fp16: 2^-24 at the least)
@@ -101,19 +107,22 @@ inline int fused_wg_kronecker_terms(int n, const double* BT, Storage storage) {
   };
   const auto representable = [&](double v) { return rounded(v) == v && (!fp16 || std::fabs(v) <= 65504.0); };
   double distinct[kMaxSide * kMaxSide];
-  int count = 0, terms = 1;
+  int count = 0;
   for (int e = 0; e < n * n; ++e) {
     const double v = std::fabs(BT[e]);
     if (v != 0.0 && std::find(distinct, distinct + count, v) == distinct + count) distinct[count++] = v;
   }
-  for (int a = 0; a < count; ++a)
-    for (int b = a; b < count; ++b) {
-      const double v = distinct[a] * distinct[b];
-      if (representable(v)) continue;
-      if (!representable(rounded(v)) || !representable(v - rounded(v))) return 0;
-      terms = 2;
-    }
-  return terms;
+  KroneckerTables tables{1, 0};
+  for (int r = 0; r < n; ++r)
+    for (int i = 0; i < n; ++i)
+      for (int b = 0; b < count; ++b) {
+        const double v = std::fabs(BT[i * n + r]) * distinct[b];
+        if (representable(v)) continue;
+        if (!representable(rounded(v)) || !representable(v - rounded(v))) return {};
+        tables.terms = 2;
+        tables.second_rows |= 1u << r;
+      }
+  return tables;
 }
 #endif
 

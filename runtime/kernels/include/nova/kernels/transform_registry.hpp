@@ -29,7 +29,7 @@ struct TransformEntry {
   const double* AT;
   const double* G;
   const double* BT;
-  // B^T (x) B^T as a sum of this many fp16 / bf16 tables, exactly (kernel_table.hpp fused_wg_kronecker_terms;
+  // B^T (x) B^T as a sum of this many fp16 / bf16 tables, exactly (kernel_table.hpp fused_wg_kronecker_tables;
   // 0: not of two): where it is not 0 the wgmma kernel may take its input transform on the tensor cores in that type.
   int kronecker_terms_fp16, kronecker_terms_bf16;
   int input_ops, output_ops;    // adds + multiplies of one emitted 2D input / output transform (codegen --stats)
