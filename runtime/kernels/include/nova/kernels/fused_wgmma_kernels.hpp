@@ -72,9 +72,10 @@ inline constexpr int kWgTcSkew = 8;
 // block of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where
 // B^T (x) B^T is one table of the storage type, or two where every block of the grid (`grid_tiles` tiles on
 // `multiprocessors` SMs) takes at least kWgTcTwoTableGroups groups (kronecker_terms, the transform's registry
-// entry's: fused_wg_kronecker_tables). Two tables are two more products a tile: where blocks take many groups
-// they beat the FP transform of an accurate set (f4x3_fp16_dyadic, VGG-16 64@224 NHWC: -12 % at batch 32, -7 %
-// at 8), at three a block they tie, with one or two they lose (+7 % at batch 1; docs/performance.md, "Fused v5.33").
+// entry's: fused_wg_kronecker_tables). Two tables are up to three more products a tile (the shipped sets' two):
+// where blocks take many groups they beat the FP transform of an accurate set (f4x3_fp16_dyadic, VGG-16 64@224
+// NHWC: -12 % at batch 32, -7 % at 8), at three a block they tie, with one or two they lose (+7 % at batch 1;
+// docs/performance.md, "Fused v5.33").
 inline constexpr int kWgTcTwoTableGroups = 2;
 constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, Storage storage, int kronecker_terms,
                                  long long grid_tiles, int multiprocessors) {

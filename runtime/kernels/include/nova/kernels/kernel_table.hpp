@@ -74,10 +74,6 @@ constexpr bool fused_wg_tc_kernel(int n, Layout layout, int tiles, Storage stora
   return n == kWgTcSide && layout == Layout::nhwc && tiles == 16 && storage != Storage::f32;
 }
 
-// The most 16-bit tables whose sum B^T (x) B^T may be on the wgmma kernel's tensor-core input path: each
-// further one is up to three more products a tile (fused_wg_tc_tile).
-inline constexpr int kWgTcMaxTerms = 2;
-
 #ifndef __CUDACC_RTC__
 // How many tables of the 16-bit storage type sum exactly to B^T (x) B^T (row-major n x n B^T, the JSON's
 // exact matrix in double), which the wgmma kernel's products on the tensor cores need to round V as the FP
