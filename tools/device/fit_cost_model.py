@@ -223,6 +223,9 @@ def wg_launch_tiles(row, P):
     return 8 if not row["sixteen_tile_groups"] and math.ceil(P / 8) <= MULTIPROCESSORS else 16
 
 
+WG_TC_TWO_TABLE_GROUPS = 2  # fused_wgmma_kernels.hpp kWgTcTwoTableGroups
+
+
 def wg_tc_tables(row):
     """gpu_cost_model.hpp wg_tc_tables: how many tables of B^T (x) B^T the wgmma kernel multiplied the row's
     patches by on its tensor-core input transform (fused_wgmma_kernels.hpp fused_wg_tc_input; the bench's data is
@@ -237,9 +240,6 @@ def wg_tc_tables(row):
     if tables == 2 and (row["one_kronecker_table"] or math.ceil(P / 16) < WG_TC_TWO_TABLE_GROUPS * MULTIPROCESSORS):
         return 0
     return tables
-
-
-WG_TC_TWO_TABLE_GROUPS = 2  # fused_wgmma_kernels.hpp kWgTcTwoTableGroups
 
 
 def sizes(row, ops):
