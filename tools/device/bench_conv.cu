@@ -267,6 +267,8 @@ struct Options {
   unsigned seed = 1;           // --seed S: of the random shapes
   int random_c = 0;            // --random-c C: the random shapes' C fixed at C and K drawn up to it (0: both free)
   int only_c = 0, only_hw = 0, only_n = 0;  // --layer C,HW,N: that layer's speed alone (for profilers)
+  Layer shape{"shape", 0, 0};  // --shape C,K,HW,N: any shape's speed alone, batch shape_n (bounds, profilers)
+  int shape_n = 0;
   const char* transform = "auto";  // --transform NAME, e.g. "tuned"
   const Precision* precision = &kPrecisions[0];  // --dtype fp16|bf16
   bool single_layer() const { return only_n > 0; }
@@ -292,6 +294,9 @@ bool parse_options(int argc, char** argv, Options& o) {
              o.random_c >= 3 && o.random_c <= 1536) ++i;
     else if (std::strcmp(argv[i], "--layer") == 0 && i + 1 < argc &&
              std::sscanf(argv[i + 1], "%d,%d,%d", &o.only_c, &o.only_hw, &o.only_n) == 3) ++i;
+    else if (std::strcmp(argv[i], "--shape") == 0 && i + 1 < argc &&
+             std::sscanf(argv[i + 1], "%d,%d,%d,%d", &o.shape.channels, &o.shape.outputs, &o.shape.size, &o.shape_n) == 4 &&
+             o.shape.channels > 0 && o.shape.outputs > 0 && o.shape.size > 0 && o.shape_n > 0) ++i;
     else if (std::strcmp(argv[i], "--transform") == 0 && i + 1 < argc) o.transform = argv[++i];
     else if (std::strcmp(argv[i], "--dtype") == 0 && i + 1 < argc) {
       const char* name = argv[++i];
@@ -793,7 +798,7 @@ int main(int argc, char** argv) {
   if (!parse_options(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: %s OUT_DIR [--quick] [--channels | --frontier [--batch N] | --epilogue | --random COUNT [--seed S] [--random-c C]]\n"
-                 "       [--layer C,HW,N]\n"
+                 "       [--layer C,HW,N | --shape C,K,HW,N]\n"
                  "       [--transform NAME] [--dtype fp16|bf16]\n",
                  argv[0]);
     return 2;
@@ -832,11 +837,16 @@ int main(int argc, char** argv) {
       for (const nova_algo_t algorithm : {NOVA_ALGO_AUTO, NOVA_ALGO_THREE_PASS, NOVA_ALGO_FUSED})
         measure(b, o, l, p, layout, algorithm);
   };
+  if (o.shape_n > 0) {
+    const std::string name = std::to_string(o.shape.channels) + "->" + std::to_string(o.shape.outputs);  // as kChannelLayers
+    o.shape.net = name.c_str();
+    run_layer(o.shape, o.shape_n);
+  }
   if (o.channels)
     for (const Layer& l : kChannelLayers) run_layer(l, 32);
   for (const int batch : {1, 8, 32})
     for (const Layer& l : kLayers) {
-      if (o.channels || !o.wants(l, batch)) continue;
+      if (o.channels || o.shape_n > 0 || !o.wants(l, batch)) continue;
       run_layer(l, batch);
     }
   print_stage_table(b);

@@ -1,0 +1,243 @@
+// A floor for the wgmma kernel's consumer (fused_wgmma_kernels.hpp): its loop with nothing else in the block. A
+// stage is the n = 6 products of one domain row and one channel step, wgmma m64 x N x 16 (N = the tile group's 8 or
+// 16 tiles) from U and V blocks in shared memory through the library's descriptors, committed as one group and
+// followed by wgmma.wait_group 1 (the stage before is done, this one runs on); a row is 4 such stages (C = 64) into
+// one of two accumulator sets, as the consumer runs them. Each line adds what the consumer does besides:
+//   products   nothing (U's three stages stay in shared memory)
+//   sync       the consumer's named barrier of its 128 threads a stage (wg_consumer_sync, before a U refill)
+//   serial     wgmma.wait_group 0 instead of 1: each stage waits for its own products (no overlap)
+//   fold       sync, and each row folded into the tile group's outputs by the library's fused_wg_fold (f4x3_standard's
+//              A^T) while the next row's first stage runs, as the consumer does
+//   ring S     sync, and U streamed as the kernel streams it: a ring of S stages of 12 KB, each refilled by the copy
+//              engine (cp.async.bulk, from an L2-resident filter of C = K = 64) S - 1 stages ahead and waited for by
+//              its barrier; "+ fold" folds too: the consumer's whole loop but for the V barriers and the epilogue;
+//              "fence first": wgmma.fence before the barrier's wait, not after (ptxas then injects a warpgroup.arrive
+//              after the wait's loop, its note C7519); "no products": U streamed alone; "6 copies": each stage's
+//              12 KB as six bulk copies of one 2 KB block each; "by cp.async": each thread's six 16-byte cp.async
+//              (LDGSTS, through L2 only) instead, arriving at the stage's barrier when they complete; "by both": the
+//              first 6 KB by one bulk copy, the second by cp.async, at once
+// 132 blocks of one warpgroup (for the ring, also fewer: the bandwidth of one SM's copies when the other SMs copy
+// less or nothing), each 200 tile groups of 24 stages, timed by clock64 in each block (the slowest taken).
+// Prints cycles a stage, the rate in dense TFLOP/s, and what that rate alone would take for VGG-16 64@224 NHWC batch
+// 32 (6,272 groups of 16 tiles, or 12,544 of 8, over the SMs). The wgmma kernel there takes about 310 us
+// (docs/performance.md, "What the wgmma kernel's consumer alone takes").
+//   nvcc -O3 -std=c++20 -gencode=arch=compute_90a,code=sm_90a -I. -Iruntime/kernels/include -Iruntime/include \
+//     tools/device/wgmma_stage_rate.cu -o wgmma_stage_rate && ./wgmma_stage_rate
+#include "check.hpp"
+
+#include "generated/f4x3_standard_transforms.hpp"
+#include "nova/kernels/fused_wgmma_kernels.hpp"
+
+#include <cstdint>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace wg = nova::kernels;
+
+constexpr int kN6 = 6, kSteps = 4, kRows = 6, kGroupStages = kRows * kSteps, kGroups = 200;
+constexpr int kUBlock = wg::kWgRows * wg::kWgDepth;  // elements of one 64 x 16 U block
+constexpr int kUStage = kN6 * kUBlock;                // one stage: the 6 blocks of a (row, channel step)
+
+// What a line measures (the modes above): N, the wait after each commit, the barrier, the fold, and U's ring (0:
+// three static stages).
+struct Plan {
+  int n = 16;
+  bool serial = false, sync = false, fold = false;
+  int ring = 0;
+  bool fence_first = false;  // wgmma.fence before the U barrier's wait (ptxas then injects warpgroup.arrive: C7519)
+  bool products = true;       // false: U streamed through the ring alone
+  int copies = 1;             // bulk copies a stage (its bytes in equal parts, one barrier)
+  bool lsu = false;           // the ring refilled by every thread's 16-byte cp.async (LDGSTS) instead of the copy engine
+  bool both = false;          // half of each stage by the copy engine, half by cp.async, at once
+};
+template <int kN> constexpr int kVBlock = kN * wg::kWgDepth;  // one (step, position) V block, no skew (the FP path's)
+template <int kN> constexpr int kVBytes = kSteps * kRows * kN6 * kVBlock<kN> * 2;
+NOVA_HD constexpr int u_stages(const Plan& p) { return p.ring > 0 ? p.ring : 3; }
+template <int kN> constexpr int shared_bytes(const Plan& p) { return 128 + u_stages(p) * kUStage * 2 + kVBytes<kN>; }
+
+// The body exists in the sm_90a pass only (the library's wgmma primitives, NOVA_FUSED_WGMMA); the host pass sees
+// the kernel's declaration.
+template <int kN, Plan kPlan>
+__global__ void __launch_bounds__(128, 1) stages(const __half* filter, long long* cycles, float* sink) {
+#if defined(NOVA_FUSED_WGMMA)
+  constexpr int kStages = u_stages(kPlan);
+  extern __shared__ __align__(128) char shared[];
+  auto* full = reinterpret_cast<wg::WgBarrier*>(shared);
+  auto* u = reinterpret_cast<__half*>(shared + 128);
+  auto* v = u + kStages * kUStage;
+  for (int i = threadIdx.x; i < kVBytes<kN> / 2; i += blockDim.x) v[i] = __float2half(0.25f * (i & 3));
+  for (int i = threadIdx.x; i < kStages * kUStage; i += blockDim.x) u[i] = __float2half(0.5f);
+  if (threadIdx.x == 0)
+    for (int s = 0; s < kStages; ++s) wg::wg_barrier_init(&full[s], kPlan.lsu ? 128 : kPlan.both ? 129 : 1);
+  wg::wg_fence_operands();
+  __syncthreads();
+  const int thread = static_cast<int>(threadIdx.x);
+  const std::uint64_t u_desc = wg::wg_descriptor(wg::wg_shared_address(u)), v_desc = wg::wg_descriptor(wg::wg_shared_address(v));
+  constexpr unsigned kUBlockBytes = kUBlock * 2, kUStageBytes = kUStage * 2, kVStepBytes = kVBlock<kN> * 2;
+  float rows[2][kN6][kN / 2] = {};
+  float out[16][kN / 2] = {};
+  // The ring as the kernel's consumer keeps it: the next stage to fetch (its filter stage and slot), the next to multiply.
+  int fetch_from = 0, fetch_slot = 0, stage = 0, phase = 0, fetched = 0;
+  const auto fetch_next = [&] {
+    if ((kPlan.lsu || kPlan.both) && fetched++ < kGroups * kGroupStages) {
+      // 96 bytes a thread (48 with `both`, the stage's second half): 16-byte runs 2 KB apart; the barrier's phase
+      // completes when all 128 threads' have arrived (and, with `both`, thread 0's bulk copy of the first half).
+      constexpr int kRuns = kUStage * 2 / 2048 / (kPlan.both ? 2 : 1), kFirst = kPlan.both ? static_cast<int>(kUStageBytes) / 2 : 0;
+      if (kPlan.both && thread == 0) {
+        wg::wg_arrive_expect_bytes(&full[fetch_slot], kUStageBytes / 2);
+        wg::wg_bulk_copy(u + fetch_slot * kUStage, filter + static_cast<long long>(fetch_from) * kUStage, kUStageBytes / 2, &full[fetch_slot]);
+      }
+      const std::uint32_t to = wg::wg_shared_address(u + fetch_slot * kUStage) + kFirst + thread * 16;
+      const char* from = reinterpret_cast<const char*>(filter + static_cast<long long>(fetch_from) * kUStage) + kFirst + thread * 16;
+#pragma unroll
+      for (int c = 0; c < kRuns; ++c)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + c * 2048), "l"(from + c * 2048) : "memory");
+      asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(wg::wg_shared_address(&full[fetch_slot])) : "memory");
+    } else if (kPlan.ring > 0 && !kPlan.lsu && thread == 0 && fetched++ < kGroups * kGroupStages) {  // none beyond the last stage
+      wg::wg_arrive_expect_bytes(&full[fetch_slot], kUStageBytes);
+      constexpr int kPart = kUStage / kPlan.copies;
+      for (int c = 0; c < kPlan.copies; ++c)
+        wg::wg_bulk_copy(u + fetch_slot * kUStage + c * kPart, filter + static_cast<long long>(fetch_from) * kUStage + c * kPart, kPart * 2,
+                         &full[fetch_slot]);
+    }
+    fetch_from = fetch_from + 1 == kGroupStages ? 0 : fetch_from + 1;
+    fetch_slot = fetch_slot + 1 == kStages ? 0 : fetch_slot + 1;
+  };
+  if (kPlan.ring > 0)
+    for (int f = 0; f < kStages - 1; ++f) fetch_next();
+  const auto multiply = [&](int i, int step) {
+    if constexpr (kPlan.fence_first) wg::wgmma_fence();
+    if (kPlan.ring > 0) wg::wg_wait(&full[stage], phase);
+    if constexpr (kPlan.lsu || kPlan.both) wg::wg_fence_operands();  // cp.async wrote the stage through the generic proxy
+    if constexpr (!kPlan.fence_first) wg::wgmma_fence();
+    const std::uint64_t us = wg::wg_descriptor_advance(u_desc, static_cast<unsigned>(stage) * kUStageBytes),
+                        vs = wg::wg_descriptor_advance(v_desc, static_cast<unsigned>(step * kN6 * kN6 + i * kN6) * kVStepBytes);
+    if constexpr (kPlan.products)
+#pragma unroll
+      for (int j = 0; j < kN6; ++j)
+        wg::wgmma_m64k16<__half, kN>(rows[i % 2][j], wg::wg_descriptor_advance(us, j * kUBlockBytes),
+                                     wg::wg_descriptor_advance(vs, static_cast<unsigned>(j) * kVStepBytes), step > 0, thread);
+    wg::wgmma_commit();
+    if constexpr (kPlan.serial) wg::wgmma_wait<0>();
+    else wg::wgmma_wait<1>();
+    if constexpr (kPlan.sync) wg::wg_named_sync<1, 128>();
+    fetch_next();
+    if (++stage == kStages) stage = 0, phase ^= 1;
+  };
+  using Transform = nova::generated::f4x3_standard::Transform;
+  const long long start = clock64();
+#pragma unroll 1
+  for (int g = 0; g < kGroups; ++g) {
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) {
+      multiply(i, 0);
+      if constexpr (kPlan.fold)
+        if (i > 0) {
+          wg::wg_fence_registers(rows[(i - 1) % 2]);
+          wg::wg_fence_registers(out);
+          wg::fused_wg_fold<Transform>(rows[(i - 1) % 2], i - 1, out);
+          wg::wg_fence_registers(out);
+        }
+#pragma unroll 1
+      for (int step = 1; step < kSteps; ++step) {
+        multiply(i, step);
+      }
+    }
+    if constexpr (kPlan.fold) {
+      wg::wgmma_wait<0>();
+      wg::fused_wg_fold<Transform>(rows[(kRows - 1) % 2], kRows - 1, out);
+    }
+  }
+  wg::wgmma_wait<0>();
+  const long long elapsed = clock64() - start;
+  float total = 0;
+  for (auto& set : rows)
+    for (auto& row : set)
+      for (float x : row) total += x;
+  for (auto& pixel : out)
+    for (float x : pixel) total += x;
+  if (total == 12345.0f) sink[thread] = total;  // keeps the products
+  if (thread == 0) cycles[blockIdx.x] = elapsed;
+#else
+  (void)filter, (void)cycles, (void)sink;
+#endif
+}
+
+// `blocks` of the device's `sms` (fewer: what one SM's copies get where the others do not copy).
+template <int kN, Plan kPlan>
+void measure(const char* mode, int sms, double clock_ghz, const __half* filter, long long* cycles_d, float* sink, int blocks = 0) {
+  if (blocks == 0) blocks = sms;
+  auto kernel = stages<kN, kPlan>;
+  constexpr int kBytes = shared_bytes<kN>(kPlan);
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
+  for (int run = 0; run < 2; ++run) {  // the first warms up
+    kernel<<<blocks, 128, kBytes>>>(filter, cycles_d, sink);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+  }
+  std::vector<long long> cycles(static_cast<size_t>(blocks));
+  CHECK(cudaMemcpy(cycles.data(), cycles_d, sizeof(long long) * cycles.size(), cudaMemcpyDeviceToHost));
+  const long long most = *std::max_element(cycles.begin(), cycles.end());
+  const double per_stage = static_cast<double>(most) / (kGroups * kGroupStages);
+  const double flop_per_stage = 2.0 * kN6 * wg::kWgRows * kN * wg::kWgDepth;
+  const double tflops = flop_per_stage * sms * clock_ghz * 1e9 / per_stage / 1e12;
+  const double groups_64x224 = 32.0 * 56 * 56 / kN;  // VGG-16 64@224 b32, F(4,3)
+  const double us_64x224 = groups_64x224 / sms * kGroupStages * per_stage / (clock_ghz * 1e3);
+  if (blocks < sms) {
+    std::printf("N %2d  %-32s %8.1f cycles a stage on %3d SMs: U at %5.1f bytes a cycle an SM\n", kN, mode, per_stage, blocks,
+                kUStage * 2 / per_stage);
+    return;
+  }
+  std::printf("N %2d  %-32s %8.1f cycles a stage %8.1f TFLOP/s   VGG-16 64@224 b32 at this rate %6.1f us", kN, mode, per_stage,
+              tflops, us_64x224);
+  if (kPlan.ring > 0) std::printf("   U at %5.1f bytes a cycle an SM", kUStage * 2 / per_stage);
+  std::printf("\n");
+}
+
+int main() {
+  int sms = 0, clock_khz = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  const double clock_ghz = clock_khz / 1e6;
+  long long* cycles = nullptr;
+  float* sink = nullptr;
+  __half* filter = nullptr;  // U of C = K = 64 in the wgmma order: 24 stages of 12 KB, 288 KB (L2-resident)
+  CHECK(cudaMalloc(&cycles, sizeof(long long) * sms));
+  CHECK(cudaMalloc(&sink, sizeof(float) * 128));
+  CHECK(cudaMalloc(&filter, sizeof(__half) * kGroupStages * kUStage));
+  CHECK(cudaMemset(filter, 0, sizeof(__half) * kGroupStages * kUStage));
+  std::printf("%d SMs at %.2f GHz (the device's reported clock; the times assume it)\n", sms, clock_ghz);
+  measure<16, Plan{}>("products", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true}>("sync", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.serial = true}>("serial", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true}>("fold", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 3}>("ring 3", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 4}>("ring 4", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6}>("ring 6", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 3}>("ring 3 + fold", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 4}>("ring 4 + fold", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 6}>("ring 6 + fold", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 3, .fence_first = true}>("ring 3, fence first", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 3, .fence_first = true}>("ring 3 + fold, fence first", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .products = false}>("ring 6, no products", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .products = false, .copies = 6}>("ring 6, no products, 6 copies", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .copies = 6}>("ring 6, 6 copies", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 6, .copies = 6}>("ring 6 + fold, 6 copies", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .products = false, .lsu = true}>("ring 6 by cp.async, no products", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 3, .lsu = true}>("ring 3 by cp.async", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .lsu = true}>("ring 6 by cp.async", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 3, .lsu = true}>("ring 3 + fold by cp.async", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 6, .lsu = true}>("ring 6 + fold by cp.async", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .products = false, .both = true}>("ring 6 by both, no products", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .both = true}>("ring 6 by both", sms, clock_ghz, filter, cycles, sink);
+  for (const int blocks : {66, 33, 16, 8, 1})
+    measure<16, Plan{.sync = true, .ring = 6}>("ring 6", sms, clock_ghz, filter, cycles, sink, blocks);
+  measure<8, Plan{.n = 8}>("products", sms, clock_ghz, filter, cycles, sink);
+  measure<8, Plan{.n = 8, .sync = true, .fold = true}>("fold", sms, clock_ghz, filter, cycles, sink);
+  measure<8, Plan{.n = 8, .sync = true, .fold = true, .ring = 3}>("ring 3 + fold", sms, clock_ghz, filter, cycles, sink);
+  CHECK(cudaFree(cycles));
+  CHECK(cudaFree(sink));
+  CHECK(cudaFree(filter));
+  return 0;
+}
