@@ -1,17 +1,19 @@
 // nova_transform_load and nova_transform_compile (nova/jit.h) without a GPU: transforms that are not
 // in configs/ (tests/jit/data/) load, verify and run on the CPU within the precision model; bad files
 // are refused with a clear status and register nothing; NVRTC compiles them for sm_90 through a disk
-// cache that survives a truncated entry and two compilers at once.
+// cache that survives a truncated entry and two compilers at once, and an F(4,3)'s fused kernels for sm_90a.
 #include "float16.hpp"
 #include "nova/jit.hpp"
 #include "support/command.hpp"
 #include "support/dtype_cases.hpp"
 
 #include <catch2/catch.hpp>
+#include <elf.h>
 
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -114,6 +116,26 @@ bool nvrtc_available(std::string& why) {
   if (nova_transform_compile("f5x3_fp16", "sm_90", &report) == NOVA_STATUS_SUCCESS) return true;
   why = nova_jit_last_error();
   return why.find("NVRTC is not available") == std::string::npos && why.find("without nvrtc.h") == std::string::npos;
+}
+
+// The size of section `name` of the ELF image `image` (a cubin: a kernel's code is `.text.<kernel>`), 0 where it has
+// none or the image is not one.
+std::size_t elf_section_size(const std::string& image, const std::string& name) {
+  Elf64_Ehdr header;
+  if (image.size() < sizeof header || image.compare(0, SELFMAG, ELFMAG) != 0) return 0;
+  std::memcpy(&header, image.data(), sizeof header);
+  const auto section = [&](std::size_t i) {
+    Elf64_Shdr s{};
+    const std::size_t at = header.e_shoff + i * header.e_shentsize;
+    if (at + sizeof s <= image.size()) std::memcpy(&s, image.data() + at, sizeof s);
+    return s;
+  };
+  const Elf64_Shdr names = section(header.e_shstrndx);
+  for (std::size_t i = 0; i < header.e_shnum; ++i) {
+    const Elf64_Shdr s = section(i);
+    if (names.sh_offset + s.sh_name < image.size() && image.data() + names.sh_offset + s.sh_name == name) return s.sh_size;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -252,6 +274,50 @@ TEST_CASE("NVRTC compiles a loaded transform for sm_90 through the cache, which 
   r = nova::test::run_command(cache, "env", env + "'" NOVA_JIT_EXE "' " + args);
   CHECK(r.exit_code == 0);
   CHECK(r.output.find("(from the cache)") != std::string::npos);
+}
+
+TEST_CASE("NVRTC compiles a loaded F(4,3) transform's fused kernels for sm_90a, the wgmma kernel's as code, not a trap",
+          "[jit][nvrtc]") {
+  const fs::path cache = nova::test::fresh_dir("jit_cache_sm90a");
+  REQUIRE(setenv("NOVA_CACHE_DIR", cache.c_str(), 1) == 0);  // before this process's first compile
+  std::string why;
+  if (!nvrtc_available(why)) {
+    WARN("SKIP: " << why);
+    return;
+  }
+  // f4x3_standard's transform under a name the runtime was not built with: the wgmma kernel with its tensor-core
+  // input path (B^T (x) B^T exact in fp16 and bf16), which only sm_90a has.
+  const fs::path json = write(nova::test::fresh_dir("jit_f4x3"), "f4x3_loaded.json",
+                              edited(read(fs::path(NOVA_SOURCE_DIR) / "configs/f4x3_standard.json"), "\"name\"",
+                                     "f4x3_standard", "f4x3_loaded"));
+  load(json);
+  nova_compile_report_t report{};
+  const nova_status_t st = nova_transform_compile("f4x3_loaded", "sm_90a", &report);
+  INFO(nova_jit_last_error());
+  REQUIRE(st == NOVA_STATUS_SUCCESS);
+  // Every kernel is in one of the cache's images. Where sm_90a's features were not on, the wgmma kernels would be a
+  // trap of a few hundred bytes, as the MFMA kernels are on NVIDIA.
+  std::vector<std::string> images;
+  for (const auto& e : fs::directory_iterator(cache)) {
+    const std::string entry = read(e.path());
+    images.push_back(entry.substr(entry.find('\n') + 1));  // after the entry's header line
+  }
+  const auto code_bytes = [&](const std::string& kernel) {
+    std::size_t bytes = 0;
+    for (const std::string& image : images) bytes += elf_section_size(image, ".text.nova_f4x3_loaded_" + kernel);
+    return bytes;
+  };
+  for (const char* layout : {"nhwc", "nchw"})
+    for (const char* type : {"f16", "bf16"}) {
+      const std::string kernel = std::string(layout) + "_" + type;
+      INFO(kernel);
+      CHECK(code_bytes("fused_wgmma_" + kernel + "_v0") > 32768);  // groups of 16 (NHWC: the tensor-core path too)
+      CHECK(code_bytes("fused_wgmma_" + kernel + "_v1") > 32768);  // groups of 8
+      CHECK(code_bytes("fused_mma_" + kernel + "_v0") > 32768);  // the mma.sync kernel (sm_80 and later)
+      const std::size_t trap = code_bytes("fused_mfma_" + kernel + "_v1");  // AMD's: absent here
+      CHECK(trap > 0);
+      CHECK(trap <= 1024);
+    }
 }
 
 TEST_CASE("two processes compiling the same transform at once both finish, and leave one valid entry",
