@@ -12,8 +12,8 @@
 //              engine (cp.async.bulk, from an L2-resident filter of C = K = 64) S - 1 stages ahead and waited for by
 //              its barrier; "+ fold" folds too: the consumer's whole loop but for the V barriers and the epilogue;
 //              "fence first": wgmma.fence before the barrier's wait, not after (ptxas then injects a warpgroup.arrive
-//              after the wait's loop, its note C7519); "no products": U streamed alone; "6 copies": each stage's
-//              12 KB as six bulk copies of one 2 KB block each; "by cp.async": each thread's six 16-byte cp.async
+//              after the wait's loop, its note C7519); "no products": U streamed alone; "2 (3, 6) copies": each
+//              stage's 12 KB as two (three, six) bulk copies of 6 (4, 2) KB; "by cp.async": each thread's six 16-byte cp.async
 //              (LDGSTS, through L2 only) instead, arriving at the stage's barrier when they complete; "by both": the
 //              first 6 KB by one bulk copy, the second by cp.async, at once
 // 132 blocks of one warpgroup (for the ring, also fewer: the bandwidth of one SM's copies when the other SMs copy
@@ -221,6 +221,8 @@ int main() {
   measure<16, Plan{.sync = true, .ring = 3, .fence_first = true}>("ring 3, fence first", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .fold = true, .ring = 3, .fence_first = true}>("ring 3 + fold, fence first", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .ring = 6, .products = false}>("ring 6, no products", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .products = false, .copies = 2}>("ring 6, no products, 2 copies", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .products = false, .copies = 3}>("ring 6, no products, 3 copies", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .ring = 6, .products = false, .copies = 6}>("ring 6, no products, 6 copies", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .ring = 6, .copies = 6}>("ring 6, 6 copies", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .fold = true, .ring = 6, .copies = 6}>("ring 6 + fold, 6 copies", sms, clock_ghz, filter, cycles, sink);
