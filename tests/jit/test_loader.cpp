@@ -118,6 +118,21 @@ bool nvrtc_available(std::string& why) {
   return why.find("NVRTC is not available") == std::string::npos && why.find("without nvrtc.h") == std::string::npos;
 }
 
+// A fresh compile cache for this process (NOVA_CACHE_DIR, which its first compile reads), and whether NVRTC is here to
+// compile into it: false where it is not (the test then says SKIP); a compile that fails otherwise fails the test.
+bool fresh_cache_with_nvrtc(const std::string& tag, fs::path& cache) {
+  cache = nova::test::fresh_dir(tag);
+  REQUIRE(setenv("NOVA_CACHE_DIR", cache.c_str(), 1) == 0);
+  std::string why;
+  if (!nvrtc_available(why)) {
+    WARN("SKIP: " << why);
+    return false;
+  }
+  INFO(why);
+  REQUIRE(why.empty());
+  return true;
+}
+
 // The size of section `name` of the ELF image `image` (a cubin: a kernel's code is `.text.<kernel>`), 0 where it has
 // none or the image is not one.
 std::size_t elf_section_size(const std::string& image, const std::string& name) {
@@ -245,15 +260,8 @@ TEST_CASE("a name is one transform: reloading adds nothing, other content under 
 
 TEST_CASE("NVRTC compiles a loaded transform for sm_90 through the cache, which survives a truncated entry",
           "[jit][nvrtc]") {
-  const fs::path cache = nova::test::fresh_dir("jit_cache");
-  REQUIRE(setenv("NOVA_CACHE_DIR", cache.c_str(), 1) == 0);  // before this process's first compile
-  std::string why;
-  if (!nvrtc_available(why)) {
-    WARN("SKIP: " << why);
-    return;
-  }
-  INFO(why);
-  REQUIRE(why.empty());
+  fs::path cache;
+  if (!fresh_cache_with_nvrtc("jit_cache", cache)) return;
   nova_compile_report_t again{};
   REQUIRE(nova_transform_compile("f5x3_fp16", "sm_90", &again) == NOVA_STATUS_SUCCESS);
   CHECK(again.from_cache == 1);
@@ -278,27 +286,24 @@ TEST_CASE("NVRTC compiles a loaded transform for sm_90 through the cache, which 
 
 TEST_CASE("NVRTC compiles a loaded F(4,3) transform's fused kernels for sm_90a, the wgmma kernel's as code, not a trap",
           "[jit][nvrtc]") {
-  const fs::path cache = nova::test::fresh_dir("jit_cache_sm90a");
-  REQUIRE(setenv("NOVA_CACHE_DIR", cache.c_str(), 1) == 0);  // before this process's first compile
-  std::string why;
-  if (!nvrtc_available(why)) {
-    WARN("SKIP: " << why);
-    return;
-  }
+  fs::path cache;
+  if (!fresh_cache_with_nvrtc("jit_cache_sm90a", cache)) return;
   // f4x3_standard's transform under a name the runtime was not built with: the wgmma kernel with its tensor-core
-  // input path (B^T (x) B^T exact in fp16 and bf16), which only sm_90a has.
-  const fs::path json = write(nova::test::fresh_dir("jit_f4x3"), "f4x3_loaded.json",
+  // input path (B^T (x) B^T exact in fp16 and bf16), which only sm_90a has. Compiled by nova-jit in a process of its
+  // own with a cache of its own, whose entries are then the images (this process's cache is its first compile's).
+  const fs::path work = nova::test::fresh_dir("jit_f4x3");
+  const fs::path json = write(work, "f4x3_loaded.json",
                               edited(read(fs::path(NOVA_SOURCE_DIR) / "configs/f4x3_standard.json"), "\"name\"",
                                      "f4x3_standard", "f4x3_loaded"));
-  load(json);
-  nova_compile_report_t report{};
-  const nova_status_t st = nova_transform_compile("f4x3_loaded", "sm_90a", &report);
-  INFO(nova_jit_last_error());
-  REQUIRE(st == NOVA_STATUS_SUCCESS);
-  // Every kernel is in one of the cache's images. Where sm_90a's features were not on, the wgmma kernels would be a
-  // trap of a few hundred bytes, as the MFMA kernels are on NVIDIA.
+  const fs::path images_dir = work / "cache";
+  const nova::test::CommandResult r = nova::test::run_command(
+      work, "env", "NOVA_CACHE_DIR=" + images_dir.string() + " '" NOVA_JIT_EXE "' " + json.string() + " --arch sm_90a");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // Where sm_90a's features were not on, the wgmma kernels would be a trap of a few hundred bytes, as the MFMA kernels
+  // are on NVIDIA.
   std::vector<std::string> images;
-  for (const auto& e : fs::directory_iterator(cache)) {
+  for (const auto& e : fs::directory_iterator(images_dir)) {
     const std::string entry = read(e.path());
     images.push_back(entry.substr(entry.find('\n') + 1));  // after the entry's header line
   }
@@ -322,13 +327,8 @@ TEST_CASE("NVRTC compiles a loaded F(4,3) transform's fused kernels for sm_90a, 
 
 TEST_CASE("two processes compiling the same transform at once both finish, and leave one valid entry",
           "[jit][nvrtc]") {
-  const fs::path cache = nova::test::fresh_dir("jit_cache_race");
-  REQUIRE(setenv("NOVA_CACHE_DIR", cache.c_str(), 1) == 0);
-  std::string why;
-  if (!nvrtc_available(why)) {
-    WARN("SKIP: " << why);
-    return;
-  }
+  fs::path cache;
+  if (!fresh_cache_with_nvrtc("jit_cache_race", cache)) return;
   fs::remove_all(cache);  // what the check above compiled: both processes start from nothing
   const std::string command = "NOVA_CACHE_DIR=" + cache.string() + " '" NOVA_JIT_EXE "' " +
                               (kData / "f5x3_fp16.json").string() + " --arch sm_90";
