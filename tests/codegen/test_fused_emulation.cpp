@@ -318,11 +318,17 @@ TEST_CASE("the fused kernels' tiles: the code generator emits them for those alo
 // 64 channels and K up to 64, through the emulated tensor copies (the swizzle, zeros outside the image) and
 // the register-A products: border tiles on every side, pads 0 to 2, last tile groups of 4, 8 and 3 tiles (their
 // missing tiles' copies left out), blocks that take several groups (each slot used again), K = 64 (the
-// copy engine's tile rows) and K below it, bias with and without ReLU. bf16 differs only in its element type
+// copy engine's tile rows) and K below it, bias with and without ReLU; tile rows of 6 and 4 tiles (a copy a pair of
+// neighbours, fused_wg_tc_copy_tiles) and of 1 (a copy a tile). bf16 differs only in its element type
 // (fragments, products, V stores, the map's type), so it takes the first shape alone.
 template <class Transform, typename T>
 void check_tc_input(std::size_t shape_count) {
   const std::vector<Shape> shapes = {{1, 64, 64, 22, 23, 1}, {2, 64, 40, 9, 14, 2}, {1, 64, 64, 13, 6, 0}};
+  for (const auto& [s, copy_tiles] : std::vector<std::pair<Shape, int>>{{shapes[0], 2}, {shapes[1], 2}, {shapes[2], 1}}) {
+    nova::kernels::TileGrid g{};
+    REQUIRE(nova::kernels::make_tile_grid(Transform::m, Transform::r, s.N, s.C, s.H, s.W, s.pad, g));
+    CHECK(nova::kernels::fused_wg_tc_copy_tiles(g) == copy_tiles);
+  }
   unsigned seed = 91;
   for (const Shape& s : std::span(shapes).first(shape_count)) {
     const FusedCase<Transform, T, Layout::nhwc> c(s, seed++);

@@ -423,8 +423,9 @@ TEST_CASE("the fused kernel with its rows split over every warp count matches FP
 // one or two tables of the storage type, NHWC fp16 and bf16 with C = 64 and K <= 64, groups of 16), the kernel
 // forced (NOVA_FUSED_KERNEL=wgmma): border tiles (pad 2), a last tile group of 5 tiles, blocks that take two
 // groups or three (270 groups of 16 on at most 132 SMs), K = 64 (the copy engine's stores of tile rows) and K
-// below it, with and without bias and ReLU, against FP64. Grids whose groups of 8 fit one wave (128 and 12
-// tiles, pads 1 and 0) take those on the FP path (fused_wg_wave_tiles).
+// below it, with and without bias and ReLU, against FP64; tile rows of 15 tiles (57 x 57, pad 2: a patch copy a tile)
+// and of 14 (56 x 56: a copy a pair of neighbours, fused_wg_tc_copy_tiles). Grids whose groups of 8 fit one wave
+// (128 and 12 tiles, pads 1 and 0) take those on the FP path (fused_wg_wave_tiles).
 // f4x3_standard takes one table; the accurate f4x3_fp16_dyadic two, and only where the grid has at least two
 // groups an SM (of these shapes the 270 groups on an H200's 132 SMs); f4x3_fp16 (in neither type a sum of two)
 // takes the FP path of the same kernel on the same shapes. The profile says which path ran. Off sm_90 (no

@@ -101,7 +101,7 @@ class FusedCase {
     nova::kernels::WgTensorMap x_map;
     if (tensor_cores) {
       REQUIRE(nova::kernels::fused_wg_x_map(x_map, x_.data(), grid_));
-      args.tc_input = 1;
+      args.tc_input = nova::kernels::fused_wg_tc_copy_tiles(grid_);
     }
     nova::emulation::dynamic_shared.assign(
         static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, m, s_.C, s_.K, kTiles, layout, u_stages,

@@ -274,7 +274,8 @@ struct FusedConvArgs {
   int k_slice;         // K blocks of 8 a block takes (blockIdx.y picks which): every one unchunked
   TileGrid grid;       // the input's tiling (channels = C)
   int u_stages = 0;    // the wgmma kernel's U ring (fused_wg_u_stages); unused by the others
-  int tc_input = 0;    // the wgmma kernel's input transform on the tensor cores (fused_wg_tc_input) in this launch
+  int tc_input = 0;    // the wgmma kernel's input transform on the tensor cores (fused_wg_tc_input) in this launch: the
+                       // tiles a patch copy brings (fused_wg_tc_copy_tiles), 0 where it transforms on the FP pipes
 };
 
 // ---------------------------------------------------------------------------------------------

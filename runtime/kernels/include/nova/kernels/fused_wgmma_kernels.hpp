@@ -5,8 +5,8 @@
 //   - two producer warpgroups transform the input of one tile group (kTiles = 16 or 8 tiles, every
 //     channel) after another into a ring of two V slots, each in wgmma's B layout (wgmma.hpp), and
 //     hand each slot over through a block barrier (mbarrier); F(4,3) on NHWC fp16 and bf16 images of 64
-//     channels on the tensor cores (fused_wg_tc_input: each tile's patch by the copy engine, V = (B^T (x)
-//     B^T) D as one product), elsewhere in fp32 on the FP pipes;
+//     channels on the tensor cores (fused_wg_tc_input: the patches by the copy engine, a pair of neighbour
+//     tiles a copy where it can, V = (B^T (x) B^T) D as one product), elsewhere in fp32 on the FP pipes;
 //   - one consumer warpgroup multiplies: for each block of 64 output channels and each domain row
 //     i, the n products U_(i,j) V_(i,j) (wgmma m64 x kTiles x 16, both operands read by the tensor
 //     cores from shared memory, no ldmatrix) of every channel step, U streamed by the copy engine
@@ -53,20 +53,30 @@ inline constexpr int kWgHeaderBytes =
 // The input transform on the tensor cores (docs/performance.md, "Fused v5.23"): V of a tile (its n^2 = 36
 // positions, padded to wgmma's 64 rows) = Bk D, Bk = B^T (x) B^T in registers as wgmma's A, its patch index
 // k = 8 r + s (s = 6, 7: zero columns, so that a k-step of 16 is two patch rows), D the tile's 6 x 6 patch as
-// B: 36 rows of 128 bytes (the pixel's 64 channels) that one tensor copy writes, swizzled, zeros outside
-// the image. Each producer warpgroup takes its tiles kWgTcBatch a copy, into two slots in turn (the one
+// B: 36 rows of 128 bytes (the pixel's 64 channels) that a tensor copy writes, swizzled, zeros outside
+// the image. Each producer warpgroup takes its tiles kWgTcBatch a slot, into two slots in turn (the one
 // after next copied while this one is multiplied); the products accumulate Bk's exact terms (its entries
 // exact in the storage type, fp16 or bf16, times x) in fp32 and round once into the V slot, whose (channel
 // step, position) blocks are kWgTcSkew elements apart more there (a warp's stores of 8 positions then meet
 // 32 banks).
 inline constexpr int kWgTcChannels = 64;    // one 128-byte row a pixel
-inline constexpr int kWgTcBatch = 2;        // tiles a copy
+inline constexpr int kWgTcBatch = 2;        // tiles a slot
 inline constexpr int kWgTcTileBytes = 40 * 128;  // a patch's 36 rows and 4 zero ones (a k-step's reach), 1024-aligned
 inline constexpr int kWgTcSlotBytes = kWgTcBatch * kWgTcTileBytes;
 // After the rest: the copies' 4 barriers (a warpgroup's two slots), then the 4 slots on a 1024-byte
 // boundary (the swizzle's period).
 inline constexpr int kWgTcBytes = 64 + 1024 + 4 * kWgTcSlotBytes;
 inline constexpr int kWgTcSkew = 8;
+// Where a tile row has an even number of tiles, the two tiles of a batch are neighbours (4 pixels apart) and one copy
+// brings both patches: a box of kWgTcSide rows of kWgTcPairWidth pixels, tile b's patch rows then kWgTcPairWidth rows
+// of 128 bytes apart from row 4 b (what a k-step reads past a patch row is the next pixels or the slot's zero rows).
+// FusedConvArgs::tc_input says which: 1, a copy a tile; 2, a copy a pair. The copy engine takes its copies one after
+// another, each at a cost of its own besides its bytes, so one copy of 60 rows is cheaper than two of 36
+// (docs/performance.md, "Fused v5.34").
+inline constexpr int kWgTcPairWidth = 2 * kWgTcSide - 2;
+// The tiles of a patch copy for grid g: 2 where a tile row has an even number of tiles (a batch's two tiles, an even
+// tile and the next, are then neighbours), else 1.
+NOVA_HD constexpr int fused_wg_tc_copy_tiles(const TileGrid& g) { return g.tiles_w % 2 == 0 ? 2 : 1; }
 
 // Whether a wgmma launch transforms its input on the tensor cores: F(4,3) NHWC fp16 or bf16 with C = 64, one
 // block of outputs (K <= 64: the staging in the V slot, so that the patch slots fit), groups of 16, where
@@ -430,16 +440,17 @@ __device__ inline void fused_wg_tc_table(float* table, int thread) {
 #pragma unroll
   for (int xi = 0; xi < nn; ++xi) table[xi * nn + thread] = v[xi];
 }
-// Tile b of the slot at shared address `slot` into d: its three k-steps (two patch rows each, 6 rows of
-// 128 bytes apart), each with the tables of Bk that are not zero there (kSecondRows: the second table's patch
+// The tile whose patch starts at shared address `patch_at`, its patch rows `row_bytes` apart, into d: its three k-steps
+// (two patch rows each), each with the tables of Bk that are not zero there (kSecondRows: the second table's patch
 // rows; the shipped sets' third k-step, patch rows 4 and 5, has none: those columns of B^T are powers of two),
 // one commit group.
 template <typename T, int kTerms, unsigned kSecondRows>
-__device__ inline void fused_wg_tc_tile(float (&d)[32], const WgTcFragments<kTerms>& f, std::uint32_t slot, int b, int thread) {
+__device__ inline void fused_wg_tc_tile(float (&d)[32], const WgTcFragments<kTerms>& f, std::uint32_t patch_at,
+                                        std::uint32_t row_bytes, int thread) {
   wgmma_fence();
 #pragma unroll
   for (int q = 0; q < 3; ++q) {
-    const std::uint64_t patch = wg_swizzled_descriptor(slot + b * kWgTcTileBytes + 2 * q * kWgTcSide * 128, kWgTcSide * 128);
+    const std::uint64_t patch = wg_swizzled_descriptor(patch_at + 2 * q * row_bytes, row_bytes);
     wgmma_m64n64k16_ra<T>(d, f.a[0][q], patch, q > 0, thread);
     if constexpr (kTerms == 2)
       if ((kSecondRows >> 2 * q & 3u) != 0) wgmma_m64n64k16_ra<T>(d, f.a[1][q], patch, true, thread);  // q unrolled: no branch
@@ -472,13 +483,18 @@ __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const 
   const int w = thread / 128, tid = thread % 128;
   char* slots = blk.tc_slots + 2 * w * kWgTcSlotBytes;
   const auto first_of = [&](int i) { return w * kWgTcBatch + 2 * i * kWgTcBatch; };
+  static_assert(kWgTcBatch == 2, "a batch is one pair of neighbours");
+  const bool pairs = a.tc_input == 2;
+  const std::uint32_t tile_bytes = pairs ? (kWgTcPairWidth - kWgTcSide) * 128 : kWgTcTileBytes,
+                      row_bytes = (pairs ? kWgTcPairWidth : kWgTcSide) * 128;
   const auto copy = [&](int i) {  // one thread: batch i's patches into slot i % 2
     WgBarrier* copied = blk.tc_copied + 2 * w + i % 2;
     const int first = first_of(i);
     int tiles = 0;
     for (int b = 0; b < kWgTcBatch; ++b) tiles += first + b < group_tiles;
-    wg_arrive_expect_bytes(copied, tiles * kWgTcSide * kWgTcSide * 128);
-    for (int b = 0; b < tiles; ++b) {
+    const int copies = pairs ? (tiles > 0) : tiles;
+    wg_arrive_expect_bytes(copied, copies * kWgTcSide * (pairs ? kWgTcPairWidth : kWgTcSide) * 128);
+    for (int b = 0; b < copies; ++b) {
       const TileOrigin o = origins[first + b];
       wg_tensor_copy(slots + (i % 2 * kWgTcBatch + b) * kWgTcTileBytes, x_map.bytes, 0, o.col - g.pad, o.row - g.pad, o.image, copied);
     }
@@ -492,8 +508,8 @@ __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const 
 #pragma unroll
     for (int b = 0; b < kWgTcBatch; b += 2) {  // two tiles in flight: the second's products run while the first's results are stored
       float d0[32], d1[32];
-      fused_wg_tc_tile<T, kTerms, kSecondRows>(d0, f, slot, b, tid);
-      fused_wg_tc_tile<T, kTerms, kSecondRows>(d1, f, slot, b + 1, tid);
+      fused_wg_tc_tile<T, kTerms, kSecondRows>(d0, f, slot + b * tile_bytes, row_bytes, tid);
+      fused_wg_tc_tile<T, kTerms, kSecondRows>(d1, f, slot + (b + 1) * tile_bytes, row_bytes, tid);
       wgmma_wait<1>();
       wg_fence_registers(d0);
       fused_wg_tc_store<T, kTiles>(d0, v, tid, first_of(i) + b);
@@ -913,8 +929,9 @@ __global__ void __launch_bounds__(kBlockThreads) fused_wg_filter_order(const T* 
 template <typename T>
 bool fused_wg_x_map(WgTensorMap& x_map, const T* x, const TileGrid& g) {
   const long long pixel = kWgTcChannels * 2;
+  const int box_width = fused_wg_tc_copy_tiles(g) == 2 ? kWgTcPairWidth : kWgTcSide;
   const WgEmulatedMap map{x, {kWgTcChannels, g.width, g.height, g.images}, {2, pixel, pixel * g.width, pixel * g.width * g.height},
-                          {kWgTcChannels, kWgTcSide, kWgTcSide, 1}, 2};
+                          {kWgTcChannels, box_width, kWgTcSide, 1}, 2};
   static_assert(sizeof map <= sizeof x_map.bytes);
   std::memcpy(x_map.bytes, &map, sizeof map);
   return sizeof(T) == 2;
@@ -940,7 +957,8 @@ bool fused_wg_x_map([[maybe_unused]] WgTensorMap& x_map, [[maybe_unused]] const 
                               static_cast<cuuint64_t>(g.images)};
   const cuuint64_t strides[3] = {pixel, pixel * static_cast<cuuint64_t>(g.width),
                                  pixel * static_cast<cuuint64_t>(g.width) * static_cast<cuuint64_t>(g.height)};
-  const cuuint32_t box[4] = {kWgTcChannels, kWgTcSide, kWgTcSide, 1}, unit[4] = {1, 1, 1, 1};
+  const cuuint32_t box_width = fused_wg_tc_copy_tiles(g) == 2 ? kWgTcPairWidth : kWgTcSide;
+  const cuuint32_t box[4] = {kWgTcChannels, box_width, kWgTcSide, 1}, unit[4] = {1, 1, 1, 1};
   const auto type = storage_of<T>() == Storage::f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   return encode(reinterpret_cast<CUtensorMap*>(x_map.bytes), type, 4, const_cast<T*>(x), dims, strides, box,
                 unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
@@ -979,6 +997,7 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
                   fused_wg_layout(t.n, t.m, g.channels, K, tiles, layout, WgTcPlan::u_stages, WgStaging::by_outputs, true).bytes <=
                       device.shared_limit &&
                   fused_wg_x_map(x_map, x, g);
+  if (args.tc_input) args.tc_input = fused_wg_tc_copy_tiles(g);
   args.u_stages = fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit, g.tiles, blocks,
                                            args.tc_input != 0);
   const auto shared = static_cast<int>(
