@@ -15,7 +15,8 @@
 //              after the wait's loop, its note C7519); "no products": U streamed alone; "2 (3, 6) copies": each
 //              stage's 12 KB as two (three, six) bulk copies of 6 (4, 2) KB; "by cp.async": each thread's six 16-byte cp.async
 //              (LDGSTS, through L2 only) instead, arriving at the stage's barrier when they complete; "by both": the
-//              first 6 KB by one bulk copy, the second by cp.async, at once
+//              first 6 KB by one bulk copy, the second by cp.async, at once; "+ N-cycle wait": each thread waits N
+//              cycles where the fold would be, in its place (the fold's time without its work)
 // 132 blocks of one warpgroup (for the ring, also fewer: the bandwidth of one SM's copies when the other SMs copy
 // less or nothing), each 200 tile groups of 24 stages, timed by clock64 in each block (the slowest taken).
 // Prints cycles a stage, the rate in dense TFLOP/s, and what that rate alone would take for VGG-16 64@224 NHWC batch
@@ -50,6 +51,7 @@ struct Plan {
   int copies = 1;             // bulk copies a stage (its bytes in equal parts, one barrier)
   bool lsu = false;           // the ring refilled by every thread's 16-byte cp.async (LDGSTS) instead of the copy engine
   bool both = false;          // half of each stage by the copy engine, half by cp.async, at once
+  int spin = 0;               // cycles each thread waits where the fold would be (in place of it)
 };
 template <int kN> constexpr int kVBlock = kN * wg::kWgDepth;  // one (step, position) V block, no skew (the FP path's)
 template <int kN> constexpr int kVBytes = kSteps * kRows * kN6 * kVBlock<kN> * 2;
@@ -132,6 +134,10 @@ __global__ void __launch_bounds__(128, 1) stages(const __half* filter, long long
 #pragma unroll
     for (int i = 0; i < kRows; ++i) {
       multiply(i, 0);
+      if constexpr (kPlan.spin > 0)
+        if (i > 0)
+          for (const long long t0 = clock64(); clock64() - t0 < kPlan.spin;) {
+          }
       if constexpr (kPlan.fold)
         if (i > 0) {
           wg::wg_fence_registers(rows[(i - 1) % 2]);
@@ -185,11 +191,11 @@ void measure(const char* mode, int sms, double clock_ghz, const __half* filter, 
   const double groups_64x224 = 32.0 * 56 * 56 / kN;  // VGG-16 64@224 b32, F(4,3)
   const double us_64x224 = groups_64x224 / sms * kGroupStages * per_stage / (clock_ghz * 1e3);
   if (blocks < sms) {
-    std::printf("N %2d  %-32s %8.1f cycles a stage on %3d SMs: U at %5.1f bytes a cycle an SM\n", kN, mode, per_stage, blocks,
+    std::printf("N %2d  %-37s %8.1f cycles a stage on %3d SMs: U at %5.1f bytes a cycle an SM\n", kN, mode, per_stage, blocks,
                 kUStage * 2 / per_stage);
     return;
   }
-  std::printf("N %2d  %-32s %8.1f cycles a stage %8.1f TFLOP/s   VGG-16 64@224 b32 at this rate %6.1f us", kN, mode, per_stage,
+  std::printf("N %2d  %-37s %8.1f cycles a stage %8.1f TFLOP/s   VGG-16 64@224 b32 at this rate %6.1f us", kN, mode, per_stage,
               tflops, us_64x224);
   if (kPlan.ring > 0) std::printf("   U at %5.1f bytes a cycle an SM", kUStage * 2 / per_stage);
   std::printf("\n");
@@ -226,6 +232,10 @@ int main() {
   measure<16, Plan{.sync = true, .ring = 6, .products = false, .copies = 6}>("ring 6, no products, 6 copies", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .ring = 6, .copies = 6}>("ring 6, 6 copies", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .fold = true, .ring = 6, .copies = 6}>("ring 6 + fold, 6 copies", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .spin = 400}>("ring 6 + 400-cycle wait", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .spin = 800}>("ring 6 + 800-cycle wait", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .products = false, .spin = 400}>("ring 6, no products + 400-cycle wait", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .lsu = true, .spin = 400}>("ring 6 by cp.async + 400-cycle wait", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .ring = 6, .products = false, .lsu = true}>("ring 6 by cp.async, no products", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .ring = 3, .lsu = true}>("ring 3 by cp.async", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .ring = 6, .lsu = true}>("ring 6 by cp.async", sms, clock_ghz, filter, cycles, sink);
