@@ -493,7 +493,7 @@ __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const 
     int tiles = 0;
     for (int b = 0; b < kWgTcBatch; ++b) tiles += first + b < group_tiles;
     const int copies = pairs ? (tiles > 0) : tiles;
-    wg_arrive_expect_bytes(copied, copies * kWgTcSide * (pairs ? kWgTcPairWidth : kWgTcSide) * 128);
+    wg_arrive_expect_bytes(copied, copies * kWgTcSide * static_cast<int>(row_bytes));  // a box: kWgTcSide rows of pixels
     for (int b = 0; b < copies; ++b) {
       const TileOrigin o = origins[first + b];
       wg_tensor_copy(slots + (i % 2 * kWgTcBatch + b) * kWgTcTileBytes, x_map.bytes, 0, o.col - g.pad, o.row - g.pad, o.image, copied);
