@@ -17,6 +17,11 @@
 //              (LDGSTS, through L2 only) instead, arriving at the stage's barrier when they complete; "by both": the
 //              first 6 KB by one bulk copy, the second by cp.async, at once; "+ N-cycle wait": each thread waits N
 //              cycles where the fold would be, in its place (the fold's time without its work)
+//   issuer     the ring's copies issued by a fifth warp (SMSP 0, beside consumer warp 0), each once the consumer has
+//              freed its slot (an empty barrier), not by the consumer's thread 0; "sleep": it polls that barrier with
+//              a sleep between polls; prints the consumer's wait for U and the issuer's for a slot and in its issue
+//   beside     U static (no ring); a fifth warp meanwhile streams copies of 12 KB into 6 slots of its own (copies
+//              beside), or one warp on each SMSP runs independent FMAs until the consumer is done (FMA warps)
 // 132 blocks of one warpgroup (for the ring, also fewer: the bandwidth of one SM's copies when the other SMs copy
 // less or nothing), each 200 tile groups of 24 stages, timed by clock64 in each block (the slowest taken).
 // Prints cycles a stage, the rate in dense TFLOP/s, and what that rate alone would take for VGG-16 64@224 NHWC batch
@@ -52,35 +57,116 @@ struct Plan {
   bool lsu = false;           // the ring refilled by every thread's 16-byte cp.async (LDGSTS) instead of the copy engine
   bool both = false;          // half of each stage by the copy engine, half by cp.async, at once
   int spin = 0;               // cycles each thread waits where the fold would be (in place of it)
+  bool issuer = false;        // the ring's copies issued by a fifth warp once the consumer frees a slot, not by its thread 0
+  int issuer_sleep = 0;       // the issuer polls its slot's barrier with a sleep of this many ns between polls
+  bool background = false;    // U static, and a fifth warp streams 12 KB copies into 6 slots of its own meanwhile
+  int ffma_warps = 0;         // warps (4: one an SMSP) beside the consumer running independent FMAs until it is done
+  int ffma_yield = 0;         // > 0: those warps sleep (__nanosleep) this many ns after every 8 steps of 16 FMAs
 };
 template <int kN> constexpr int kVBlock = kN * wg::kWgDepth;  // one (step, position) V block, no skew (the FP path's)
 template <int kN> constexpr int kVBytes = kSteps * kRows * kN6 * kVBlock<kN> * 2;
 NOVA_HD constexpr int u_stages(const Plan& p) { return p.ring > 0 ? p.ring : 3; }
-template <int kN> constexpr int shared_bytes(const Plan& p) { return 128 + u_stages(p) * kUStage * 2 + kVBytes<kN>; }
+constexpr int kHeader = 256, kBackgroundSlots = 6;
+template <int kN> constexpr int shared_bytes(const Plan& p) {
+  return kHeader + u_stages(p) * kUStage * 2 + kVBytes<kN> + (p.background ? kBackgroundSlots * kUStage * 2 : 0);
+}
+
+#if defined(NOVA_FUSED_WGMMA)
+// Whether the barrier's phase of this parity has completed, without waiting.
+__device__ inline bool wg_test(wg::WgBarrier* b, int parity) {
+  unsigned done;
+  asm volatile("{\n.reg .pred p;\nmbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+               : "=r"(done)
+               : "r"(wg::wg_shared_address(b)), "r"(parity)
+               : "memory");
+  return done != 0;
+}
+#endif
 
 // The body exists in the sm_90a pass only (the library's wgmma primitives, NOVA_FUSED_WGMMA); the host pass sees
 // the kernel's declaration.
 template <int kN, Plan kPlan>
-__global__ void __launch_bounds__(128, 1) stages(const __half* filter, long long* cycles, float* sink) {
+__global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long* cycles, float* sink) {
 #if defined(NOVA_FUSED_WGMMA)
   constexpr int kStages = u_stages(kPlan);
   extern __shared__ __align__(128) char shared[];
   auto* full = reinterpret_cast<wg::WgBarrier*>(shared);
-  auto* u = reinterpret_cast<__half*>(shared + 128);
+  auto* empty = full + 8;
+  auto* background = full + 16;
+  volatile int* done = reinterpret_cast<volatile int*>(shared + 200);
+  auto* u = reinterpret_cast<__half*>(shared + kHeader);
   auto* v = u + kStages * kUStage;
   for (int i = threadIdx.x; i < kVBytes<kN> / 2; i += blockDim.x) v[i] = __float2half(0.25f * (i & 3));
   for (int i = threadIdx.x; i < kStages * kUStage; i += blockDim.x) u[i] = __float2half(0.5f);
-  if (threadIdx.x == 0)
-    for (int s = 0; s < kStages; ++s) wg::wg_barrier_init(&full[s], kPlan.lsu ? 128 : kPlan.both ? 129 : 1);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) wg::wg_barrier_init(&full[s], kPlan.lsu ? 128 : kPlan.both ? 129 : 1), wg::wg_barrier_init(&empty[s], 1);
+    for (int s = 0; s < kBackgroundSlots; ++s) wg::wg_barrier_init(&background[s], 1);
+    *done = 0;
+  }
   wg::wg_fence_operands();
   __syncthreads();
   const int thread = static_cast<int>(threadIdx.x);
+  constexpr unsigned kIssuedBytes = kUStage * 2;
+  if (thread >= 128 && kPlan.ffma_warps > 0) {  // the FMA warps: as busy as their warp scheduler lets them be
+    float acc[16];
+    for (int i = 0; i < 16; ++i) acc[i] = static_cast<float>(thread + i);
+    long long steps = 0;
+    while (!*done) {
+#pragma unroll 1
+      for (int r = 0; r < 8; ++r)
+#pragma unroll
+        for (int i = 0; i < 16; ++i) acc[i] = acc[i] * 0.999f + 0.25f;
+      steps += 8;
+      if constexpr (kPlan.ffma_yield > 0) __nanosleep(kPlan.ffma_yield);
+    }
+    float total = 0;
+    for (float x : acc) total += x;
+    if (total == 12345.0f) sink[thread % 128] = total;
+    if (thread == 128) cycles[2 * gridDim.x + blockIdx.x] = steps;
+    return;
+  }
+  if (thread >= 128) {  // the issuer (its own warp): stage f into slot f % kStages once the consumer freed it
+    if (kPlan.issuer && thread == 128) {
+      long long slot_wait = 0, issuing = 0;  // the issuer's cycles waiting for a free slot, and issuing
+      for (int f = 0; f < kGroups * kGroupStages; ++f) {
+        const long long t0 = clock64();
+        if (f >= kStages - 1) {
+          const int parity = ((f - (kStages - 1)) / kStages) & 1;
+          if constexpr (kPlan.issuer_sleep > 0)
+            while (!wg_test(&empty[f % kStages], parity)) __nanosleep(kPlan.issuer_sleep);
+          else
+            wg::wg_wait(&empty[f % kStages], parity);
+        }
+        const long long t1 = clock64();
+        wg::wg_arrive_expect_bytes(&full[f % kStages], kIssuedBytes);
+        wg::wg_bulk_copy(u + (f % kStages) * kUStage, filter + static_cast<long long>(f % kGroupStages) * kUStage, kIssuedBytes,
+                         &full[f % kStages]);
+        slot_wait += t1 - t0, issuing += clock64() - t1;
+      }
+      cycles[2 * gridDim.x + blockIdx.x] = slot_wait, cycles[3 * gridDim.x + blockIdx.x] = issuing;
+    }
+    if (kPlan.background && thread == 128) {
+      char* slots = reinterpret_cast<char*>(v + kVBytes<kN> / 2);
+      int f = 0;
+      for (; !*done; ++f) {
+        const int s = f % kBackgroundSlots;
+        if (f >= kBackgroundSlots) wg::wg_wait(&background[s], (f / kBackgroundSlots - 1) & 1);
+        wg::wg_arrive_expect_bytes(&background[s], kIssuedBytes);
+        wg::wg_bulk_copy(slots + s * kIssuedBytes, filter + static_cast<long long>(f % kGroupStages) * kUStage, kIssuedBytes, &background[s]);
+      }
+      for (int j = f < kBackgroundSlots ? 0 : f - kBackgroundSlots; j < f; ++j)
+        wg::wg_wait(&background[j % kBackgroundSlots], (j / kBackgroundSlots) & 1);
+      cycles[2 * gridDim.x + blockIdx.x] = f;
+    }
+    return;
+  }
   const std::uint64_t u_desc = wg::wg_descriptor(wg::wg_shared_address(u)), v_desc = wg::wg_descriptor(wg::wg_shared_address(v));
   constexpr unsigned kUBlockBytes = kUBlock * 2, kUStageBytes = kUStage * 2, kVStepBytes = kVBlock<kN> * 2;
   float rows[2][kN6][kN / 2] = {};
   float out[16][kN / 2] = {};
   // The ring as the kernel's consumer keeps it: the next stage to fetch (its filter stage and slot), the next to multiply.
   int fetch_from = 0, fetch_slot = 0, stage = 0, phase = 0, fetched = 0;
+  long long u_wait = 0;  // the consumer's cycles waiting for U
   const auto fetch_next = [&] {
     if ((kPlan.lsu || kPlan.both) && fetched++ < kGroups * kGroupStages) {
       // 96 bytes a thread (48 with `both`, the stage's second half): 16-byte runs 2 KB apart; the barrier's phase
@@ -96,6 +182,8 @@ __global__ void __launch_bounds__(128, 1) stages(const __half* filter, long long
       for (int c = 0; c < kRuns; ++c)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + c * 2048), "l"(from + c * 2048) : "memory");
       asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(wg::wg_shared_address(&full[fetch_slot])) : "memory");
+    } else if (kPlan.issuer) {
+      if (thread == 0 && fetched++ >= kStages - 1 && fetched <= kGroups * kGroupStages) wg::wg_arrive(&empty[fetch_slot]);
     } else if (kPlan.ring > 0 && !kPlan.lsu && thread == 0 && fetched++ < kGroups * kGroupStages) {  // none beyond the last stage
       wg::wg_arrive_expect_bytes(&full[fetch_slot], kUStageBytes);
       constexpr int kPart = kUStage / kPlan.copies;
@@ -110,7 +198,11 @@ __global__ void __launch_bounds__(128, 1) stages(const __half* filter, long long
     for (int f = 0; f < kStages - 1; ++f) fetch_next();
   const auto multiply = [&](int i, int step) {
     if constexpr (kPlan.fence_first) wg::wgmma_fence();
-    if (kPlan.ring > 0) wg::wg_wait(&full[stage], phase);
+    if (kPlan.ring > 0) {
+      const long long t0 = clock64();
+      wg::wg_wait(&full[stage], phase);
+      u_wait += clock64() - t0;
+    }
     if constexpr (kPlan.lsu || kPlan.both) wg::wg_fence_operands();  // cp.async wrote the stage through the generic proxy
     if constexpr (!kPlan.fence_first) wg::wgmma_fence();
     const std::uint64_t us = wg::wg_descriptor_advance(u_desc, static_cast<unsigned>(stage) * kUStageBytes),
@@ -157,6 +249,7 @@ __global__ void __launch_bounds__(128, 1) stages(const __half* filter, long long
   }
   wg::wgmma_wait<0>();
   const long long elapsed = clock64() - start;
+  if (thread == 0) *done = 1;
   float total = 0;
   for (auto& set : rows)
     for (auto& row : set)
@@ -164,7 +257,7 @@ __global__ void __launch_bounds__(128, 1) stages(const __half* filter, long long
   for (auto& pixel : out)
     for (float x : pixel) total += x;
   if (total == 12345.0f) sink[thread] = total;  // keeps the products
-  if (thread == 0) cycles[blockIdx.x] = elapsed;
+  if (thread == 0) cycles[blockIdx.x] = elapsed, cycles[gridDim.x + blockIdx.x] = u_wait;
 #else
   (void)filter, (void)cycles, (void)sink;
 #endif
@@ -178,13 +271,16 @@ void measure(const char* mode, int sms, double clock_ghz, const __half* filter, 
   constexpr int kBytes = shared_bytes<kN>(kPlan);
   CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
   for (int run = 0; run < 2; ++run) {  // the first warms up
-    kernel<<<blocks, 128, kBytes>>>(filter, cycles_d, sink);
+    kernel<<<blocks, kPlan.ffma_warps > 0 ? 128 + 32 * kPlan.ffma_warps : kPlan.issuer || kPlan.background ? 160 : 128, kBytes>>>(filter, cycles_d, sink);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
   }
-  std::vector<long long> cycles(static_cast<size_t>(blocks));
-  CHECK(cudaMemcpy(cycles.data(), cycles_d, sizeof(long long) * cycles.size(), cudaMemcpyDeviceToHost));
-  const long long most = *std::max_element(cycles.begin(), cycles.end());
+  std::vector<long long> record(4 * static_cast<size_t>(blocks));
+  CHECK(cudaMemcpy(record.data(), cycles_d, sizeof(long long) * record.size(), cudaMemcpyDeviceToHost));
+  const auto slowest = std::max_element(record.begin(), record.begin() + blocks);
+  const long long most = *slowest;
+  // The slowest block's waits, a stage: the consumer's for U; the issuer's for a free slot and in its copies' issue.
+  const auto per_stage_of = [&](int part) { return static_cast<double>(slowest[part * blocks]) / (kGroups * kGroupStages); };
   const double per_stage = static_cast<double>(most) / (kGroups * kGroupStages);
   const double flop_per_stage = 2.0 * kN6 * wg::kWgRows * kN * wg::kWgDepth;
   const double tflops = flop_per_stage * sms * clock_ghz * 1e9 / per_stage / 1e12;
@@ -198,6 +294,11 @@ void measure(const char* mode, int sms, double clock_ghz, const __half* filter, 
   std::printf("N %2d  %-37s %8.1f cycles a stage %8.1f TFLOP/s   VGG-16 64@224 b32 at this rate %6.1f us", kN, mode, per_stage,
               tflops, us_64x224);
   if (kPlan.ring > 0) std::printf("   U at %5.1f bytes a cycle an SM", kUStage * 2 / per_stage);
+  if (kPlan.issuer)
+    std::printf("; the consumer waits for U %5.1f, the issuer for a slot %5.1f and issuing %5.1f cycles a stage", per_stage_of(1),
+                per_stage_of(2), per_stage_of(3));
+  if (kPlan.ffma_warps > 0) std::printf("   beside it, each FMA warp issues %4.2f FMAs a cycle (alone 0.5)", per_stage_of(2) * 16 / per_stage);
+  if (kPlan.background) std::printf("   beside it, copies at %5.1f bytes a cycle", per_stage_of(2) * kUStage * 2 / per_stage);
   std::printf("\n");
 }
 
@@ -209,7 +310,7 @@ int main() {
   long long* cycles = nullptr;
   float* sink = nullptr;
   __half* filter = nullptr;  // U of C = K = 64 in the wgmma order: 24 stages of 12 KB, 288 KB (L2-resident)
-  CHECK(cudaMalloc(&cycles, sizeof(long long) * sms));
+  CHECK(cudaMalloc(&cycles, 4 * sizeof(long long) * sms));
   CHECK(cudaMalloc(&sink, sizeof(float) * 128));
   CHECK(cudaMalloc(&filter, sizeof(__half) * kGroupStages * kUStage));
   CHECK(cudaMemset(filter, 0, sizeof(__half) * kGroupStages * kUStage));
@@ -243,6 +344,18 @@ int main() {
   measure<16, Plan{.sync = true, .fold = true, .ring = 6, .lsu = true}>("ring 6 + fold by cp.async", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .ring = 6, .products = false, .both = true}>("ring 6 by both, no products", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true, .ring = 6, .both = true}>("ring 6 by both", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .products = false, .issuer = true}>("ring 6 by an issuer warp, no products", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .issuer = true}>("ring 6 by an issuer warp", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ring = 6, .spin = 400, .issuer = true}>("ring 6 by an issuer warp + 400-cycle wait", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 4, .issuer = true}>("ring 4 + fold by an issuer warp", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 6, .issuer = true}>("ring 6 + fold by an issuer warp", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 6, .issuer = true, .issuer_sleep = 100}>("ring 6 + fold by an issuer warp, sleep", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .background = true}>("sync, copies beside", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .background = true}>("fold, copies beside", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ffma_warps = 4}>("fold, 4 FMA warps beside", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ffma_warps = 4, .ffma_yield = 100}>("fold, 4 FMA warps beside, yielding", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .fold = true, .ring = 3, .ffma_warps = 4}>("ring 3 + fold, 4 FMA warps beside", sms, clock_ghz, filter, cycles, sink);
+  measure<16, Plan{.sync = true, .ffma_warps = 4}>("sync, 4 FMA warps beside", sms, clock_ghz, filter, cycles, sink);
   for (const int blocks : {66, 33, 16, 8, 1})
     measure<16, Plan{.sync = true, .ring = 6}>("ring 6", sms, clock_ghz, filter, cycles, sink, blocks);
   measure<8, Plan{.n = 8}>("products", sms, clock_ghz, filter, cycles, sink);
