@@ -9,6 +9,8 @@
 //   SHA-256 b1f45d16656bbd0a16e4fbe43019a2c2dee14ad374dda06058949b345d8c6082
 // Source: configs/f4x3_fp16_dyadic.json
 //   SHA-256 80608175659d69cb0ae19e610fd4a577b9cbf8883a4e3f02fabeda98348f02ef
+// Source: configs/f4x3_fp16_tc.json
+//   SHA-256 9ec9457d9bf26a58e90b39205898b466f4dcce8ec8892b6d1557edcdfb27f045
 // Source: configs/f4x3_kappa.json
 //   SHA-256 492b21fc07ff8ae7aa053efddd6d8abfd42ad27acbb8ac71a0e7f7c710f231e8
 // Source: configs/f4x3_kappa_dyadic.json
@@ -49,6 +51,7 @@
 #include "f2x3_standard_transforms.hpp"
 #include "f4x3_fp16_transforms.hpp"
 #include "f4x3_fp16_dyadic_transforms.hpp"
+#include "f4x3_fp16_tc_transforms.hpp"
 #include "f4x3_kappa_transforms.hpp"
 #include "f4x3_kappa_dyadic_transforms.hpp"
 #include "f4x3_nova_transforms.hpp"
@@ -76,6 +79,7 @@ struct TransformList {};
 using AllTransforms = TransformList<f2x3_standard::Transform,
                                     f4x3_fp16::Transform,
                                     f4x3_fp16_dyadic::Transform,
+                                    f4x3_fp16_tc::Transform,
                                     f4x3_kappa::Transform,
                                     f4x3_kappa_dyadic::Transform,
                                     f4x3_nova::Transform,

@@ -9,6 +9,8 @@
 //   SHA-256 b1f45d16656bbd0a16e4fbe43019a2c2dee14ad374dda06058949b345d8c6082
 // Source: configs/f4x3_fp16_dyadic.json
 //   SHA-256 80608175659d69cb0ae19e610fd4a577b9cbf8883a4e3f02fabeda98348f02ef
+// Source: configs/f4x3_fp16_tc.json
+//   SHA-256 9ec9457d9bf26a58e90b39205898b466f4dcce8ec8892b6d1557edcdfb27f045
 // Source: configs/f4x3_kappa.json
 //   SHA-256 492b21fc07ff8ae7aa053efddd6d8abfd42ad27acbb8ac71a0e7f7c710f231e8
 // Source: configs/f4x3_kappa_dyadic.json
@@ -56,6 +58,7 @@
 namespace nova::generated::f2x3_standard { extern const kernels::GpuTransformEntry kGpuEntry; }
 namespace nova::generated::f4x3_fp16 { extern const kernels::GpuTransformEntry kGpuEntry; }
 namespace nova::generated::f4x3_fp16_dyadic { extern const kernels::GpuTransformEntry kGpuEntry; }
+namespace nova::generated::f4x3_fp16_tc { extern const kernels::GpuTransformEntry kGpuEntry; }
 namespace nova::generated::f4x3_kappa { extern const kernels::GpuTransformEntry kGpuEntry; }
 namespace nova::generated::f4x3_kappa_dyadic { extern const kernels::GpuTransformEntry kGpuEntry; }
 namespace nova::generated::f4x3_nova { extern const kernels::GpuTransformEntry kGpuEntry; }
@@ -151,6 +154,31 @@ constexpr double kBT[] = {
     0.0, 0.2197265625, 0.0, -0.66015625, 0.0, 0.25,
 };
 }  // namespace f4x3_fp16_dyadic
+
+namespace f4x3_fp16_tc {
+constexpr double kAT[] = {
+    4.0, 2.0, 2.0, 0.5, 0.5, 0.0,
+    0.0, 1.0, -1.0, 0.75, -0.75, 0.0,
+    0.0, 0.5, 0.5, 1.125, 1.125, 0.0,
+    0.0, 0.25, -0.25, 1.6875, -1.6875, 2.0,
+};
+constexpr double kG[] = {
+    0.8888888888888888, 0.0, 0.0,
+    -1.0, -0.5, -0.25,
+    -1.0, 0.5, -0.25,
+    0.4444444444444444, 0.6666666666666666, 1.0,
+    0.4444444444444444, -0.6666666666666666, 1.0,
+    0.0, 0.0, 1.0,
+};
+constexpr double kBT[] = {
+    0.28125, 0.0, -1.25, 0.0, 0.5, 0.0,
+    0.0, -0.5625, -1.125, 0.25, 0.5, 0.0,
+    0.0, 0.5625, -1.125, -0.25, 0.5, 0.0,
+    0.0, -0.1875, -0.125, 0.75, 0.5, 0.0,
+    0.0, 0.1875, -0.125, -0.75, 0.5, 0.0,
+    0.0, 0.28125, 0.0, -1.25, 0.0, 0.5,
+};
+}  // namespace f4x3_fp16_tc
 
 namespace f4x3_kappa {
 constexpr double kAT[] = {
@@ -747,6 +775,30 @@ constexpr TransformEntry kTransforms[] = {
         .amp2d = 4.77981,
         .predicted_error_fp16 = 0.00163372,
         .gpu = NOVA_GPU_ENTRY(f4x3_fp16_dyadic),
+    },
+    {
+        .name = "f4x3_fp16_tc",
+        .m = 4,
+        .r = 3,
+        .n = 6,
+        .points = "{0, 1/2, -1/2, 3/2, -3/2, inf}",
+        .scaling = "balanced",
+        .input_2d_f64 = &generated::f4x3_fp16_tc::input_transform_2d<double>,
+        .filter_2d_f64 = &generated::f4x3_fp16_tc::filter_transform_2d<double>,
+        .output_2d_f64 = &generated::f4x3_fp16_tc::output_transform_2d<double>,
+        .input_2d_f32 = &generated::f4x3_fp16_tc::input_transform_2d<float>,
+        .filter_2d_f32 = &generated::f4x3_fp16_tc::filter_transform_2d<float>,
+        .output_2d_f32 = &generated::f4x3_fp16_tc::output_transform_2d<float>,
+        .AT = f4x3_fp16_tc::kAT,
+        .G = f4x3_fp16_tc::kG,
+        .BT = f4x3_fp16_tc::kBT,
+        .kronecker_terms_fp16 = generated::f4x3_fp16_tc::Transform::kronecker_terms_fp16,
+        .kronecker_terms_bf16 = generated::f4x3_fp16_tc::Transform::kronecker_terms_bf16,
+        .input_ops = 312,
+        .output_ops = 190,
+        .amp2d = 5.98869,
+        .predicted_error_fp16 = 0.00204692,
+        .gpu = NOVA_GPU_ENTRY(f4x3_fp16_tc),
     },
     {
         .name = "f4x3_kappa",

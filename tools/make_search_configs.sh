@@ -5,6 +5,9 @@
 #   f<m>x<r>_fp16_dyadic   amp2D with fp16-exact (dyadic) points      F(4,3); for F(6,3) the fp16 optimum
 #                          is already dyadic, so f6x3_fp16_dyadic is an alias of f6x3_fp16 (one name per
 #                          transform: nova-codegen refuses two configs of the same transform)
+#   f<m>x<r>_fp16_tc       amp2D with fp16-exact points whose B^T (x) B^T is one fp16 table (--tensor-core), the
+#                          symmetric stage only (butterflies: as few transform operations as the standard
+#                          set's) F(4,3); its bf16 products fit one bf16 table too
 #   f<m>x<r>_kappa_dyadic  kappa2(V) with fp16-exact points (paper 4.3) F(4,3) F(6,3)
 #   f<m>x<r>_bf16          amp2D within bf16's range (--objective bf16) F(4,3) F(6,3): both searches land on
 #                          the fp16 optimum (same points and scaling: bf16's wider range binds nowhere), so
@@ -22,6 +25,7 @@ search --tile 4,3 --objective fp16 --alias f4x3_bf16
 search --tile 6,3 --objective fp16 --alias f6x3_fp16_dyadic --alias f6x3_bf16
 search --tile 8,3 --objective fp16
 search --tile 4,3 --objective fp16 --dtype fp16
+search --tile 4,3 --objective fp16 --dtype fp16 --tensor-core --symmetric-only --name fp16_tc
 for tile in 4,3 6,3; do search --tile "$tile" --objective kappa --dtype fp16; done
 # What names a transform: its points and scaling, one line each in the JSON.
 transform_of() { grep -E '^  "(points|scaling)":'; }

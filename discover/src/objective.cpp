@@ -3,6 +3,7 @@
 
 #include "nova/exact/fast_metrics.hpp"
 #include "nova/exact/rational.hpp"
+#include "nova/kernels/kernel_table.hpp"
 
 #include <cmath>
 #include <limits>
@@ -34,8 +35,21 @@ Objective parse_objective(std::string_view text) { return parse_enum<Objective>(
 
 std::string_view objective_name(Objective objective) { return enum_name<Objective>(kObjectiveNames, objective); }
 
-ObjectiveFunction::ObjectiveFunction(TileSize tile, Objective objective, Scaling scaling)
-    : tile_(tile), objective_(objective), scaling_(scaling) {}
+ObjectiveFunction::ObjectiveFunction(TileSize tile, Objective objective, Scaling scaling, bool tensor_core)
+    : tile_(tile), objective_(objective), scaling_(scaling), tensor_core_(tensor_core) {
+  if (tensor_core && objective == Objective::Kappa)
+    throw InputError("the tensor-core constraint needs a storage type: --objective fp16 or bf16");
+}
+
+bool one_kronecker_table(const Eigen::MatrixXd& BT, Objective objective) {
+  if (objective == Objective::Kappa) throw InputError("one_kronecker_table needs --objective fp16 or bf16");
+  const auto n = static_cast<int>(BT.rows());
+  std::vector<double> row_major(static_cast<std::size_t>(n) * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) row_major[static_cast<std::size_t>(i) * n + j] = BT(i, j);
+  const auto storage = objective == Objective::Fp16 ? kernels::Storage::f16 : kernels::Storage::bf16;
+  return kernels::fused_wg_kronecker_tables(n, row_major.data(), storage).terms == 1;
+}
 
 std::optional<StorageRange> ObjectiveFunction::storage_range() const {
   switch (objective_) {
@@ -50,6 +64,7 @@ double ObjectiveFunction::score(const std::vector<double>& points) const {
   if (objective_ == Objective::Kappa) return finite_or_infinity(kappa2_vandermonde(points));
   const FastTransform t = build_transform_fast(tile_, points, scaling_);
   if (decades_outside(transformed_range(t), *storage_range()) > 0) return kInfinity;
+  if (tensor_core_ && !one_kronecker_table(t.BT, objective_)) return kInfinity;
   return finite_or_infinity(amplification_2d(t.AT, t.G, t.BT));
 }
 
@@ -72,8 +87,9 @@ std::string ObjectiveFunction::description() const {
     return "score kappa2(V); ES fitness ||T - T_rec||_F + 0.001 ||p||^2/(n-1) + log10(kappa2(V) + 1) "
            "(paper eq. 5 with lambda2 = 1)";
   return "score amp2D with every full-scale transformed value in the " + std::string(objective_name(objective_)) +
-         " normal range (" + std::string(scaling_name(scaling_)) + " scaling); ES fitness ||T - T_rec||_F + "
-         "log10(amp2D) + decades outside the range";
+         " normal range (" + std::string(scaling_name(scaling_)) + " scaling)" +
+         (tensor_core_ ? ", B^T (x) B^T one " + std::string(objective_name(objective_)) + " table" : std::string()) +
+         "; ES fitness ||T - T_rec||_F + log10(amp2D) + decades outside the range";
 }
 
 }  // namespace nova::discover

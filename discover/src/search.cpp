@@ -117,7 +117,7 @@ Scaling default_scaling(Objective objective) {
   return objective == Objective::Kappa ? Scaling::DenominatorsInG : Scaling::Balanced;
 }
 
-std::string default_search_label(Objective objective, Dtype dtype) {
+std::string default_search_label(Objective objective, Dtype dtype, bool tensor_core) {
   std::string label(objective_name(objective));
   switch (dtype) {
     case Dtype::None: break;
@@ -125,7 +125,7 @@ std::string default_search_label(Objective objective, Dtype dtype) {
     case Dtype::Bf16: label += "_bf16"; break;
     case Dtype::Int8: label += "_int8"; break;
   }
-  return label;
+  return tensor_core ? label + "_tc" : label;
 }
 
 void validate_search_options(const SearchOptions& o) {
@@ -137,6 +137,8 @@ void validate_search_options(const SearchOptions& o) {
                      std::to_string(kMaxFilterTaps) + ", got " + tile_text(t));
   if (t.n() - 1 < 2) throw InputError(tile_text(t) + " has a single finite point: there is nothing to search");
   if (o.symmetric_only && o.es_only) throw InputError("--symmetric-only and --es-only exclude each other");
+  if (o.tensor_core && o.objective == Objective::Kappa)
+    throw InputError("--tensor-core needs a storage type: --objective fp16 or bf16");
   auto check_range = []<class T>(T value, T lowest, T highest, const std::string& what) {
     if (value < lowest || value > highest)
       throw InputError(what + " must be between " + std::to_string(lowest) + " and " + std::to_string(highest) +
@@ -164,7 +166,7 @@ void validate_search_options(const SearchOptions& o) {
 SearchResult run_search(const SearchOptions& options) {
   validate_search_options(options);
   const TileSize tile = options.tile;
-  const ObjectiveFunction objective(tile, options.objective, options.scaling);
+  const ObjectiveFunction objective(tile, options.objective, options.scaling, options.tensor_core);
   const RationalLattice lattice(options.lattice);
   WorkerPool pool(options.threads);
   Stage stage(options, objective, lattice, pool);
@@ -190,6 +192,7 @@ SearchResult run_search(const SearchOptions& options) {
     if (!s.points.empty() && (!best || s.score < best->score * (1 - kRelativeTie))) best = &s;
   if (!best)
     throw InputError("no valid rational point set was found near the optimum of " + tile_text(tile) +
+                     (options.tensor_core ? " whose B^T (x) B^T is one table of the storage type" : "") +
                      ": raise --dmax or --numerator-bound");
   result.points = best->points;
   result.score = best->score;
@@ -206,7 +209,7 @@ nlohmann::json search_provenance(const SearchOptions& o, const SearchResult& res
     stages.push_back({{"stage", s.stage}, {"points", points}, {"score", score}});
   }
   const EvolutionSettings& es = o.evolution;
-  const ObjectiveFunction objective(o.tile, o.objective, o.scaling);
+  const ObjectiveFunction objective(o.tile, o.objective, o.scaling, o.tensor_core);
   nlohmann::json provenance = {
       {"tool", std::string("nova-discover ") + NOVA_VERSION},
       {"command", command},
@@ -220,6 +223,7 @@ nlohmann::json search_provenance(const SearchOptions& o, const SearchResult& res
         {"objective_function", objective.description()},
         {"symmetric_only", o.symmetric_only},
         {"es_only", o.es_only},
+        {"tensor_core", o.tensor_core},
         {"population", es.population},
         {"generations", es.generations},
         {"restarts", es.restarts},

@@ -422,12 +422,14 @@ TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated
     REQUIRE(t);
     return storage == Storage::f16 ? t->kronecker_terms_fp16 : t->kronecker_terms_bf16;
   };
-  // Of the F(4,3) sets the standard one in one table (products of its entries at most 25, 5 significant bits);
-  // the dyadic accurate ones in two (their B^T's entries have at most 8 significant bits in fp16_dyadic and
-  // nova_dyadic, so their products at most 16, which 11 + 11 and 8 + 8 hold; kappa_dyadic's 1225/1024 has 11,
-  // which bf16's 8 + 8 do not); f4x3_fp16 in none (thirds and sevenths).
+  // Of the F(4,3) sets the standard one in one table (products of its entries at most 25, 5 significant bits),
+  // and fp16_tc, searched for that (nova-discover --tensor-core: {0, +-1/2, +-3/2}, B^T's entries 1/8 ... 5/4 with
+  // at most 4 significant bits); the dyadic accurate ones in two (their B^T's entries have at most 8 significant
+  // bits in fp16_dyadic and nova_dyadic, so their products at most 16, which 11 + 11 and 8 + 8 hold; kappa_dyadic's
+  // 1225/1024 has 11, which bf16's 8 + 8 do not); f4x3_fp16 in none (thirds and sevenths).
   for (const Storage storage : {Storage::f16, Storage::bf16}) {
     CHECK(terms("f4x3_standard", storage) == 1);
+    CHECK(terms("f4x3_fp16_tc", storage) == 1);
     CHECK(terms("f4x3_fp16_dyadic", storage) == 2);
     CHECK(terms("f4x3_nova_dyadic", storage) == 2);
     CHECK(terms("f4x3_fp16", storage) == 0);
@@ -473,8 +475,10 @@ TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated
         nova::kernels::WgTcPlan::u_stages);
   using Standard = nova::generated::f4x3_standard::Transform;
   using Dyadic = nova::generated::f4x3_fp16_dyadic::Transform;  // two tables in either type
+  using Tc = nova::generated::f4x3_fp16_tc::Transform;           // one table, entries other than standard's
   SECTION("fp16") { check_tc_input<Standard, __half>(3); }
   SECTION("bf16") { check_tc_input<Standard, hip_bfloat16>(1); }
+  SECTION("fp16, the tensor-core set") { check_tc_input<Tc, __half>(1); }
   SECTION("fp16, two tables") { check_tc_input<Dyadic, __half>(3); }
   SECTION("bf16, two tables") { check_tc_input<Dyadic, hip_bfloat16>(1); }
 }

@@ -66,3 +66,22 @@ TEST_CASE("with the paper's eq. 5 weights the ES shrinks the points and kappa ex
     }
   }
 }
+
+TEST_CASE("the tensor-core constraint rejects sets whose B^T (x) B^T is not one table of the type", "[objective]") {
+  const std::vector<double> tc{0, 0.5, -0.5, 1.5, -1.5}, dyadic{0, 0.625, -0.625, 1.5, -1.5}, asymmetric{0, 0.5, -0.625, 1.5, -1.5};
+  const ObjectiveFunction fp16({4, 3}, Objective::Fp16, Scaling::Balanced), fp16_tc({4, 3}, Objective::Fp16, Scaling::Balanced, true);
+  CHECK(fp16_tc.tensor_core());
+  CHECK(fp16_tc.score(tc) == fp16.score(tc));
+  CHECK(fp16_tc.score(tc) == Approx(5.98869).epsilon(1e-5));
+  CHECK(std::isfinite(fp16.score(dyadic)));
+  CHECK(std::isinf(fp16_tc.score(dyadic)));                     // 25/64 x 9/4 ...: products of 16 significant bits
+  CHECK(fp16_tc.fitness(dyadic) == fp16.fitness(dyadic));        // the ES's fitness stays smooth
+  // 5/8 x 1/2 ... has 11 significant bits at most: one fp16 table, but two of bf16's 8.
+  const FastTransform t = build_transform_fast({4, 3}, asymmetric, Scaling::Balanced);
+  CHECK(one_kronecker_table(t.BT, Objective::Fp16));
+  CHECK_FALSE(one_kronecker_table(t.BT, Objective::Bf16));
+  CHECK(std::isinf(ObjectiveFunction({4, 3}, Objective::Bf16, Scaling::Balanced, true).score(asymmetric)));
+  CHECK(std::isfinite(ObjectiveFunction({4, 3}, Objective::Bf16, Scaling::Balanced, true).score(tc)));
+  CHECK_THROWS_WITH(ObjectiveFunction({4, 3}, Objective::Kappa, Scaling::Balanced, true), Catch::Contains("--objective fp16 or bf16"));
+  CHECK(fp16_tc.description().find("B^T (x) B^T one fp16 table") != std::string::npos);
+}

@@ -1,5 +1,6 @@
 #include "nova/exact/config_json.hpp"
 #include "nova/discover/search.hpp"
+#include "nova/exact/fast_metrics.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -93,6 +94,32 @@ TEST_CASE("dtype-aware kappa search finds dyadic F(4,3) points with kappa2(V) <=
   const SearchResult r = run_search(o);
   CHECK(r.score <= 16.6);  // paper's dyadic set {0, +-3/4, +-5/4}: 16.5
   for (const auto& p : r.points) CHECK(is_representable(p, Dtype::Fp16));
+}
+
+TEST_CASE("the tensor-core search finds {0, +-1/2, +-3/2}: B^T (x) B^T one fp16 and one bf16 table", "[search]") {
+  SearchOptions o = paper_defaults({4, 3}, Objective::Fp16);
+  o.lattice.dtype = Dtype::Fp16;
+  o.symmetric_only = true;
+  o.tensor_core = true;
+  const SearchResult r = run_search(o);
+  const std::vector<Rational> expected{Rational(0), Rational(1, 2), Rational(-1, 2), Rational(3, 2), Rational(-3, 2)};
+  CHECK(r.points == expected);
+  const Config config = make_config("f4x3_fp16_tc", build_transform({4, 3}, r.points, Scaling::Balanced), false,
+                                    {{"tool", "test"}, {"command", "test"}});
+  CHECK(verify_config(config).ok);
+  CHECK(config.metrics.amp2d == Approx(5.98869).epsilon(1e-5));  // standard: 10.8; fp16_dyadic (two tables): 4.78
+  std::vector<double> points;
+  for (const auto& p : r.points) points.push_back(to_double(p));
+  const FastTransform t = build_transform_fast({4, 3}, points, Scaling::Balanced);
+  CHECK(one_kronecker_table(t.BT, Objective::Fp16));
+  CHECK(one_kronecker_table(t.BT, Objective::Bf16));
+  // Without the constraint the symmetric search takes fp16_dyadic's {0, +-5/8, +-3/2}, two tables.
+  o.tensor_core = false;
+  CHECK(run_search(o).score < r.score);
+  CHECK(default_search_label(Objective::Fp16, Dtype::Fp16, true) == "fp16_dyadic_tc");
+  o = quick({4, 3});
+  o.tensor_core = true;
+  CHECK_THROWS_WITH(validate_search_options(o), Catch::Contains("--tensor-core needs a storage type"));
 }
 
 TEST_CASE("r = 5 and 7 and m = 16 are searched and exactly verified", "[search]") {
@@ -211,6 +238,7 @@ TEST_CASE("provenance records the command, seed, objective, dtype, tool and sett
   CHECK(s.at("representability_weight") == 0.1);
   CHECK(s.at("chosen_stage") == r.stage);
   CHECK(s.at("stages").size() == 2);
+  CHECK(s.at("tensor_core") == false);
   CHECK(default_search_label(Objective::Fp16, Dtype::Fp16) == "fp16_dyadic");
   CHECK(default_search_label(Objective::Kappa, Dtype::None) == "kappa");
 }

@@ -34,6 +34,8 @@ TEST_CASE("cli: bad search options are rejected clearly with exit code 2", "[sea
       {"--tile 4,3 --threads 512", "--threads: 512 is more than the largest accepted, 256"},
       {"--tile 4,3 --seed 18446744073709551616", "--seed: 18446744073709551616 is more than the largest accepted"},
       {"--tile 4,3 --symmetric-only --es-only", "exclude each other"},
+      {"--tile 4,3 --tensor-core", "--tensor-core needs a storage type: --objective fp16 or bf16"},
+      {"--tile 4,3 --points 0,1,-1,2,-2 --tensor-core", "--points excludes --tensor-core"},
       {"--tile 4,3 --points 0,1,-1,2,-2 --objective fp16", "--points excludes --objective"},
   };
   for (const auto& [args, message] : cases) {

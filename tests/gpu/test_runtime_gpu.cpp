@@ -426,8 +426,8 @@ TEST_CASE("the fused kernel with its rows split over every warp count matches FP
 // below it, with and without bias and ReLU, against FP64; tile rows of 15 tiles (57 x 57, pad 2: a patch copy a tile)
 // and of 14 (56 x 56: a copy a pair of neighbours, fused_wg_tc_copy_tiles). Grids whose groups of 8 fit one wave
 // (128 and 12 tiles, pads 1 and 0) take those on the FP path (fused_wg_wave_tiles).
-// f4x3_standard takes one table; the accurate f4x3_fp16_dyadic two, and only where the grid has at least two
-// groups an SM (of these shapes the 270 groups on an H200's 132 SMs); f4x3_fp16 (in neither type a sum of two)
+// f4x3_standard and f4x3_fp16_tc take one table; the accurate f4x3_fp16_dyadic two, and only where the grid has at
+// least two groups an SM (of these shapes the 270 groups on an H200's 132 SMs); f4x3_fp16 (in neither type a sum of two)
 // takes the FP path of the same kernel on the same shapes. The profile says which path ran. Off sm_90 (no
 // wgmma kernel) every run takes the mma.sync kernel.
 TEST_CASE("the wgmma kernel's input transform on the tensor cores matches FP64", "[gpu]") {
@@ -441,7 +441,7 @@ TEST_CASE("the wgmma kernel's input transform on the tensor cores matches FP64",
     const bool groups_of_16 = tiles > 8LL * multiprocessors, two_groups_an_sm = (tiles + 15) / 16 >= 2LL * multiprocessors;
     const Problem p(s, 1.0f, 17u + static_cast<unsigned>(s.hw));
     for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_BF16})
-      for (const std::string transform : {"f4x3_standard", "f4x3_fp16_dyadic", "f4x3_fp16"})
+      for (const std::string transform : {"f4x3_standard", "f4x3_fp16_tc", "f4x3_fp16_dyadic", "f4x3_fp16"})
         for (const bool epilogue : {false, true}) {
           nova::ConvDesc d = p.desc(dtype, NOVA_LAYOUT_NHWC, transform.c_str());
           d.algorithm = NOVA_ALGO_FUSED;
@@ -451,7 +451,8 @@ TEST_CASE("the wgmma kernel's input transform on the tensor cores matches FP64",
                     << r.error.rel_l2);
           REQUIRE(r.status == NOVA_STATUS_SUCCESS);
           CHECK(r.fused);
-          const bool tables = transform == "f4x3_standard" || (transform == "f4x3_fp16_dyadic" && two_groups_an_sm);
+          const bool tables = transform == "f4x3_standard" || transform == "f4x3_fp16_tc" ||
+                              (transform == "f4x3_fp16_dyadic" && two_groups_an_sm);
           CHECK(r.tc_input == (r.kernel == 2 && groups_of_16 && tables));
           CHECK(r.error.non_finite == 0);
           CHECK(r.error.rel_l2 <= 1.5 * predicted_error(amp2d_of(transform), dtype, s.c));

@@ -52,6 +52,7 @@ struct Options {
   std::string dtype = "none";
   bool symmetric_only = false;
   bool es_only = false;
+  bool tensor_core = false;
   std::uint64_t seed = 1;
   int dmax = LatticeBounds{}.max_denominator;
   int numerator_bound = LatticeBounds{}.numerator_bound;
@@ -183,11 +184,12 @@ int run_search_command(const Options& opt, const std::string& command) {
   search.seed = opt.seed;
   search.symmetric_only = opt.symmetric_only;
   search.es_only = opt.es_only;
+  search.tensor_core = opt.tensor_core;
   search.threads = opt.threads ? opt.threads : WorkerPool::hardware_threads();
   if (!opt.quiet) search.progress = ProgressPrinter{};
   validate_search_options(search);
   const std::string name =
-      transform_name(search.tile, opt.name.empty() ? default_search_label(search.objective, search.lattice.dtype) : opt.name);
+      transform_name(search.tile, opt.name.empty() ? default_search_label(search.objective, search.lattice.dtype, search.tensor_core) : opt.name);
 
   const SearchResult result = run_search(search);
   const Config config = [&] {
@@ -243,6 +245,7 @@ int main(int argc, char** argv) {
       "  nova-discover --tile 6,3                          # kappa-optimal points -> configs/f6x3_kappa.json\n"
       "  nova-discover --tile 6,3 --objective fp16         # fp16-accurate points -> configs/f6x3_fp16.json\n"
       "  nova-discover --tile 4,3 --objective fp16 --dtype fp16   # fp16-exact (dyadic) points\n"
+      "  nova-discover --tile 4,3 --objective fp16 --dtype fp16 --tensor-core   # ... and B^T (x) B^T one fp16 table\n"
       "  nova-discover --tile 6,3 --points 0,3/5,-3/5,1,-1,7/6,-7/6 --name nova\n"
       "  nova-discover verify configs/*.json\n",
       "nova-discover"};
@@ -298,6 +301,10 @@ int main(int argc, char** argv) {
           ->check(CLI::IsMember({"none", "fp16", "bf16", "int8"})),
       app.add_flag("--symmetric-only", opt.symmetric_only, "Search: run only the symmetric search {0} U {+-p}"),
       app.add_flag("--es-only", opt.es_only, "Search: run only the ES in R^(n-1)"),
+      app.add_flag("--tensor-core", opt.tensor_core,
+                   "Search, with --objective fp16 or bf16: only point sets whose B^T (x) B^T is one table of that "
+                   "type, exactly (every product of two B^T entries a value of the type), which the fused wgmma "
+                   "kernel's input transform on the tensor cores multiplies with one product a k-step"),
       app.add_option("--seed", opt.seed, "Search: random seed, 0 to 2^64-1 (default 1); results do not depend on --threads")
           ->check(at_most(UINT64_MAX)),
       app.add_option("--dmax", opt.dmax, "Search: largest denominator of a point (default 10, at most 1000)"),

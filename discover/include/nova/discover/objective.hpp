@@ -4,6 +4,8 @@
 
 #include "nova/exact/cook_toom.hpp"
 
+#include <Eigen/Dense>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,21 +36,26 @@ inline constexpr double kConditioningWeight = 1.0;
 
 class ObjectiveFunction {
  public:
-  ObjectiveFunction(exact::TileSize tile, Objective objective, exact::Scaling scaling);
+  // tensor_core (fp16 and bf16 only): score() also rejects point sets whose B^T (x) B^T is not one table of the
+  // storage type, exactly (one_kronecker_table).
+  ObjectiveFunction(exact::TileSize tile, Objective objective, exact::Scaling scaling, bool tensor_core = false);
 
   exact::TileSize tile() const { return tile_; }
   Objective objective() const { return objective_; }
   exact::Scaling scaling() const { return scaling_; }
+  bool tensor_core() const { return tensor_core_; }
 
   // The storage type's range for fp16/bf16; none for kappa.
   std::optional<StorageRange> storage_range() const;
 
   // What the final choice minimises, for n-1 finite points: kappa2(V) for kappa; amp2D for
   // fp16/bf16, or +infinity when, with the chosen scaling, the full-scale transformed value of
-  // inputs or filters of magnitude <= 1 leaves the type's normal range at some position.
+  // inputs or filters of magnitude <= 1 leaves the type's normal range at some position, or, with
+  // tensor_core, when B^T (x) B^T is not one table of the type.
   double score(const std::vector<double>& points) const;
 
-  // The ES fitness, a smooth stand-in for score():
+  // The ES fitness, a smooth stand-in for score() (the tensor-core constraint is not smooth: only score() has it,
+  // so the neighbourhood search picks among the exact sets near the ES optimum):
   //   kappa:     ||T - T_rec||_F + 0.001 ||p||^2 / (n-1) + log10(kappa2(V) + 1)   (eq. 5, lambda2 = 1)
   //   fp16/bf16: ||T - T_rec||_F + log10(amp2D) + decades outside the normal range
   double fitness(const std::vector<double>& points) const;
@@ -60,6 +67,13 @@ class ObjectiveFunction {
   exact::TileSize tile_;
   Objective objective_;
   exact::Scaling scaling_;
+  bool tensor_core_;
 };
+
+// Whether every product of two entries of BT (n x n) is a value of the objective's storage type (fp16 or bf16):
+// B^T (x) B^T is then one table of the type, and the fused wgmma kernel's input transform on the tensor cores
+// takes the set with one product a k-step (the kernel's rule, nova/kernels/kernel_table.hpp
+// fused_wg_kronecker_tables; two tables cost it up to three more products a tile).
+bool one_kronecker_table(const Eigen::MatrixXd& BT, Objective objective);
 
 }  // namespace nova::discover

@@ -43,6 +43,7 @@ struct SearchOptions {
   std::uint64_t seed = 1;
   bool symmetric_only = false;
   bool es_only = false;
+  bool tensor_core = false;  // fp16/bf16: only sets whose B^T (x) B^T is one table of the type (one_kronecker_table)
   unsigned threads = 1;
   std::size_t neighbourhood_budget = kNeighbourhoodBudget;  // combinations scored per stage
   // Called with one status line per ES generation and one when a stage finishes; may be empty.
@@ -77,7 +78,7 @@ SearchResult run_search(const SearchOptions& options);
 nlohmann::json search_provenance(const SearchOptions& options, const SearchResult& result, const std::string& command);
 
 // Label of the point set for transform_name: the objective, plus "_dyadic" (fp16), "_bf16" or
-// "_int8" for a representability constraint, e.g. "fp16_dyadic".
-std::string default_search_label(Objective objective, Dtype dtype);
+// "_int8" for a representability constraint and "_tc" for the tensor-core one, e.g. "fp16_dyadic_tc".
+std::string default_search_label(Objective objective, Dtype dtype, bool tensor_core = false);
 
 }  // namespace nova::discover
