@@ -188,8 +188,9 @@ int run_search_command(const Options& opt, const std::string& command) {
   search.threads = opt.threads ? opt.threads : WorkerPool::hardware_threads();
   if (!opt.quiet) search.progress = ProgressPrinter{};
   validate_search_options(search);
-  const std::string name =
-      transform_name(search.tile, opt.name.empty() ? default_search_label(search.objective, search.lattice.dtype, search.tensor_core) : opt.name);
+  const std::string label =
+      opt.name.empty() ? default_search_label(search.objective, search.lattice.dtype, search.tensor_core) : opt.name;
+  const std::string name = transform_name(search.tile, label);
 
   const SearchResult result = run_search(search);
   const Config config = [&] {
