@@ -223,7 +223,6 @@ nlohmann::json search_provenance(const SearchOptions& o, const SearchResult& res
         {"objective_function", objective.description()},
         {"symmetric_only", o.symmetric_only},
         {"es_only", o.es_only},
-        {"tensor_core", o.tensor_core},
         {"population", es.population},
         {"generations", es.generations},
         {"restarts", es.restarts},
@@ -235,6 +234,7 @@ nlohmann::json search_provenance(const SearchOptions& o, const SearchResult& res
         {"neighbourhood_budget", o.neighbourhood_budget},
         {"representability_weight", o.lattice.dtype == Dtype::None ? 0.0 : kRepresentabilityWeight}}},
   };
+  if (o.tensor_core) provenance["search"]["tensor_core"] = true;  // absent otherwise: the earlier configs stay as they were
   if (const auto range = objective.storage_range()) {
     std::vector<double> points;
     for (const auto& p : result.points) points.push_back(to_double(p));

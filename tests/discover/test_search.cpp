@@ -238,7 +238,9 @@ TEST_CASE("provenance records the command, seed, objective, dtype, tool and sett
   CHECK(s.at("representability_weight") == 0.1);
   CHECK(s.at("chosen_stage") == r.stage);
   CHECK(s.at("stages").size() == 2);
-  CHECK(s.at("tensor_core") == false);
+  CHECK_FALSE(s.contains("tensor_core"));
+  o.tensor_core = true;
+  CHECK(search_provenance(o, run_search(o), "nova-discover --tile 4,3 --tensor-core").at("search").at("tensor_core") == true);
   CHECK(default_search_label(Objective::Fp16, Dtype::Fp16) == "fp16_dyadic");
   CHECK(default_search_label(Objective::Kappa, Dtype::None) == "kappa");
 }
