@@ -37,18 +37,15 @@ std::string_view objective_name(Objective objective) { return enum_name<Objectiv
 
 ObjectiveFunction::ObjectiveFunction(TileSize tile, Objective objective, Scaling scaling, bool tensor_core)
     : tile_(tile), objective_(objective), scaling_(scaling), tensor_core_(tensor_core) {
-  if (tensor_core && objective == Objective::Kappa)
-    throw InputError("the tensor-core constraint needs a storage type: --objective fp16 or bf16");
+  if (tensor_core && objective == Objective::Kappa) throw InputError(kTensorCoreNeedsType);
 }
 
 bool one_kronecker_table(const Eigen::MatrixXd& BT, Objective objective) {
-  if (objective == Objective::Kappa) throw InputError("one_kronecker_table needs --objective fp16 or bf16");
-  const auto n = static_cast<int>(BT.rows());
-  std::vector<double> row_major(static_cast<std::size_t>(n) * n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) row_major[static_cast<std::size_t>(i) * n + j] = BT(i, j);
+  if (objective == Objective::Kappa) throw InputError(kTensorCoreNeedsType);
+  // The kernel's rule reads B^T row-major.
+  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> row_major = BT;
   const auto storage = objective == Objective::Fp16 ? kernels::Storage::f16 : kernels::Storage::bf16;
-  return kernels::fused_wg_kronecker_tables(n, row_major.data(), storage).terms == 1;
+  return kernels::fused_wg_kronecker_tables(static_cast<int>(BT.rows()), row_major.data(), storage).terms == 1;
 }
 
 std::optional<StorageRange> ObjectiveFunction::storage_range() const {

@@ -137,8 +137,7 @@ void validate_search_options(const SearchOptions& o) {
                      std::to_string(kMaxFilterTaps) + ", got " + tile_text(t));
   if (t.n() - 1 < 2) throw InputError(tile_text(t) + " has a single finite point: there is nothing to search");
   if (o.symmetric_only && o.es_only) throw InputError("--symmetric-only and --es-only exclude each other");
-  if (o.tensor_core && o.objective == Objective::Kappa)
-    throw InputError("--tensor-core needs a storage type: --objective fp16 or bf16");
+  if (o.tensor_core && o.objective == Objective::Kappa) throw InputError(kTensorCoreNeedsType);
   auto check_range = []<class T>(T value, T lowest, T highest, const std::string& what) {
     if (value < lowest || value > highest)
       throw InputError(what + " must be between " + std::to_string(lowest) + " and " + std::to_string(highest) +

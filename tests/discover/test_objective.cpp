@@ -82,6 +82,6 @@ TEST_CASE("the tensor-core constraint rejects sets whose B^T (x) B^T is not one 
   CHECK_FALSE(one_kronecker_table(t.BT, Objective::Bf16));
   CHECK(std::isinf(ObjectiveFunction({4, 3}, Objective::Bf16, Scaling::Balanced, true).score(asymmetric)));
   CHECK(std::isfinite(ObjectiveFunction({4, 3}, Objective::Bf16, Scaling::Balanced, true).score(tc)));
-  CHECK_THROWS_WITH(ObjectiveFunction({4, 3}, Objective::Kappa, Scaling::Balanced, true), Catch::Contains("--objective fp16 or bf16"));
+  CHECK_THROWS_WITH(ObjectiveFunction({4, 3}, Objective::Kappa, Scaling::Balanced, true), Catch::Contains(kTensorCoreNeedsType));
   CHECK(fp16_tc.description().find("B^T (x) B^T one fp16 table") != std::string::npos);
 }

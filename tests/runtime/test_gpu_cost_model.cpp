@@ -362,8 +362,8 @@ TEST_CASE("the cost model prices the wgmma kernel's tensor-core input path where
 
 TEST_CASE("the cost model orders the tensor-core path's F(4,3) sets as measured: standard, fp16_tc, fp16_dyadic") {
   // f4x3_fp16_tc (one table, a denser output transform) between f4x3_standard and f4x3_fp16_dyadic (two tables),
-  // as the frontier measured them at VGG-16 64@224 and ResNet-50 64@56, NHWC fp16 (docs/results/tc_set/table.txt):
-  // AUTO takes it where an error budget leaves out the standard set.
+  // as the frontier measured them at VGG-16 64@224 and ResNet-50 64@56, NHWC fp16 (docs/results/tc_set/table.txt);
+  // under an error budget that leaves out the standard set, the cheapest set the wgmma kernel runs.
   const nova::kernels::TransformEntry* standard = nova::kernels::find_transform("f4x3_standard");
   const nova::kernels::TransformEntry* tc = nova::kernels::find_transform("f4x3_fp16_tc");
   const nova::kernels::TransformEntry* dyadic = nova::kernels::find_transform("f4x3_fp16_dyadic");
@@ -382,7 +382,7 @@ TEST_CASE("the cost model orders the tensor-core path's F(4,3) sets as measured:
     CHECK(standard_us <= tc_us);
     CHECK(tc_us < dyadic_us);
     // With a budget between its predicted error (2.05e-3) and the standard set's (3.68e-3), the cheapest 3 x 3
-    // transform the budget admits on this path.
+    // transform the budget admits, priced for the wgmma kernel.
     s.error_budget = 3e-3;
     const nova::kernels::TransformEntry* cheapest = nullptr;
     for (const nova::kernels::TransformEntry& t : nova::kernels::transform_registry())

@@ -34,6 +34,9 @@ inline constexpr StorageRange kBf16Range{1.1754943508222875e-38, 3.3895313892515
 inline constexpr double kMagnitudeWeight = 0.001;
 inline constexpr double kConditioningWeight = 1.0;
 
+// What the tensor-core constraint without a storage type is refused with (the search's options and the objective).
+inline constexpr const char* kTensorCoreNeedsType = "--tensor-core needs a storage type: --objective fp16 or bf16";
+
 class ObjectiveFunction {
  public:
   // tensor_core (fp16 and bf16 only): score() also rejects point sets whose B^T (x) B^T is not one table of the
