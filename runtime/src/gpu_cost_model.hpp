@@ -269,19 +269,22 @@ inline kernels::FusedLaunch fastest_fused_launch(const ConvShape& s, const Trans
   return best;
 }
 
-// How many tables of B^T (x) B^T the wgmma kernel's launch (wg_launch_tiles) multiplies the patches of `s` by
-// with `t` on its tensor-core input transform (fused_wgmma_kernels.hpp launch_fused_wg_conv, fused_wg_tc_input; x
-// aligned for the copy engine and the layout within the shared memory, as on Hopper), in place of running the
-// transform's input_ops; 0 where it runs those.
-inline int wg_tc_tables(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
+// How many tables of B^T (x) B^T the wgmma kernel's launch (tile groups of `launch_tiles`, wg_launch_tiles, over the
+// shape's `tiles`) multiplies the patches of `s` by with `t` on its tensor-core input transform
+// (fused_wgmma_kernels.hpp launch_fused_wg_conv, fused_wg_tc_input; x aligned for the copy engine and the layout
+// within the shared memory, as on Hopper), in place of running the transform's input_ops; 0 where it runs those.
+inline int wg_tc_tables(const ConvShape& s, const TransformEntry& t, const CostDevice& d, int launch_tiles, int64_t tiles) {
   const bool bf16 = s.dtype == NOVA_DTYPE_BF16;
   const int tables = bf16 ? t.kronecker_terms_bf16 : t.kronecker_terms_fp16;
   const bool tc = s.dtype != NOVA_DTYPE_FP32 &&
                   kernels::fused_wg_tc_input(t.n, static_cast<int>(s.c), static_cast<int>(s.k),
                                              s.layout == NOVA_LAYOUT_NCHW ? kernels::Layout::nchw : kernels::Layout::nhwc,
-                                             wg_launch_tiles(s, t, d), bf16 ? kernels::Storage::bf16 : kernels::Storage::f16,
-                                             tables, tile_shape(s, t).tiles, d.multiprocessors);
+                                             launch_tiles, bf16 ? kernels::Storage::bf16 : kernels::Storage::f16, tables,
+                                             tiles, d.multiprocessors);
   return tc ? tables : 0;
+}
+inline int wg_tc_tables(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
+  return wg_tc_tables(s, t, d, wg_launch_tiles(s, t, d), tile_shape(s, t).tiles);
 }
 
 // Microseconds of the wgmma fused kernel's forward of `s` with `t` (a shape whose tile group is 16) on `d`:
@@ -299,7 +302,7 @@ inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t,
   // An SM's tile groups, and their tiles.
   const double groups = static_cast<double>((tile_groups + multiprocessors - 1) / multiprocessors), tiles = groups * launch_tiles;
   const double io = 2.0 * static_cast<double>(s.input_elements() + s.output_elements());
-  const int tables = wg_tc_tables(s, t, d);
+  const int tables = wg_tc_tables(s, t, d, launch_tiles, tiling.tiles);
   const std::array<double, 9> f = {1.0,
                                    tables ? 0.0 : tiles * cp * t.input_ops / 1e6,
                                    tiles * nn * cp * 2 / 1e6,

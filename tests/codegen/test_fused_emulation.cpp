@@ -377,7 +377,7 @@ void check_tc_tables(nova::generated::TransformList<Transforms...>) {
 // (whose products the kernel leaves out).
 template <class Transform, typename T>
 void check_tc_fragments() {
-  constexpr unsigned second_rows = nova::kernels::kWgTcSecondRows<Transform, T>;
+  constexpr unsigned second_rows = nova::kernels::WgTcTables<Transform, T>::second_rows;
   constexpr int n = Transform::n, nn = n * n;
   std::vector<float> table(nn * nn);
   for (int thread = 0; thread < nn; ++thread) nova::kernels::fused_wg_tc_table<Transform>(table.data(), thread);

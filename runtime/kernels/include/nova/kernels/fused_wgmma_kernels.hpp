@@ -93,17 +93,18 @@ constexpr bool fused_wg_tc_input(int n, int C, int K, Layout layout, int tiles, 
   return fused_wg_tc_kernel(n, layout, tiles, storage) && C == kWgTcChannels && K <= 64 &&
          (kronecker_terms == 1 || (kronecker_terms == 2 && groups >= static_cast<long long>(kWgTcTwoTableGroups) * multiprocessors));
 }
-// The kernels that have the tensor-core path (the others never take it), and the tables of Bk its products
-// take: the generated transform's fused_wg_kronecker_tables count for T (one where there is none, the path then
-// never launched).
+// The kernels that have the tensor-core path (the others never take it).
 template <class Transform, typename T, Layout layout, int kTiles>
 inline constexpr bool kWgTcKernel = fused_wg_tc_kernel(Transform::n, layout, kTiles, storage_of<T>());
+// The tables of Bk the path's products take for T, the generated transform's fused_wg_kronecker_tables for T: `terms`
+// of them (one where there is none, the path then never launched), and with two the k-steps (two patch rows each)
+// whose second table is not zero (the rest take one product).
 template <class Transform, typename T>
-inline constexpr int kWgTcTerms = (storage_of<T>() == Storage::f16 ? Transform::kronecker_terms_fp16 : Transform::kronecker_terms_bf16) > 1 ? 2 : 1;
-// With two tables, the k-steps (two patch rows each) whose second table is not zero: the rest take one product.
-template <class Transform, typename T>
-inline constexpr unsigned kWgTcSecondRows =
-    storage_of<T>() == Storage::f16 ? Transform::kronecker_second_rows_fp16 : Transform::kronecker_second_rows_bf16;
+struct WgTcTables {
+  static constexpr bool f16 = storage_of<T>() == Storage::f16;
+  static constexpr int terms = (f16 ? Transform::kronecker_terms_fp16 : Transform::kronecker_terms_bf16) > 1 ? 2 : 1;
+  static constexpr unsigned second_rows = f16 ? Transform::kronecker_second_rows_fp16 : Transform::kronecker_second_rows_bf16;
+};
 // The tensor map of x that the tensor-core path's copies read (a CUtensorMap; the emulation's
 // WgEmulatedMap): every wgmma kernel's second parameter, NOVA_GRID_CONSTANT, apart from FusedConvArgs so
 // that the kernels without the path keep their arguments a plain parameter (fused_wg_tc_kernel).
@@ -579,13 +580,14 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
     auto* table = reinterpret_cast<float*>(blk.tc_slots);
     fused_wg_tc_table<Transform>(table, thread);
     wg_producer_sync();
-    constexpr int kTerms = kWgTcTerms<Transform, T>;
+    using Tables = WgTcTables<Transform, T>;
+    constexpr int kTerms = Tables::terms;
     const WgTcFragments<kTerms> fragments = fused_wg_tc_fragments<T, kTerms>(table, thread % 128);
     wg_producer_sync();
     for (int i = thread; i < 4 * kWgTcSlotBytes / 4; i += kWgProducerThreads) reinterpret_cast<std::uint32_t*>(blk.tc_slots)[i] = 0;
     wg_fence_operands();  // before the copy engine writes there
     return fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](T* v, const TileOrigin* origins, int group_tiles) {
-      fused_wg_tc_group<T, kTiles, kTerms, kWgTcSecondRows<Transform, T>>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
+      fused_wg_tc_group<T, kTiles, kTerms, Tables::second_rows>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
     });
   }
   const TileGrid& g = a.grid;
