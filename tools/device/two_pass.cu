@@ -305,12 +305,7 @@ __global__ void __launch_bounds__(128 * (kConsumers + 1), 1) gemm_fold_pass(Pass
 #pragma unroll
       for (int i = 0; i < kN; ++i) {
         multiply(0, rows[i % 2]);
-        if (i > 0) {
-          wg::wg_fence_registers(rows[(i - 1) % 2]);
-          wg::wg_fence_registers(out);
-          wg::fused_wg_fold<Transform>(rows[(i - 1) % 2], i - 1, out);
-          wg::wg_fence_registers(out);
-        }
+        if (i > 0) wg::fused_wg_fold_beside_products<Transform>(rows[(i - 1) % 2], i - 1, out);
 #pragma unroll 1
         for (int step = 1; step < steps; ++step) multiply(step, rows[i % 2]);
       }

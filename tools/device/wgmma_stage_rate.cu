@@ -231,12 +231,7 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
           for (const long long t0 = clock64(); clock64() - t0 < kPlan.spin;) {
           }
       if constexpr (kPlan.fold)
-        if (i > 0) {
-          wg::wg_fence_registers(rows[(i - 1) % 2]);
-          wg::wg_fence_registers(out);
-          wg::fused_wg_fold<Transform>(rows[(i - 1) % 2], i - 1, out);
-          wg::wg_fence_registers(out);
-        }
+        if (i > 0) wg::fused_wg_fold_beside_products<Transform>(rows[(i - 1) % 2], i - 1, out);
 #pragma unroll 1
       for (int step = 1; step < kSteps; ++step) {
         multiply(i, step);

@@ -740,6 +740,17 @@ __device__ __forceinline__ void fused_wg_fold(const float (&mrow)[Transform::n][
   }
 }
 
+// fused_wg_fold of a row while the next row's products are in flight: the fences keep the compiler from moving the
+// fold's reads and its sums across those products (else ptxas serialises every wgmma, C7511).
+template <class Transform, int kAcc>
+__device__ __forceinline__ void fused_wg_fold_beside_products(float (&mrow)[Transform::n][kAcc], int i,
+                                                              float (&out)[Transform::m * Transform::m][kAcc]) {
+  wg_fence_registers(mrow);
+  wg_fence_registers(out);
+  fused_wg_fold<Transform>(mrow, i, out);
+  wg_fence_registers(out);
+}
+
 // The consumer: for each of the block's tile groups, each block of 64 output channels and each
 // domain row, the products of every channel step, folded into the outputs; then the epilogue.
 template <class Transform, typename T, Layout layout, int kTiles, class Plan>
@@ -802,8 +813,7 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
       // Rows in turn in two accumulator sets: row i - 1 is folded while row i's first stage multiplies.
       // That stage is outside the loop over the rest, so that ptxas sees row i - 1's products retired
       // by its wait; each row's first products overwrite the set (scale-d off), so nothing zeroes it
-      // while products are in flight. The fences keep the compiler from moving the fold's reads and
-      // its sums across the products (else ptxas serialises every wgmma, C7511).
+      // while products are in flight (fused_wg_fold_beside_products).
       float rows[2][n][kAcc];
       // The products of domain row i and channel step `step` (the next stage), into `mrow`.
       const auto multiply = [&](int i, int step, float(&mrow)[n][kAcc]) {
@@ -825,12 +835,7 @@ __device__ __forceinline__ void fused_wg_consume(const FusedConvArgs& a, const W
       for (int i = 0; i < n; ++i) {
         wgmma_fence();
         multiply(i, 0, rows[i % 2]);
-        if (i > 0) {  // row i - 1 is done
-          wg_fence_registers(rows[(i - 1) % 2]);
-          wg_fence_registers(out);
-          fused_wg_fold<Transform>(rows[(i - 1) % 2], i - 1, out);
-          wg_fence_registers(out);
-        }
+        if (i > 0) fused_wg_fold_beside_products<Transform>(rows[(i - 1) % 2], i - 1, out);  // row i - 1 is done
 #pragma unroll 1
         for (int step = 1; step < steps; ++step) multiply(i, step, rows[i % 2]);
       }
