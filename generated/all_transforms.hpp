@@ -6,11 +6,11 @@
 // Source: configs/f2x3_standard.json
 //   SHA-256 e51712179178df5e4061d90706ef147717fe8649be1fce83e58f0cf4160ca807
 // Source: configs/f4x3_fp16.json
-//   SHA-256 b1f45d16656bbd0a16e4fbe43019a2c2dee14ad374dda06058949b345d8c6082
+//   SHA-256 1152afa32d7177e07a52a8b24a2ec2510ae79c689cf03613fe6e602aafce28c7
 // Source: configs/f4x3_fp16_dyadic.json
-//   SHA-256 80608175659d69cb0ae19e610fd4a577b9cbf8883a4e3f02fabeda98348f02ef
+//   SHA-256 dce8374ad94c11b508393a37f7d600930b76f58419b1af10f46426bdf4d95f3e
 // Source: configs/f4x3_fp16_tc.json
-//   SHA-256 9ec9457d9bf26a58e90b39205898b466f4dcce8ec8892b6d1557edcdfb27f045
+//   SHA-256 8da788269c37377b0013a07d33a4fc1eaf1c42bf2a02bfddcdc1c3b614f5d3cb
 // Source: configs/f4x3_kappa.json
 //   SHA-256 492b21fc07ff8ae7aa053efddd6d8abfd42ad27acbb8ac71a0e7f7c710f231e8
 // Source: configs/f4x3_kappa_dyadic.json
@@ -24,7 +24,7 @@
 // Source: configs/f4x5_kappa.json
 //   SHA-256 b933770320c9a2d4c5c3b8a4dd38fa23c5c0346a5acc62181a1c6a0714e41952
 // Source: configs/f6x3_fp16.json
-//   SHA-256 0e8d58045020322c7bc0b1688ba29c78072f406552ca92c0b410fd51f62d4e20
+//   SHA-256 4aab90e89ca895e20075c596b5d68a97431f892b89626715b43fe97c2af69889
 // Source: configs/f6x3_kappa.json
 //   SHA-256 e192c76e12af1d6ac5260ebfb85e46e12d5d91f96df2d2b200baa7f724b6db50
 // Source: configs/f6x3_kappa_dyadic.json
@@ -38,7 +38,7 @@
 // Source: configs/f6x5_kappa.json
 //   SHA-256 7af07bb2570c54dfc466c6234f467efcff2c940c282dec8fc2f471fb1208054a
 // Source: configs/f8x3_fp16.json
-//   SHA-256 6344e6676c425725a94ceaebdfdd246c606234f6f8ea714964666f3d7d93e2c9
+//   SHA-256 9b25f90517bad445f045ad6444884b45c824bebc2fa78ef0a46fb7a1d159bcc6
 // Source: configs/f8x3_kappa.json
 //   SHA-256 132eeca690cfe501aed35dbdad93659145a7b14e2a5fafc8f787934dd3bb457f
 // Source: configs/f8x3_nova.json

@@ -4,7 +4,7 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f4x3_fp16_dyadic.json
-//   SHA-256 80608175659d69cb0ae19e610fd4a577b9cbf8883a4e3f02fabeda98348f02ef
+//   SHA-256 dce8374ad94c11b508393a37f7d600930b76f58419b1af10f46426bdf4d95f3e
 //
 // HIP source: nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h, clang as
 // HIP for AMD. The loops live once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp,

@@ -4,15 +4,15 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f4x3_fp16_dyadic.json
-//   SHA-256 80608175659d69cb0ae19e610fd4a577b9cbf8883a4e3f02fabeda98348f02ef
+//   SHA-256 dce8374ad94c11b508393a37f7d600930b76f58419b1af10f46426bdf4d95f3e
 //
-// Points {0, 5/8, -5/8, 3/2, -3/2, inf}, scaling balanced.
+// Points {0, 5/8, -5/8, 3/2, -3/2, inf}, scaling balanced-units.
 // amp2D 4.77981 (docs/design.md §6): predicted relative error with fp16 storage 0.00163372.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 12 adds, 14 muls [30 adds, 36 muls];  2D 144 adds, 168 muls [360 adds, 432 muls]
-//   filter G g G^T  1D 6 adds, 7 muls [12 adds, 18 muls];  2D 54 adds, 63 muls [108 adds, 162 muls]
-//   output A^T M A  1D 10 adds, 10 muls [20 adds, 24 muls];  2D 100 adds, 100 muls [200 adds, 240 muls]
+//   filter G g G^T  1D 6 adds, 8 muls [12 adds, 18 muls];  2D 54 adds, 72 muls [108 adds, 162 muls]
+//   output A^T M A  1D 10 adds, 8 muls [20 adds, 24 muls];  2D 100 adds, 80 muls [200 adds, 240 muls]
 
 #pragma once
 
@@ -33,6 +33,8 @@ inline constexpr T k25_128 = nova::kernels::rounded<T>(0.1953125f, 0.1953125);  
 template <typename T>
 inline constexpr T k225_1024 = nova::kernels::rounded<T>(0.21972656f, 0.2197265625);  // 225/1024
 template <typename T>
+inline constexpr T k256_1071 = nova::kernels::rounded<T>(0.23902895f, 0.23902894491129786);  // 256/1071
+template <typename T>
 inline constexpr T k1_4 = nova::kernels::rounded<T>(0.25f, 0.25);  // 1/4
 template <typename T>
 inline constexpr T k32_119 = nova::kernels::rounded<T>(0.26890758f, 0.2689075630252101);  // 32/119
@@ -41,11 +43,13 @@ inline constexpr T k75_256 = nova::kernels::rounded<T>(0.29296875f, 0.29296875);
 template <typename T>
 inline constexpr T k45_128 = nova::kernels::rounded<T>(0.3515625f, 0.3515625);  // 45/128
 template <typename T>
+inline constexpr T k128_357 = nova::kernels::rounded<T>(0.35854343f, 0.3585434173669468);  // 128/357
+template <typename T>
 inline constexpr T k256_595 = nova::kernels::rounded<T>(0.4302521f, 0.43025210084033616);  // 256/595
 template <typename T>
-inline constexpr T k512_1071 = nova::kernels::rounded<T>(0.4780579f, 0.4780578898225957);  // 512/1071
-template <typename T>
 inline constexpr T k1_2 = nova::kernels::rounded<T>(0.5f, 0.5);  // 1/2
+template <typename T>
+inline constexpr T k64_119 = nova::kernels::rounded<T>(0.53781515f, 0.5378151260504201);  // 64/119
 template <typename T>
 inline constexpr T k9_16 = nova::kernels::rounded<T>(0.5625f, 0.5625);  // 9/16
 template <typename T>
@@ -53,23 +57,21 @@ inline constexpr T k169_256 = nova::kernels::rounded<T>(0.66015625f, 0.66015625)
 template <typename T>
 inline constexpr T k2048_2975 = nova::kernels::rounded<T>(0.68840337f, 0.6884033613445378);  // 2048/2975
 template <typename T>
-inline constexpr T k256_357 = nova::kernels::rounded<T>(0.71708685f, 0.7170868347338936);  // 256/357
-template <typename T>
 inline constexpr T k3_4 = nova::kernels::rounded<T>(0.75f, 0.75);  // 3/4
 template <typename T>
 inline constexpr T k125_128 = nova::kernels::rounded<T>(0.9765625f, 0.9765625);  // 125/128
 template <typename T>
-inline constexpr T k128_119 = nova::kernels::rounded<T>(1.0756303f, 1.0756302521008403);  // 128/119
-template <typename T>
-inline constexpr T k9_8 = nova::kernels::rounded<T>(1.125f, 1.125);  // 9/8
-template <typename T>
 inline constexpr T k256_225 = nova::kernels::rounded<T>(1.1377778f, 1.1377777777777778);  // 256/225
+template <typename T>
+inline constexpr T k3_2 = nova::kernels::rounded<T>(1.5f, 1.5);  // 3/2
 template <typename T>
 inline constexpr T k25_16 = nova::kernels::rounded<T>(1.5625f, 1.5625);  // 25/16
 template <typename T>
-inline constexpr T k27_16 = nova::kernels::rounded<T>(1.6875f, 1.6875);  // 27/16
+inline constexpr T k9_4 = nova::kernels::rounded<T>(2.25f, 2.25);  // 9/4
 template <typename T>
 inline constexpr T k5_2 = nova::kernels::rounded<T>(2.5f, 2.5);  // 5/2
+template <typename T>
+inline constexpr T k27_8 = nova::kernels::rounded<T>(3.375f, 3.375);  // 27/8
 template <typename T>
 inline constexpr T k4 = nova::kernels::rounded<T>(4.0f, 4.0);  // 4
 
@@ -109,11 +111,11 @@ NOVA_HD inline void filter_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 3/2, -3/2: even/odd butterfly
-  const T even_3_4 = k512_1071<T> * x0 + k128_119<T> * x2;
-  const T odd_3_4 = k256_357<T> * x1;
+  const T even_3_4 = k256_1071<T> * x0 + k64_119<T> * x2;
+  const T odd_3_4 = k128_357<T> * x1;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
-  y[5 * y_stride] = x2;
+  y[5 * y_stride] = k4<T> * x2;
 }
 
 // y = A^T x: kN values in, kM out; strided, and y may alias x.
@@ -131,10 +133,10 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   // points 3/2, -3/2: sum for the even rows, difference for the odd rows
   const T sum_3_4 = x3 + x4;
   const T dif_3_4 = x3 - x4;
-  y[0] = k4<T> * x0 + k4<T> * sum_1_2 + k1_2<T> * sum_3_4;
-  y[y_stride] = k5_2<T> * dif_1_2 + k3_4<T> * dif_3_4;
-  y[2 * y_stride] = k25_16<T> * sum_1_2 + k9_8<T> * sum_3_4;
-  y[3 * y_stride] = k125_128<T> * dif_1_2 + k27_16<T> * dif_3_4 + k4<T> * x5;
+  y[0] = sum_3_4 + k4<T> * x0 + k4<T> * sum_1_2;
+  y[y_stride] = k5_2<T> * dif_1_2 + k3_2<T> * dif_3_4;
+  y[2 * y_stride] = k25_16<T> * sum_1_2 + k9_4<T> * sum_3_4;
+  y[3 * y_stride] = x5 + k125_128<T> * dif_1_2 + k27_8<T> * dif_3_4;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

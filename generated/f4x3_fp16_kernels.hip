@@ -4,7 +4,7 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f4x3_fp16.json
-//   SHA-256 b1f45d16656bbd0a16e4fbe43019a2c2dee14ad374dda06058949b345d8c6082
+//   SHA-256 1152afa32d7177e07a52a8b24a2ec2510ae79c689cf03613fe6e602aafce28c7
 //
 // HIP source: nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h, clang as
 // HIP for AMD. The loops live once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp,

@@ -4,7 +4,7 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f4x3_fp16_tc.json
-//   SHA-256 9ec9457d9bf26a58e90b39205898b466f4dcce8ec8892b6d1557edcdfb27f045
+//   SHA-256 8da788269c37377b0013a07d33a4fc1eaf1c42bf2a02bfddcdc1c3b614f5d3cb
 //
 // HIP source: nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h, clang as
 // HIP for AMD. The loops live once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp,

@@ -4,15 +4,15 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f4x3_fp16_tc.json
-//   SHA-256 9ec9457d9bf26a58e90b39205898b466f4dcce8ec8892b6d1557edcdfb27f045
+//   SHA-256 8da788269c37377b0013a07d33a4fc1eaf1c42bf2a02bfddcdc1c3b614f5d3cb
 //
-// Points {0, 1/2, -1/2, 3/2, -3/2, inf}, scaling balanced.
+// Points {0, 1/2, -1/2, 3/2, -3/2, inf}, scaling balanced-units.
 // amp2D 5.98869 (docs/design.md §6): predicted relative error with fp16 storage 0.00204692.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 12 adds, 14 muls [30 adds, 36 muls];  2D 144 adds, 168 muls [360 adds, 432 muls]
-//   filter G g G^T  1D 6 adds, 5 muls [12 adds, 18 muls];  2D 54 adds, 45 muls [108 adds, 162 muls]
-//   output A^T M A  1D 10 adds, 9 muls [20 adds, 24 muls];  2D 100 adds, 90 muls [200 adds, 240 muls]
+//   filter G g G^T  1D 6 adds, 7 muls [12 adds, 18 muls];  2D 54 adds, 63 muls [108 adds, 162 muls]
+//   output A^T M A  1D 10 adds, 7 muls [20 adds, 24 muls];  2D 100 adds, 70 muls [200 adds, 240 muls]
 
 #pragma once
 
@@ -31,17 +31,17 @@ inline constexpr T k1_8 = nova::kernels::rounded<T>(0.125f, 0.125);  // 1/8
 template <typename T>
 inline constexpr T k3_16 = nova::kernels::rounded<T>(0.1875f, 0.1875);  // 3/16
 template <typename T>
+inline constexpr T k2_9 = nova::kernels::rounded<T>(0.22222222f, 0.2222222222222222);  // 2/9
+template <typename T>
 inline constexpr T k1_4 = nova::kernels::rounded<T>(0.25f, 0.25);  // 1/4
 template <typename T>
 inline constexpr T k9_32 = nova::kernels::rounded<T>(0.28125f, 0.28125);  // 9/32
 template <typename T>
-inline constexpr T k4_9 = nova::kernels::rounded<T>(0.44444445f, 0.4444444444444444);  // 4/9
+inline constexpr T k1_3 = nova::kernels::rounded<T>(0.33333334f, 0.3333333333333333);  // 1/3
 template <typename T>
 inline constexpr T k1_2 = nova::kernels::rounded<T>(0.5f, 0.5);  // 1/2
 template <typename T>
 inline constexpr T k9_16 = nova::kernels::rounded<T>(0.5625f, 0.5625);  // 9/16
-template <typename T>
-inline constexpr T k2_3 = nova::kernels::rounded<T>(0.6666667f, 0.6666666666666666);  // 2/3
 template <typename T>
 inline constexpr T k3_4 = nova::kernels::rounded<T>(0.75f, 0.75);  // 3/4
 template <typename T>
@@ -51,9 +51,13 @@ inline constexpr T k9_8 = nova::kernels::rounded<T>(1.125f, 1.125);  // 9/8
 template <typename T>
 inline constexpr T k5_4 = nova::kernels::rounded<T>(1.25f, 1.25);  // 5/4
 template <typename T>
-inline constexpr T k27_16 = nova::kernels::rounded<T>(1.6875f, 1.6875);  // 27/16
+inline constexpr T k3_2 = nova::kernels::rounded<T>(1.5f, 1.5);  // 3/2
 template <typename T>
 inline constexpr T k2 = nova::kernels::rounded<T>(2.0f, 2.0);  // 2
+template <typename T>
+inline constexpr T k9_4 = nova::kernels::rounded<T>(2.25f, 2.25);  // 9/4
+template <typename T>
+inline constexpr T k27_8 = nova::kernels::rounded<T>(3.375f, 3.375);  // 27/8
 template <typename T>
 inline constexpr T k4 = nova::kernels::rounded<T>(4.0f, 4.0);  // 4
 
@@ -93,11 +97,11 @@ NOVA_HD inline void filter_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 3/2, -3/2: even/odd butterfly
-  const T even_3_4 = k4_9<T> * x0 + x2;
-  const T odd_3_4 = k2_3<T> * x1;
+  const T even_3_4 = k2_9<T> * x0 + k1_2<T> * x2;
+  const T odd_3_4 = k1_3<T> * x1;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
-  y[5 * y_stride] = x2;
+  y[5 * y_stride] = k2<T> * x2;
 }
 
 // y = A^T x: kN values in, kM out; strided, and y may alias x.
@@ -115,10 +119,10 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   // points 3/2, -3/2: sum for the even rows, difference for the odd rows
   const T sum_3_4 = x3 + x4;
   const T dif_3_4 = x3 - x4;
-  y[0] = k4<T> * x0 + k2<T> * sum_1_2 + k1_2<T> * sum_3_4;
-  y[y_stride] = dif_1_2 + k3_4<T> * dif_3_4;
-  y[2 * y_stride] = k1_2<T> * sum_1_2 + k9_8<T> * sum_3_4;
-  y[3 * y_stride] = k1_4<T> * dif_1_2 + k27_16<T> * dif_3_4 + k2<T> * x5;
+  y[0] = sum_3_4 + k4<T> * x0 + k2<T> * sum_1_2;
+  y[y_stride] = dif_1_2 + k3_2<T> * dif_3_4;
+  y[2 * y_stride] = k1_2<T> * sum_1_2 + k9_4<T> * sum_3_4;
+  y[3 * y_stride] = x5 + k1_4<T> * dif_1_2 + k27_8<T> * dif_3_4;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -4,15 +4,15 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f4x3_fp16.json
-//   SHA-256 b1f45d16656bbd0a16e4fbe43019a2c2dee14ad374dda06058949b345d8c6082
+//   SHA-256 1152afa32d7177e07a52a8b24a2ec2510ae79c689cf03613fe6e602aafce28c7
 //
-// Points {0, -5/8, 2/3, -3/2, 11/7, inf}, scaling balanced.
+// Points {0, -5/8, 2/3, -3/2, 11/7, inf}, scaling balanced-units.
 // amp2D 4.75268 (docs/design.md §6): predicted relative error with fp16 storage 0.00162445.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 20 adds, 26 muls [30 adds, 36 muls];  2D 240 adds, 312 muls [360 adds, 432 muls]
-//   filter G g G^T  1D 8 adds, 13 muls [12 adds, 18 muls];  2D 72 adds, 117 muls [108 adds, 162 muls]
-//   output A^T M A  1D 14 adds, 18 muls [20 adds, 24 muls];  2D 140 adds, 180 muls [200 adds, 240 muls]
+//   filter G g G^T  1D 8 adds, 14 muls [12 adds, 18 muls];  2D 72 adds, 126 muls [108 adds, 162 muls]
+//   output A^T M A  1D 14 adds, 16 muls [20 adds, 24 muls];  2D 140 adds, 160 muls [200 adds, 240 muls]
 
 #pragma once
 
@@ -37,6 +37,8 @@ inline constexpr T k59_336 = nova::kernels::rounded<T>(0.17559524f, 0.1755952380
 template <typename T>
 inline constexpr T k31_168 = nova::kernels::rounded<T>(0.1845238f, 0.18452380952380953);  // 31/168
 template <typename T>
+inline constexpr T k128_559 = nova::kernels::rounded<T>(0.22898032f, 0.22898032200357782);  // 128/559
+template <typename T>
 inline constexpr T k23_96 = nova::kernels::rounded<T>(0.23958333f, 0.23958333333333334);  // 23/96
 template <typename T>
 inline constexpr T k55_224 = nova::kernels::rounded<T>(0.24553572f, 0.24553571428571427);  // 55/224
@@ -51,6 +53,8 @@ inline constexpr T k5_16 = nova::kernels::rounded<T>(0.3125f, 0.3125);  // 5/16
 template <typename T>
 inline constexpr T k55_168 = nova::kernels::rounded<T>(0.32738096f, 0.3273809523809524);  // 55/168
 template <typename T>
+inline constexpr T k192_559 = nova::kernels::rounded<T>(0.34347048f, 0.3434704830053667);  // 192/559
+template <typename T>
 inline constexpr T k165_448 = nova::kernels::rounded<T>(0.36830357f, 0.36830357142857145);  // 165/448
 template <typename T>
 inline constexpr T k11_28 = nova::kernels::rounded<T>(0.39285713f, 0.39285714285714285);  // 11/28
@@ -61,9 +65,9 @@ inline constexpr T k512_1271 = nova::kernels::rounded<T>(0.40283242f, 0.40283241
 template <typename T>
 inline constexpr T k153664_368467 = nova::kernels::rounded<T>(0.417036f, 0.4170359896544331);  // 153664/368467
 template <typename T>
-inline constexpr T k256_559 = nova::kernels::rounded<T>(0.45796064f, 0.45796064400715564);  // 256/559
-template <typename T>
 inline constexpr T k1_2 = nova::kernels::rounded<T>(0.5f, 0.5);  // 1/2
+template <typename T>
+inline constexpr T k288_559 = nova::kernels::rounded<T>(0.51520574f, 0.5152057245080501);  // 288/559
 template <typename T>
 inline constexpr T k97_168 = nova::kernels::rounded<T>(0.57738096f, 0.5773809523809523);  // 97/168
 template <typename T>
@@ -75,13 +79,9 @@ inline constexpr T k4096_6355 = nova::kernels::rounded<T>(0.64453185f, 0.6445318
 template <typename T>
 inline constexpr T k21952_33497 = nova::kernels::rounded<T>(0.6553423f, 0.6553422694569663);  // 21952/33497
 template <typename T>
-inline constexpr T k384_559 = nova::kernels::rounded<T>(0.68694097f, 0.6869409660107334);  // 384/559
-template <typename T>
 inline constexpr T k133_192 = nova::kernels::rounded<T>(0.6927083f, 0.6927083333333334);  // 133/192
 template <typename T>
 inline constexpr T k35_48 = nova::kernels::rounded<T>(0.7291667f, 0.7291666666666666);  // 35/48
-template <typename T>
-inline constexpr T k3_4 = nova::kernels::rounded<T>(0.75f, 0.75);  // 3/4
 template <typename T>
 inline constexpr T k11_14 = nova::kernels::rounded<T>(0.78571427f, 0.7857142857142857);  // 11/14
 template <typename T>
@@ -93,25 +93,25 @@ inline constexpr T k56_55 = nova::kernels::rounded<T>(1.0181818f, 1.018181818181
 template <typename T>
 inline constexpr T k34496_33497 = nova::kernels::rounded<T>(1.0298235f, 1.0298235662895185);  // 34496/33497
 template <typename T>
-inline constexpr T k576_559 = nova::kernels::rounded<T>(1.0304115f, 1.0304114490161003);  // 576/559
-template <typename T>
-inline constexpr T k9_8 = nova::kernels::rounded<T>(1.125f, 1.125);  // 9/8
-template <typename T>
 inline constexpr T k32_27 = nova::kernels::rounded<T>(1.1851852f, 1.1851851851851851);  // 32/27
 template <typename T>
 inline constexpr T k121_98 = nova::kernels::rounded<T>(1.2346939f, 1.2346938775510203);  // 121/98
 template <typename T>
-inline constexpr T k25_16 = nova::kernels::rounded<T>(1.5625f, 1.5625);  // 25/16
+inline constexpr T k3_2 = nova::kernels::rounded<T>(1.5f, 1.5);  // 3/2
 template <typename T>
-inline constexpr T k27_16 = nova::kernels::rounded<T>(1.6875f, 1.6875);  // 27/16
+inline constexpr T k25_16 = nova::kernels::rounded<T>(1.5625f, 1.5625);  // 25/16
 template <typename T>
 inline constexpr T k16_9 = nova::kernels::rounded<T>(1.7777778f, 1.7777777777777777);  // 16/9
 template <typename T>
 inline constexpr T k1331_686 = nova::kernels::rounded<T>(1.9402332f, 1.9402332361516035);  // 1331/686
 template <typename T>
+inline constexpr T k9_4 = nova::kernels::rounded<T>(2.25f, 2.25);  // 9/4
+template <typename T>
 inline constexpr T k5_2 = nova::kernels::rounded<T>(2.5f, 2.5);  // 5/2
 template <typename T>
 inline constexpr T k8_3 = nova::kernels::rounded<T>(2.6666667f, 2.6666666666666665);  // 8/3
+template <typename T>
+inline constexpr T k27_8 = nova::kernels::rounded<T>(3.375f, 3.375);  // 27/8
 template <typename T>
 inline constexpr T k4 = nova::kernels::rounded<T>(4.0f, 4.0);  // 4
 
@@ -142,9 +142,9 @@ NOVA_HD inline void filter_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[0] = k56_55<T> * x0;
   y[y_stride] = -k4096_6355<T> * x0 + k512_1271<T> * x1 - k320_1271<T> * x2;
   y[2 * y_stride] = -k4536_7657<T> * x0 - k3024_7657<T> * x1 - k2016_7657<T> * x2;
-  y[3 * y_stride] = k256_559<T> * x0 - k384_559<T> * x1 + k576_559<T> * x2;
+  y[3 * y_stride] = k128_559<T> * x0 - k192_559<T> * x1 + k288_559<T> * x2;
   y[4 * y_stride] = k153664_368467<T> * x0 + k21952_33497<T> * x1 + k34496_33497<T> * x2;
-  y[5 * y_stride] = x2;
+  y[5 * y_stride] = k4<T> * x2;
 }
 
 // y = A^T x: kN values in, kM out; strided, and y may alias x.
@@ -156,11 +156,10 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   const T x3 = x[3 * x_stride];
   const T x4 = x[4 * x_stride];
   const T x5 = x[5 * x_stride];
-  y[0] = k4<T> * x0 + k4<T> * x1 + k4<T> * x2 + k1_2<T> * x3 + k1_2<T> * x4;
-  y[y_stride] = -k5_2<T> * x1 + k8_3<T> * x2 - k3_4<T> * x3 + k11_14<T> * x4;
-  y[2 * y_stride] = k25_16<T> * x1 + k16_9<T> * x2 + k9_8<T> * x3 + k121_98<T> * x4;
-  y[3 * y_stride] = -k125_128<T> * x1 + k32_27<T> * x2 - k27_16<T> * x3 + k1331_686<T> * x4
-      + k4<T> * x5;
+  y[0] = x3 + k4<T> * x0 + k4<T> * x1 + k4<T> * x2 + k1_2<T> * x4;
+  y[y_stride] = -k5_2<T> * x1 + k8_3<T> * x2 - k3_2<T> * x3 + k11_14<T> * x4;
+  y[2 * y_stride] = k25_16<T> * x1 + k16_9<T> * x2 + k9_4<T> * x3 + k121_98<T> * x4;
+  y[3 * y_stride] = x5 - k125_128<T> * x1 + k32_27<T> * x2 - k27_8<T> * x3 + k1331_686<T> * x4;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -68,18 +68,18 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T x3 = x[3 * x_stride];
   const T x4 = x[4 * x_stride];
   const T x5 = x[5 * x_stride];
-  y[0] = k225_256<T> * x0 - k17_8<T> * x2 + x4;
+  y[0] = x4 + k225_256<T> * x0 - k17_8<T> * x2;
   // points 3/4, -3/4: even/odd butterfly
-  const T even_1_2 = -k25_16<T> * x2 + x4;
+  const T even_1_2 = x4 - k25_16<T> * x2;
   const T odd_1_2 = -k75_64<T> * x1 + k3_4<T> * x3;
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 5/4, -5/4: even/odd butterfly
-  const T even_3_4 = -k9_16<T> * x2 + x4;
+  const T even_3_4 = x4 - k9_16<T> * x2;
   const T odd_3_4 = -k45_64<T> * x1 + k5_4<T> * x3;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
-  y[5 * y_stride] = k225_256<T> * x1 - k17_8<T> * x3 + x5;
+  y[5 * y_stride] = x5 + k225_256<T> * x1 - k17_8<T> * x3;
 }
 
 // y = G x: kR values in, kN out; strided, and y may alias x.
@@ -120,7 +120,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[0] = x0 + sum_1_2 + sum_3_4;
   y[y_stride] = k3_4<T> * dif_1_2 + k5_4<T> * dif_3_4;
   y[2 * y_stride] = k9_16<T> * sum_1_2 + k25_16<T> * sum_3_4;
-  y[3 * y_stride] = k27_64<T> * dif_1_2 + k125_64<T> * dif_3_4 + x5;
+  y[3 * y_stride] = x5 + k27_64<T> * dif_1_2 + k125_64<T> * dif_3_4;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -4,7 +4,7 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f6x3_fp16.json
-//   SHA-256 0e8d58045020322c7bc0b1688ba29c78072f406552ca92c0b410fd51f62d4e20
+//   SHA-256 4aab90e89ca895e20075c596b5d68a97431f892b89626715b43fe97c2af69889
 //
 // HIP source: nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h, clang as
 // HIP for AMD. The loops live once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp,

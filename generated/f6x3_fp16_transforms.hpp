@@ -4,15 +4,15 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f6x3_fp16.json
-//   SHA-256 0e8d58045020322c7bc0b1688ba29c78072f406552ca92c0b410fd51f62d4e20
+//   SHA-256 4aab90e89ca895e20075c596b5d68a97431f892b89626715b43fe97c2af69889
 //
-// Points {0, 1/2, -1/2, 1, -1, 2, -2, inf}, scaling balanced.
+// Points {0, 1/2, -1/2, 1, -1, 2, -2, inf}, scaling balanced-units.
 // amp2D 20.6319 (docs/design.md §6): predicted relative error with fp16 storage 0.00705193.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 24 adds, 26 muls [56 adds, 64 muls];  2D 384 adds, 416 muls [896 adds, 1024 muls]
 //   filter G g G^T  1D 9 adds, 8 muls [16 adds, 24 muls];  2D 99 adds, 88 muls [176 adds, 264 muls]
-//   output A^T M A  1D 20 adds, 18 muls [42 adds, 48 muls];  2D 280 adds, 252 muls [588 adds, 672 muls]
+//   output A^T M A  1D 20 adds, 12 muls [42 adds, 48 muls];  2D 280 adds, 168 muls [588 adds, 672 muls]
 
 #pragma once
 
@@ -39,8 +39,6 @@ inline constexpr T k5_16 = nova::kernels::rounded<T>(0.3125f, 0.3125);  // 5/16
 template <typename T>
 inline constexpr T k16_45 = nova::kernels::rounded<T>(0.35555556f, 0.35555555555555557);  // 16/45
 template <typename T>
-inline constexpr T k4_9 = nova::kernels::rounded<T>(0.44444445f, 0.4444444444444444);  // 4/9
-template <typename T>
 inline constexpr T k1_2 = nova::kernels::rounded<T>(0.5f, 0.5);  // 1/2
 template <typename T>
 inline constexpr T k17_32 = nova::kernels::rounded<T>(0.53125f, 0.53125);  // 17/32
@@ -50,6 +48,8 @@ template <typename T>
 inline constexpr T k21_32 = nova::kernels::rounded<T>(0.65625f, 0.65625);  // 21/32
 template <typename T>
 inline constexpr T k32_45 = nova::kernels::rounded<T>(0.7111111f, 0.7111111111111111);  // 32/45
+template <typename T>
+inline constexpr T k16_9 = nova::kernels::rounded<T>(1.7777778f, 1.7777777777777777);  // 16/9
 template <typename T>
 inline constexpr T k2 = nova::kernels::rounded<T>(2.0f, 2.0);  // 2
 template <typename T>
@@ -100,8 +100,8 @@ NOVA_HD inline void filter_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 1, -1: even/odd butterfly
-  const T even_3_4 = -k4_9<T> * (x0 + x2);
-  const T odd_3_4 = -k4_9<T> * x1;
+  const T even_3_4 = -k16_9<T> * (x0 + x2);
+  const T odd_3_4 = -k16_9<T> * x1;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
   // points 2, -2: even/odd butterfly
@@ -132,12 +132,12 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   // points 2, -2: sum for the even rows, difference for the odd rows
   const T sum_5_6 = x5 + x6;
   const T dif_5_6 = x5 - x6;
-  y[0] = k8<T> * x0 + k8<T> * sum_1_2 + k4<T> * sum_3_4 + k1_4<T> * sum_5_6;
-  y[y_stride] = k4<T> * dif_1_2 + k4<T> * dif_3_4 + k1_2<T> * dif_5_6;
-  y[2 * y_stride] = k2<T> * sum_1_2 + k4<T> * sum_3_4 + sum_5_6;
-  y[3 * y_stride] = dif_1_2 + k4<T> * dif_3_4 + k2<T> * dif_5_6;
-  y[4 * y_stride] = k1_2<T> * sum_1_2 + k4<T> * sum_3_4 + k4<T> * sum_5_6;
-  y[5 * y_stride] = k1_4<T> * dif_1_2 + k4<T> * dif_3_4 + k8<T> * dif_5_6 + k8<T> * x7;
+  y[0] = sum_3_4 + k8<T> * x0 + k8<T> * sum_1_2 + k1_4<T> * sum_5_6;
+  y[y_stride] = dif_3_4 + k4<T> * dif_1_2 + k1_2<T> * dif_5_6;
+  y[2 * y_stride] = sum_3_4 + sum_5_6 + k2<T> * sum_1_2;
+  y[3 * y_stride] = dif_1_2 + dif_3_4 + k2<T> * dif_5_6;
+  y[4 * y_stride] = sum_3_4 + k1_2<T> * sum_1_2 + k4<T> * sum_5_6;
+  y[5 * y_stride] = dif_3_4 + k1_4<T> * dif_1_2 + k8<T> * dif_5_6 + k8<T> * x7;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

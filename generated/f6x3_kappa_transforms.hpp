@@ -94,23 +94,23 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T x5 = x[5 * x_stride];
   const T x6 = x[6 * x_stride];
   const T x7 = x[7 * x_stride];
-  y[0] = -k1225_2304<T> * x0 + k5261_2304<T> * x2 - k1585_576<T> * x4 + x6;
+  y[0] = x6 - k1225_2304<T> * x0 + k5261_2304<T> * x2 - k1585_576<T> * x4;
   // points 5/8, -5/8: even/odd butterfly
-  const T even_1_2 = k49_36<T> * x2 - k85_36<T> * x4 + x6;
+  const T even_1_2 = x6 + k49_36<T> * x2 - k85_36<T> * x4;
   const T odd_1_2 = k245_288<T> * x1 - k425_288<T> * x3 + k5_8<T> * x5;
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 1, -1: even/odd butterfly
-  const T even_3_4 = k1225_2304<T> * x2 - k1009_576<T> * x4 + x6;
-  const T odd_3_4 = k1225_2304<T> * x1 - k1009_576<T> * x3 + x5;
+  const T even_3_4 = x6 + k1225_2304<T> * x2 - k1009_576<T> * x4;
+  const T odd_3_4 = x5 + k1225_2304<T> * x1 - k1009_576<T> * x3;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
   // points 7/6, -7/6: even/odd butterfly
-  const T even_5_6 = k25_64<T> * x2 - k89_64<T> * x4 + x6;
+  const T even_5_6 = x6 + k25_64<T> * x2 - k89_64<T> * x4;
   const T odd_5_6 = k175_384<T> * x1 - k623_384<T> * x3 + k7_6<T> * x5;
   y[5 * y_stride] = even_5_6 + odd_5_6;
   y[6 * y_stride] = even_5_6 - odd_5_6;
-  y[7 * y_stride] = -k1225_2304<T> * x1 + k5261_2304<T> * x3 - k1585_576<T> * x5 + x7;
+  y[7 * y_stride] = x7 - k1225_2304<T> * x1 + k5261_2304<T> * x3 - k1585_576<T> * x5;
 }
 
 // y = G x: kR values in, kN out; strided, and y may alias x.
@@ -159,11 +159,11 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   const T sum_5_6 = x5 + x6;
   const T dif_5_6 = x5 - x6;
   y[0] = x0 + sum_1_2 + sum_3_4 + sum_5_6;
-  y[y_stride] = k5_8<T> * dif_1_2 + dif_3_4 + k7_6<T> * dif_5_6;
-  y[2 * y_stride] = k25_64<T> * sum_1_2 + sum_3_4 + k49_36<T> * sum_5_6;
-  y[3 * y_stride] = k125_512<T> * dif_1_2 + dif_3_4 + k343_216<T> * dif_5_6;
-  y[4 * y_stride] = k625_4096<T> * sum_1_2 + sum_3_4 + k2401_1296<T> * sum_5_6;
-  y[5 * y_stride] = k3125_32768<T> * dif_1_2 + dif_3_4 + k16807_7776<T> * dif_5_6 + x7;
+  y[y_stride] = dif_3_4 + k5_8<T> * dif_1_2 + k7_6<T> * dif_5_6;
+  y[2 * y_stride] = sum_3_4 + k25_64<T> * sum_1_2 + k49_36<T> * sum_5_6;
+  y[3 * y_stride] = dif_3_4 + k125_512<T> * dif_1_2 + k343_216<T> * dif_5_6;
+  y[4 * y_stride] = sum_3_4 + k625_4096<T> * sum_1_2 + k2401_1296<T> * sum_5_6;
+  y[5 * y_stride] = dif_3_4 + x7 + k3125_32768<T> * dif_1_2 + k16807_7776<T> * dif_5_6;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -94,23 +94,23 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T x5 = x[5 * x_stride];
   const T x6 = x[6 * x_stride];
   const T x7 = x[7 * x_stride];
-  y[0] = -k49_100<T> * x0 + k199_90<T> * x2 - k2449_900<T> * x4 + x6;
+  y[0] = x6 - k49_100<T> * x0 + k199_90<T> * x2 - k2449_900<T> * x4;
   // points 3/5, -3/5: even/odd butterfly
-  const T even_1_2 = k49_36<T> * x2 - k85_36<T> * x4 + x6;
+  const T even_1_2 = x6 + k49_36<T> * x2 - k85_36<T> * x4;
   const T odd_1_2 = k49_60<T> * x1 - k17_12<T> * x3 + k3_5<T> * x5;
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 1, -1: even/odd butterfly
-  const T even_3_4 = k49_100<T> * x2 - k1549_900<T> * x4 + x6;
-  const T odd_3_4 = k49_100<T> * x1 - k1549_900<T> * x3 + x5;
+  const T even_3_4 = x6 + k49_100<T> * x2 - k1549_900<T> * x4;
+  const T odd_3_4 = x5 + k49_100<T> * x1 - k1549_900<T> * x3;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
   // points 7/6, -7/6: even/odd butterfly
-  const T even_5_6 = k9_25<T> * x2 - k34_25<T> * x4 + x6;
+  const T even_5_6 = x6 + k9_25<T> * x2 - k34_25<T> * x4;
   const T odd_5_6 = k21_50<T> * x1 - k119_75<T> * x3 + k7_6<T> * x5;
   y[5 * y_stride] = even_5_6 + odd_5_6;
   y[6 * y_stride] = even_5_6 - odd_5_6;
-  y[7 * y_stride] = -k49_100<T> * x1 + k199_90<T> * x3 - k2449_900<T> * x5 + x7;
+  y[7 * y_stride] = x7 - k49_100<T> * x1 + k199_90<T> * x3 - k2449_900<T> * x5;
 }
 
 // y = G x: kR values in, kN out; strided, and y may alias x.
@@ -159,11 +159,11 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   const T sum_5_6 = x5 + x6;
   const T dif_5_6 = x5 - x6;
   y[0] = x0 + sum_1_2 + sum_3_4 + sum_5_6;
-  y[y_stride] = k3_5<T> * dif_1_2 + dif_3_4 + k7_6<T> * dif_5_6;
-  y[2 * y_stride] = k9_25<T> * sum_1_2 + sum_3_4 + k49_36<T> * sum_5_6;
-  y[3 * y_stride] = k27_125<T> * dif_1_2 + dif_3_4 + k343_216<T> * dif_5_6;
-  y[4 * y_stride] = k81_625<T> * sum_1_2 + sum_3_4 + k2401_1296<T> * sum_5_6;
-  y[5 * y_stride] = k243_3125<T> * dif_1_2 + dif_3_4 + k16807_7776<T> * dif_5_6 + x7;
+  y[y_stride] = dif_3_4 + k3_5<T> * dif_1_2 + k7_6<T> * dif_5_6;
+  y[2 * y_stride] = sum_3_4 + k9_25<T> * sum_1_2 + k49_36<T> * sum_5_6;
+  y[3 * y_stride] = dif_3_4 + k27_125<T> * dif_1_2 + k343_216<T> * dif_5_6;
+  y[4 * y_stride] = sum_3_4 + k81_625<T> * sum_1_2 + k2401_1296<T> * sum_5_6;
+  y[5 * y_stride] = dif_3_4 + x7 + k243_3125<T> * dif_1_2 + k16807_7776<T> * dif_5_6;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

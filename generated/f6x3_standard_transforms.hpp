@@ -94,23 +94,23 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T x5 = x[5 * x_stride];
   const T x6 = x[6 * x_stride];
   const T x7 = x[7 * x_stride];
-  y[0] = -k36<T> * x0 + k49<T> * x2 - k14<T> * x4 + x6;
+  y[0] = x6 - k36<T> * x0 + k49<T> * x2 - k14<T> * x4;
   // points 1, -1: even/odd butterfly
-  const T even_1_2 = k36<T> * x2 - k13<T> * x4 + x6;
-  const T odd_1_2 = k36<T> * x1 - k13<T> * x3 + x5;
+  const T even_1_2 = x6 + k36<T> * x2 - k13<T> * x4;
+  const T odd_1_2 = x5 + k36<T> * x1 - k13<T> * x3;
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 2, -2: even/odd butterfly
-  const T even_3_4 = k9<T> * x2 - k10<T> * x4 + x6;
+  const T even_3_4 = x6 + k9<T> * x2 - k10<T> * x4;
   const T odd_3_4 = k18<T> * x1 - k20<T> * x3 + k2<T> * x5;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
   // points 3, -3: even/odd butterfly
-  const T even_5_6 = k4<T> * x2 - k5<T> * x4 + x6;
+  const T even_5_6 = x6 + k4<T> * x2 - k5<T> * x4;
   const T odd_5_6 = k12<T> * x1 - k15<T> * x3 + k3<T> * x5;
   y[5 * y_stride] = even_5_6 + odd_5_6;
   y[6 * y_stride] = even_5_6 - odd_5_6;
-  y[7 * y_stride] = -k36<T> * x1 + k49<T> * x3 - k14<T> * x5 + x7;
+  y[7 * y_stride] = x7 - k36<T> * x1 + k49<T> * x3 - k14<T> * x5;
 }
 
 // y = G x: kR values in, kN out; strided, and y may alias x.
@@ -163,7 +163,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[2 * y_stride] = sum_1_2 + k4<T> * sum_3_4 + k9<T> * sum_5_6;
   y[3 * y_stride] = dif_1_2 + k8<T> * dif_3_4 + k27<T> * dif_5_6;
   y[4 * y_stride] = sum_1_2 + k16<T> * sum_3_4 + k81<T> * sum_5_6;
-  y[5 * y_stride] = dif_1_2 + k32<T> * dif_3_4 + k243<T> * dif_5_6 + x7;
+  y[5 * y_stride] = dif_1_2 + x7 + k32<T> * dif_3_4 + k243<T> * dif_5_6;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

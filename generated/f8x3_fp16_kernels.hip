@@ -4,7 +4,7 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f8x3_fp16.json
-//   SHA-256 6344e6676c425725a94ceaebdfdd246c606234f6f8ea714964666f3d7d93e2c9
+//   SHA-256 9b25f90517bad445f045ad6444884b45c824bebc2fa78ef0a46fb7a1d159bcc6
 //
 // HIP source: nvcc compiles it as CUDA (-x cu) through nova/kernels/hip_compat.h, clang as
 // HIP for AMD. The loops live once in nova/kernels/ (transform_kernels.hpp, fused_kernels.hpp,

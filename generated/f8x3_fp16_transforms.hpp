@@ -4,15 +4,15 @@
 // then run `nova-codegen configs/*.json --out generated` from the repository root.
 //
 // Source: configs/f8x3_fp16.json
-//   SHA-256 6344e6676c425725a94ceaebdfdd246c606234f6f8ea714964666f3d7d93e2c9
+//   SHA-256 9b25f90517bad445f045ad6444884b45c824bebc2fa78ef0a46fb7a1d159bcc6
 //
-// Points {0, 3/7, -3/7, 4/5, -4/5, 5/4, -5/4, 19/8, -19/8, inf}, scaling balanced.
+// Points {0, 3/7, -3/7, 4/5, -4/5, 5/4, -5/4, 19/8, -19/8, inf}, scaling balanced-units.
 // amp2D 112.966 (docs/design.md §6): predicted relative error with fp16 storage 0.0386113.
 //
 // Operations (dense matrix products in brackets; a negation is free, see nova-codegen --stats):
 //   input  B^T d B  1D 40 adds, 42 muls [90 adds, 100 muls];  2D 800 adds, 840 muls [1800 adds, 2000 muls]
-//   filter G g G^T  1D 12 adds, 13 muls [20 adds, 30 muls];  2D 156 adds, 169 muls [260 adds, 390 muls]
-//   output A^T M A  1D 34 adds, 34 muls [72 adds, 80 muls];  2D 612 adds, 612 muls [1296 adds, 1440 muls]
+//   filter G g G^T  1D 12 adds, 14 muls [20 adds, 30 muls];  2D 156 adds, 182 muls [260 adds, 390 muls]
+//   output A^T M A  1D 34 adds, 32 muls [72 adds, 80 muls];  2D 612 adds, 576 muls [1296 adds, 1440 muls]
 
 #pragma once
 
@@ -103,8 +103,6 @@ inline constexpr T k46976204800_96998828481 = nova::kernels::rounded<T>(0.484296
 template <typename T>
 inline constexpr T k12549_25600 = nova::kernels::rounded<T>(0.4901953f, 0.4901953125);  // 12549/25600
 template <typename T>
-inline constexpr T k51380224_104110029 = nova::kernels::rounded<T>(0.4935185f, 0.4935184870614146);  // 51380224/104110029
-template <typename T>
 inline constexpr T k629301_1254400 = nova::kernels::rounded<T>(0.5016749f, 0.5016749043367347);  // 629301/1254400
 template <typename T>
 inline constexpr T k506801_1003520 = nova::kernels::rounded<T>(0.5050233f, 0.5050233179209184);  // 506801/1003520
@@ -117,15 +115,11 @@ inline constexpr T k1296_2401 = nova::kernels::rounded<T>(0.5397751f, 0.53977509
 template <typename T>
 inline constexpr T k140000000_235767753 = nova::kernels::rounded<T>(0.5938047f, 0.5938047006793163);  // 140000000/235767753
 template <typename T>
-inline constexpr T k64225280_104110029 = nova::kernels::rounded<T>(0.6168981f, 0.6168981088267682);  // 64225280/104110029
-template <typename T>
 inline constexpr T k508609_802816 = nova::kernels::rounded<T>(0.6335312f, 0.6335312201052296);  // 508609/802816
 template <typename T>
 inline constexpr T k888611_1254400 = nova::kernels::rounded<T>(0.70839524f, 0.7083952487244898);  // 888611/1254400
 template <typename T>
 inline constexpr T k175000000_235767753 = nova::kernels::rounded<T>(0.74225587f, 0.7422558758491455);  // 175000000/235767753
-template <typename T>
-inline constexpr T k80281600_104110029 = nova::kernels::rounded<T>(0.77112263f, 0.7711226360334603);  // 80281600/104110029
 template <typename T>
 inline constexpr T k73789452800_93069238743 = nova::kernels::rounded<T>(0.7928447f, 0.792844701392273);  // 73789452800/93069238743
 template <typename T>
@@ -135,51 +129,55 @@ inline constexpr T k3729093_4014080 = nova::kernels::rounded<T>(0.9290032f, 0.92
 template <typename T>
 inline constexpr T k3136_3249 = nova::kernels::rounded<T>(0.9652201f, 0.9652200677131425);  // 3136/3249
 template <typename T>
+inline constexpr T k102760448_104110029 = nova::kernels::rounded<T>(0.987037f, 0.9870369741228292);  // 102760448/104110029
+template <typename T>
 inline constexpr T k130321_131072 = nova::kernels::rounded<T>(0.9942703f, 0.9942703247070312);  // 130321/131072
 template <typename T>
 inline constexpr T k5872025600_5105201499 = nova::kernels::rounded<T>(1.1502044f, 1.150204473055609);  // 5872025600/5105201499
 template <typename T>
+inline constexpr T k128450560_104110029 = nova::kernels::rounded<T>(1.2337962f, 1.2337962176535364);  // 128450560/104110029
+template <typename T>
+inline constexpr T k5_4 = nova::kernels::rounded<T>(1.25f, 1.25);  // 5/4
+template <typename T>
 inline constexpr T k432_343 = nova::kernels::rounded<T>(1.2594752f, 1.2594752186588922);  // 432/343
+template <typename T>
+inline constexpr T k160563200_104110029 = nova::kernels::rounded<T>(1.5422453f, 1.5422452720669206);  // 160563200/104110029
+template <typename T>
+inline constexpr T k25_16 = nova::kernels::rounded<T>(1.5625f, 1.5625);  // 25/16
 template <typename T>
 inline constexpr T k131072_78125 = nova::kernels::rounded<T>(1.6777216f, 1.6777216);  // 131072/78125
 template <typename T>
-inline constexpr T k2 = nova::kernels::rounded<T>(2.0f, 2.0);  // 2
+inline constexpr T k125_64 = nova::kernels::rounded<T>(1.953125f, 1.953125);  // 125/64
 template <typename T>
 inline constexpr T k32768_15625 = nova::kernels::rounded<T>(2.097152f, 2.097152);  // 32768/15625
 template <typename T>
 inline constexpr T k2476099_1048576 = nova::kernels::rounded<T>(2.361392f, 2.361392021179199);  // 2476099/1048576
 template <typename T>
-inline constexpr T k5_2 = nova::kernels::rounded<T>(2.5f, 2.5);  // 5/2
+inline constexpr T k625_256 = nova::kernels::rounded<T>(2.4414062f, 2.44140625);  // 625/256
 template <typename T>
 inline constexpr T k8192_3125 = nova::kernels::rounded<T>(2.62144f, 2.62144);  // 8192/3125
 template <typename T>
 inline constexpr T k144_49 = nova::kernels::rounded<T>(2.9387755f, 2.938775510204082);  // 144/49
 template <typename T>
-inline constexpr T k25_8 = nova::kernels::rounded<T>(3.125f, 3.125);  // 25/8
+inline constexpr T k3125_1024 = nova::kernels::rounded<T>(3.0517578f, 3.0517578125);  // 3125/1024
 template <typename T>
 inline constexpr T k2048_625 = nova::kernels::rounded<T>(3.2768f, 3.2768);  // 2048/625
 template <typename T>
-inline constexpr T k125_32 = nova::kernels::rounded<T>(3.90625f, 3.90625);  // 125/32
+inline constexpr T k15625_4096 = nova::kernels::rounded<T>(3.8146973f, 3.814697265625);  // 15625/4096
 template <typename T>
 inline constexpr T k512_125 = nova::kernels::rounded<T>(4.096f, 4.096);  // 512/125
 template <typename T>
-inline constexpr T k625_128 = nova::kernels::rounded<T>(4.8828125f, 4.8828125);  // 625/128
+inline constexpr T k78125_16384 = nova::kernels::rounded<T>(4.7683716f, 4.76837158203125);  // 78125/16384
 template <typename T>
 inline constexpr T k128_25 = nova::kernels::rounded<T>(5.12f, 5.12);  // 128/25
 template <typename T>
 inline constexpr T k47045881_8388608 = nova::kernels::rounded<T>(5.608306f, 5.608306050300598);  // 47045881/8388608
 template <typename T>
-inline constexpr T k3125_512 = nova::kernels::rounded<T>(6.1035156f, 6.103515625);  // 3125/512
-template <typename T>
 inline constexpr T k32_5 = nova::kernels::rounded<T>(6.4f, 6.4);  // 32/5
 template <typename T>
 inline constexpr T k48_7 = nova::kernels::rounded<T>(6.857143f, 6.857142857142857);  // 48/7
 template <typename T>
-inline constexpr T k15625_2048 = nova::kernels::rounded<T>(7.6293945f, 7.62939453125);  // 15625/2048
-template <typename T>
 inline constexpr T k8 = nova::kernels::rounded<T>(8.0f, 8.0);  // 8
-template <typename T>
-inline constexpr T k78125_8192 = nova::kernels::rounded<T>(9.536743f, 9.5367431640625);  // 78125/8192
 template <typename T>
 inline constexpr T k893871739_67108864 = nova::kernels::rounded<T>(13.319727f, 13.31972686946392);  // 893871739/67108864
 template <typename T>
@@ -249,8 +247,8 @@ NOVA_HD inline void filter_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
   // points 5/4, -5/4: even/odd butterfly
-  const T even_5_6 = -k51380224_104110029<T> * x0 - k80281600_104110029<T> * x2;
-  const T odd_5_6 = -k64225280_104110029<T> * x1;
+  const T even_5_6 = -k102760448_104110029<T> * x0 - k160563200_104110029<T> * x2;
+  const T odd_5_6 = -k128450560_104110029<T> * x1;
   y[5 * y_stride] = even_5_6 + odd_5_6;
   y[6 * y_stride] = even_5_6 - odd_5_6;
   // points 19/8, -19/8: even/odd butterfly
@@ -258,7 +256,7 @@ NOVA_HD inline void filter_transform_1d(const T* x, int x_stride, T* y, int y_st
   const T odd_7_8 = k46976204800_96998828481<T> * x1;
   y[7 * y_stride] = even_7_8 + odd_7_8;
   y[8 * y_stride] = even_7_8 - odd_7_8;
-  y[9 * y_stride] = x2;
+  y[9 * y_stride] = k16<T> * x2;
 }
 
 // y = A^T x: kN values in, kM out; strided, and y may alias x.
@@ -286,20 +284,20 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   // points 19/8, -19/8: sum for the even rows, difference for the odd rows
   const T sum_7_8 = x7 + x8;
   const T dif_7_8 = x7 - x8;
-  y[0] = k16<T> * x0 + k16<T> * sum_1_2 + k8<T> * sum_3_4 + k2<T> * sum_5_6 + k1_32<T> * sum_7_8;
-  y[y_stride] = k48_7<T> * dif_1_2 + k32_5<T> * dif_3_4 + k5_2<T> * dif_5_6 + k19_256<T> * dif_7_8;
-  y[2 * y_stride] = k144_49<T> * sum_1_2 + k128_25<T> * sum_3_4 + k25_8<T> * sum_5_6
+  y[0] = sum_5_6 + k16<T> * x0 + k16<T> * sum_1_2 + k8<T> * sum_3_4 + k1_32<T> * sum_7_8;
+  y[y_stride] = k48_7<T> * dif_1_2 + k32_5<T> * dif_3_4 + k5_4<T> * dif_5_6 + k19_256<T> * dif_7_8;
+  y[2 * y_stride] = k144_49<T> * sum_1_2 + k128_25<T> * sum_3_4 + k25_16<T> * sum_5_6
       + k361_2048<T> * sum_7_8;
-  y[3 * y_stride] = k432_343<T> * dif_1_2 + k512_125<T> * dif_3_4 + k125_32<T> * dif_5_6
+  y[3 * y_stride] = k432_343<T> * dif_1_2 + k512_125<T> * dif_3_4 + k125_64<T> * dif_5_6
       + k6859_16384<T> * dif_7_8;
-  y[4 * y_stride] = k1296_2401<T> * sum_1_2 + k2048_625<T> * sum_3_4 + k625_128<T> * sum_5_6
+  y[4 * y_stride] = k1296_2401<T> * sum_1_2 + k2048_625<T> * sum_3_4 + k625_256<T> * sum_5_6
       + k130321_131072<T> * sum_7_8;
-  y[5 * y_stride] = k3888_16807<T> * dif_1_2 + k8192_3125<T> * dif_3_4 + k3125_512<T> * dif_5_6
+  y[5 * y_stride] = k3888_16807<T> * dif_1_2 + k8192_3125<T> * dif_3_4 + k3125_1024<T> * dif_5_6
       + k2476099_1048576<T> * dif_7_8;
   y[6 * y_stride] = k11664_117649<T> * sum_1_2 + k32768_15625<T> * sum_3_4
-      + k15625_2048<T> * sum_5_6 + k47045881_8388608<T> * sum_7_8;
-  y[7 * y_stride] = k34992_823543<T> * dif_1_2 + k131072_78125<T> * dif_3_4
-      + k78125_8192<T> * dif_5_6 + k893871739_67108864<T> * dif_7_8 + k16<T> * x9;
+      + k15625_4096<T> * sum_5_6 + k47045881_8388608<T> * sum_7_8;
+  y[7 * y_stride] = x9 + k34992_823543<T> * dif_1_2 + k131072_78125<T> * dif_3_4
+      + k78125_16384<T> * dif_5_6 + k893871739_67108864<T> * dif_7_8;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -152,30 +152,30 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T x7 = x[7 * x_stride];
   const T x8 = x[8 * x_stride];
   const T x9 = x[9 * x_stride];
-  y[0] = k1024_6561<T> * x0 - k215936_164025<T> * x2 + k530212_164025<T> * x4 - k6221_2025<T> * x6
-      + x8;
+  y[0] = x8 + k1024_6561<T> * x0 - k215936_164025<T> * x2 + k530212_164025<T> * x4
+      - k6221_2025<T> * x6;
   // points 4/9, -4/9: even/odd butterfly
-  const T even_1_2 = -k64_81<T> * x2 + k5396_2025<T> * x4 - k5821_2025<T> * x6 + x8;
+  const T even_1_2 = x8 - k64_81<T> * x2 + k5396_2025<T> * x4 - k5821_2025<T> * x6;
   const T odd_1_2 = -k256_729<T> * x1 + k21584_18225<T> * x3 - k23284_18225<T> * x5 + k4_9<T> * x7;
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 4/5, -4/5: even/odd butterfly
-  const T even_3_4 = -k1600_6561<T> * x2 + k10996_6561<T> * x4 - k197_81<T> * x6 + x8;
+  const T even_3_4 = x8 - k1600_6561<T> * x2 + k10996_6561<T> * x4 - k197_81<T> * x6;
   const T odd_3_4 = -k1280_6561<T> * x1 + k43984_32805<T> * x3 - k788_405<T> * x5 + k4_5<T> * x7;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
   // points 1, -1: even/odd butterfly
-  const T even_5_6 = -k1024_6561<T> * x2 + k190336_164025<T> * x4 - k4196_2025<T> * x6 + x8;
-  const T odd_5_6 = -k1024_6561<T> * x1 + k190336_164025<T> * x3 - k4196_2025<T> * x5 + x7;
+  const T even_5_6 = x8 - k1024_6561<T> * x2 + k190336_164025<T> * x4 - k4196_2025<T> * x6;
+  const T odd_5_6 = x7 - k1024_6561<T> * x1 + k190336_164025<T> * x3 - k4196_2025<T> * x5;
   y[5 * y_stride] = even_5_6 + odd_5_6;
   y[6 * y_stride] = even_5_6 - odd_5_6;
   // points 10/9, -10/9: even/odd butterfly
-  const T even_7_8 = -k256_2025<T> * x2 + k1952_2025<T> * x4 - k3721_2025<T> * x6 + x8;
+  const T even_7_8 = x8 - k256_2025<T> * x2 + k1952_2025<T> * x4 - k3721_2025<T> * x6;
   const T odd_7_8 = -k512_3645<T> * x1 + k3904_3645<T> * x3 - k7442_3645<T> * x5 + k10_9<T> * x7;
   y[7 * y_stride] = even_7_8 + odd_7_8;
   y[8 * y_stride] = even_7_8 - odd_7_8;
-  y[9 * y_stride] = k1024_6561<T> * x1 - k215936_164025<T> * x3 + k530212_164025<T> * x5
-      - k6221_2025<T> * x7 + x9;
+  y[9 * y_stride] = x9 + k1024_6561<T> * x1 - k215936_164025<T> * x3 + k530212_164025<T> * x5
+      - k6221_2025<T> * x7;
 }
 
 // y = G x: kR values in, kN out; strided, and y may alias x.
@@ -234,17 +234,17 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   const T sum_7_8 = x7 + x8;
   const T dif_7_8 = x7 - x8;
   y[0] = x0 + sum_1_2 + sum_3_4 + sum_5_6 + sum_7_8;
-  y[y_stride] = k4_9<T> * dif_1_2 + k4_5<T> * dif_3_4 + dif_5_6 + k10_9<T> * dif_7_8;
-  y[2 * y_stride] = k16_81<T> * sum_1_2 + k16_25<T> * sum_3_4 + sum_5_6 + k100_81<T> * sum_7_8;
-  y[3 * y_stride] = k64_729<T> * dif_1_2 + k64_125<T> * dif_3_4 + dif_5_6 + k1000_729<T> * dif_7_8;
-  y[4 * y_stride] = k256_6561<T> * sum_1_2 + k256_625<T> * sum_3_4 + sum_5_6
+  y[y_stride] = dif_5_6 + k4_9<T> * dif_1_2 + k4_5<T> * dif_3_4 + k10_9<T> * dif_7_8;
+  y[2 * y_stride] = sum_5_6 + k16_81<T> * sum_1_2 + k16_25<T> * sum_3_4 + k100_81<T> * sum_7_8;
+  y[3 * y_stride] = dif_5_6 + k64_729<T> * dif_1_2 + k64_125<T> * dif_3_4 + k1000_729<T> * dif_7_8;
+  y[4 * y_stride] = sum_5_6 + k256_6561<T> * sum_1_2 + k256_625<T> * sum_3_4
       + k10000_6561<T> * sum_7_8;
-  y[5 * y_stride] = k1024_59049<T> * dif_1_2 + k1024_3125<T> * dif_3_4 + dif_5_6
+  y[5 * y_stride] = dif_5_6 + k1024_59049<T> * dif_1_2 + k1024_3125<T> * dif_3_4
       + k100000_59049<T> * dif_7_8;
-  y[6 * y_stride] = k4096_531441<T> * sum_1_2 + k4096_15625<T> * sum_3_4 + sum_5_6
+  y[6 * y_stride] = sum_5_6 + k4096_531441<T> * sum_1_2 + k4096_15625<T> * sum_3_4
       + k1000000_531441<T> * sum_7_8;
-  y[7 * y_stride] = k16384_4782969<T> * dif_1_2 + k16384_78125<T> * dif_3_4 + dif_5_6
-      + k10000000_4782969<T> * dif_7_8 + x9;
+  y[7 * y_stride] = dif_5_6 + x9 + k16384_4782969<T> * dif_1_2 + k16384_78125<T> * dif_3_4
+      + k10000000_4782969<T> * dif_7_8;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -152,29 +152,29 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T x7 = x[7 * x_stride];
   const T x8 = x[8 * x_stride];
   const T x9 = x[9 * x_stride];
-  y[0] = k49_324<T> * x0 - k46181_32400<T> * x2 + k22613_6480<T> * x4 - k1447_450<T> * x6 + x8;
+  y[0] = x8 + k49_324<T> * x0 - k46181_32400<T> * x2 + k22613_6480<T> * x4 - k1447_450<T> * x6;
   // points 2/5, -2/5: even/odd butterfly
-  const T even_1_2 = -k1225_1296<T> * x2 + k3889_1296<T> * x4 - k55_18<T> * x6 + x8;
+  const T even_1_2 = x8 - k1225_1296<T> * x2 + k3889_1296<T> * x4 - k55_18<T> * x6;
   const T odd_1_2 = -k245_648<T> * x1 + k3889_3240<T> * x3 - k11_9<T> * x5 + k2_5<T> * x7;
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 5/6, -5/6: even/odd butterfly
-  const T even_3_4 = -k49_225<T> * x2 + k313_180<T> * x4 - k2269_900<T> * x6 + x8;
+  const T even_3_4 = x8 - k49_225<T> * x2 + k313_180<T> * x4 - k2269_900<T> * x6;
   const T odd_3_4 = -k49_270<T> * x1 + k313_216<T> * x3 - k2269_1080<T> * x5 + k5_6<T> * x7;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
   // points 1, -1: even/odd butterfly
-  const T even_5_6 = -k49_324<T> * x2 + k41281_32400<T> * x4 - k997_450<T> * x6 + x8;
-  const T odd_5_6 = -k49_324<T> * x1 + k41281_32400<T> * x3 - k997_450<T> * x5 + x7;
+  const T even_5_6 = x8 - k49_324<T> * x2 + k41281_32400<T> * x4 - k997_450<T> * x6;
+  const T odd_5_6 = x7 - k49_324<T> * x1 + k41281_32400<T> * x3 - k997_450<T> * x5;
   y[5 * y_stride] = even_5_6 + odd_5_6;
   y[6 * y_stride] = even_5_6 - odd_5_6;
   // points 7/6, -7/6: even/odd butterfly
-  const T even_7_8 = -k1_9<T> * x2 + k869_900<T> * x4 - k1669_900<T> * x6 + x8;
+  const T even_7_8 = x8 - k1_9<T> * x2 + k869_900<T> * x4 - k1669_900<T> * x6;
   const T odd_7_8 = -k7_54<T> * x1 + k6083_5400<T> * x3 - k11683_5400<T> * x5 + k7_6<T> * x7;
   y[7 * y_stride] = even_7_8 + odd_7_8;
   y[8 * y_stride] = even_7_8 - odd_7_8;
-  y[9 * y_stride] = k49_324<T> * x1 - k46181_32400<T> * x3 + k22613_6480<T> * x5 - k1447_450<T> * x7
-      + x9;
+  y[9 * y_stride] = x9 + k49_324<T> * x1 - k46181_32400<T> * x3 + k22613_6480<T> * x5
+      - k1447_450<T> * x7;
 }
 
 // y = G x: kR values in, kN out; strided, and y may alias x.
@@ -233,17 +233,17 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   const T sum_7_8 = x7 + x8;
   const T dif_7_8 = x7 - x8;
   y[0] = x0 + sum_1_2 + sum_3_4 + sum_5_6 + sum_7_8;
-  y[y_stride] = k2_5<T> * dif_1_2 + k5_6<T> * dif_3_4 + dif_5_6 + k7_6<T> * dif_7_8;
-  y[2 * y_stride] = k4_25<T> * sum_1_2 + k25_36<T> * sum_3_4 + sum_5_6 + k49_36<T> * sum_7_8;
-  y[3 * y_stride] = k8_125<T> * dif_1_2 + k125_216<T> * dif_3_4 + dif_5_6 + k343_216<T> * dif_7_8;
-  y[4 * y_stride] = k16_625<T> * sum_1_2 + k625_1296<T> * sum_3_4 + sum_5_6
+  y[y_stride] = dif_5_6 + k2_5<T> * dif_1_2 + k5_6<T> * dif_3_4 + k7_6<T> * dif_7_8;
+  y[2 * y_stride] = sum_5_6 + k4_25<T> * sum_1_2 + k25_36<T> * sum_3_4 + k49_36<T> * sum_7_8;
+  y[3 * y_stride] = dif_5_6 + k8_125<T> * dif_1_2 + k125_216<T> * dif_3_4 + k343_216<T> * dif_7_8;
+  y[4 * y_stride] = sum_5_6 + k16_625<T> * sum_1_2 + k625_1296<T> * sum_3_4
       + k2401_1296<T> * sum_7_8;
-  y[5 * y_stride] = k32_3125<T> * dif_1_2 + k3125_7776<T> * dif_3_4 + dif_5_6
+  y[5 * y_stride] = dif_5_6 + k32_3125<T> * dif_1_2 + k3125_7776<T> * dif_3_4
       + k16807_7776<T> * dif_7_8;
-  y[6 * y_stride] = k64_15625<T> * sum_1_2 + k15625_46656<T> * sum_3_4 + sum_5_6
+  y[6 * y_stride] = sum_5_6 + k64_15625<T> * sum_1_2 + k15625_46656<T> * sum_3_4
       + k117649_46656<T> * sum_7_8;
-  y[7 * y_stride] = k128_78125<T> * dif_1_2 + k78125_279936<T> * dif_3_4 + dif_5_6
-      + k823543_279936<T> * dif_7_8 + x9;
+  y[7 * y_stride] = dif_5_6 + x9 + k128_78125<T> * dif_1_2 + k78125_279936<T> * dif_3_4
+      + k823543_279936<T> * dif_7_8;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

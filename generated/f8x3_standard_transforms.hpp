@@ -140,28 +140,28 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T x7 = x[7 * x_stride];
   const T x8 = x[8 * x_stride];
   const T x9 = x[9 * x_stride];
-  y[0] = k576<T> * x0 - k820<T> * x2 + k273<T> * x4 - k30<T> * x6 + x8;
+  y[0] = x8 + k576<T> * x0 - k820<T> * x2 + k273<T> * x4 - k30<T> * x6;
   // points 1, -1: even/odd butterfly
-  const T even_1_2 = -k576<T> * x2 + k244<T> * x4 - k29<T> * x6 + x8;
-  const T odd_1_2 = -k576<T> * x1 + k244<T> * x3 - k29<T> * x5 + x7;
+  const T even_1_2 = x8 - k576<T> * x2 + k244<T> * x4 - k29<T> * x6;
+  const T odd_1_2 = x7 - k576<T> * x1 + k244<T> * x3 - k29<T> * x5;
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 2, -2: even/odd butterfly
-  const T even_3_4 = -k144<T> * x2 + k169<T> * x4 - k26<T> * x6 + x8;
+  const T even_3_4 = x8 - k144<T> * x2 + k169<T> * x4 - k26<T> * x6;
   const T odd_3_4 = -k288<T> * x1 + k338<T> * x3 - k52<T> * x5 + k2<T> * x7;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;
   // points 3, -3: even/odd butterfly
-  const T even_5_6 = -k64<T> * x2 + k84<T> * x4 - k21<T> * x6 + x8;
+  const T even_5_6 = x8 - k64<T> * x2 + k84<T> * x4 - k21<T> * x6;
   const T odd_5_6 = -k192<T> * x1 + k252<T> * x3 - k63<T> * x5 + k3<T> * x7;
   y[5 * y_stride] = even_5_6 + odd_5_6;
   y[6 * y_stride] = even_5_6 - odd_5_6;
   // points 4, -4: even/odd butterfly
-  const T even_7_8 = -k36<T> * x2 + k49<T> * x4 - k14<T> * x6 + x8;
+  const T even_7_8 = x8 - k36<T> * x2 + k49<T> * x4 - k14<T> * x6;
   const T odd_7_8 = -k144<T> * x1 + k196<T> * x3 - k56<T> * x5 + k4<T> * x7;
   y[7 * y_stride] = even_7_8 + odd_7_8;
   y[8 * y_stride] = even_7_8 - odd_7_8;
-  y[9 * y_stride] = k576<T> * x1 - k820<T> * x3 + k273<T> * x5 - k30<T> * x7 + x9;
+  y[9 * y_stride] = x9 + k576<T> * x1 - k820<T> * x3 + k273<T> * x5 - k30<T> * x7;
 }
 
 // y = G x: kR values in, kN out; strided, and y may alias x.
@@ -226,7 +226,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[4 * y_stride] = sum_1_2 + k16<T> * sum_3_4 + k81<T> * sum_5_6 + k256<T> * sum_7_8;
   y[5 * y_stride] = dif_1_2 + k32<T> * dif_3_4 + k243<T> * dif_5_6 + k1024<T> * dif_7_8;
   y[6 * y_stride] = sum_1_2 + k64<T> * sum_3_4 + k729<T> * sum_5_6 + k4096<T> * sum_7_8;
-  y[7 * y_stride] = dif_1_2 + k128<T> * dif_3_4 + k2187<T> * dif_5_6 + k16384<T> * dif_7_8 + x9;
+  y[7 * y_stride] = dif_1_2 + x9 + k128<T> * dif_3_4 + k2187<T> * dif_5_6 + k16384<T> * dif_7_8;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -36,6 +36,13 @@ void factor_common_magnitude(Statement& s) {
   for (Term& t : s.terms) t.coefficient /= s.factor;
 }
 
+// Terms of unit coefficient first: compilers contract a sum left to right into fused multiply-adds, so a first term
+// without a product saves the multiplication that a first product costs (k * b + a: a multiply and a fused
+// multiply-add; a + k * b: one). The loader's programs (nova::jit) run the terms in this order too.
+void unit_terms_first(Statement& s) {
+  std::stable_partition(s.terms.begin(), s.terms.end(), [](const Term& t) { return is_unit(t.coefficient); });
+}
+
 // The sign s with b(k) = s (-1)^k a(k) for every k < count, if there is one and a is not all zero.
 template <typename A, typename B>
 std::optional<int> mirror_sign(std::size_t count, A a, B b) {
@@ -85,6 +92,7 @@ class ProgramBuilder {
  private:
   void add(Statement s) {
     factor_common_magnitude(s);
+    unit_terms_first(s);
     program_.ops += statement_ops(s);
     program_.statements.push_back(std::move(s));
   }

@@ -114,7 +114,7 @@ class Stage {
 }  // namespace
 
 Scaling default_scaling(Objective objective) {
-  return objective == Objective::Kappa ? Scaling::DenominatorsInG : Scaling::Balanced;
+  return objective == Objective::Kappa ? Scaling::DenominatorsInG : Scaling::BalancedUnits;
 }
 
 std::string default_search_label(Objective objective, Dtype dtype, bool tensor_core) {

@@ -30,6 +30,7 @@ std::string scaling_label(exact::Scaling s) {
     case exact::Scaling::DenominatorsInA: return "A";
     case exact::Scaling::DenominatorsInB: return "B";
     case exact::Scaling::Balanced: return "balanced";
+    case exact::Scaling::BalancedUnits: return "units";
   }
   return "?";
 }

@@ -70,8 +70,9 @@ namespace {
 constexpr EnumName<Scaling> kScalingNames[] = {
     {Scaling::DenominatorsInG, "denominators-in-G"}, {Scaling::DenominatorsInA, "denominators-in-A"},
     {Scaling::DenominatorsInB, "denominators-in-B"}, {Scaling::Balanced, "balanced"},
-    {Scaling::DenominatorsInG, "G"},                 {Scaling::DenominatorsInA, "A"},
-    {Scaling::DenominatorsInB, "B"}};
+    {Scaling::BalancedUnits, "balanced-units"},      {Scaling::DenominatorsInG, "G"},
+    {Scaling::DenominatorsInA, "A"},                 {Scaling::DenominatorsInB, "B"},
+    {Scaling::BalancedUnits, "units"}};
 }  // namespace
 
 Scaling parse_scaling(std::string_view text) { return parse_enum<Scaling>(kScalingNames, text, "scaling"); }

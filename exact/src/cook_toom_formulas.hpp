@@ -51,6 +51,57 @@ Scalar power_of_two_normaliser(const Matrix& m, std::size_t row, std::size_t col
   return power_of_two<Scalar>(static_cast<int>(std::lround(-0.5 * std::log2(approximate(norm2)))));
 }
 
+// Balanced-units: with the balanced scales fixed, column p of AT times a power of two t_p and row p of G divided
+// by it (exact; U's scale moves by t_p, amp2D does not change) so that as many rows of AT as the powers of two allow
+// hold an entry of +-1. An output row with no such entry costs the output transform one multiplication more than its
+// sums (its first product; every other term is a fused multiply-add or an add either way). Greedy: the (column,
+// factor) that gives units to the most rows still without, the factor nearest 1 on a tie; columns of equal
+// magnitudes (a point and its negative) take one factor, so that the transform's sums and differences of the pair
+// stay. Rows without a unit after that have no power-of-two entry left to scale.
+template <class Scalar, class Matrix>
+void unit_rows_of_AT(std::size_t m, std::size_t n, std::size_t r, Matrix& AT, Matrix& G) {
+  const auto magnitude = [&](std::size_t i, std::size_t p) { return AT(i, p) < 0 ? Scalar(-AT(i, p)) : AT(i, p); };
+  std::vector<std::size_t> group(n);  // the first column of p's magnitudes
+  for (std::size_t p = 0; p < n; ++p) {
+    group[p] = p;
+    for (std::size_t q = 0; q < p && group[p] == p; ++q) {
+      bool same = true;
+      for (std::size_t i = 0; i < m && same; ++i) same = magnitude(i, q) == magnitude(i, p);
+      if (same) group[p] = q;
+    }
+  }
+  std::vector<int> exponent(n, 0);
+  std::vector<bool> fixed(n, false), has_unit(m, false);
+  for (;;) {
+    std::size_t best_column = n, best_count = 0;
+    int best_exponent = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+      if (group[p] != p || fixed[p]) continue;
+      for (std::size_t k = 0; k < m; ++k) {
+        if (AT(k, p) == 0 || has_unit[k]) continue;
+        int e = 0;
+        std::frexp(approximate(magnitude(k, p)), &e);  // |AT(k, p)| = 2^(e - 1) where a power of two (checked below)
+        const Scalar t = power_of_two<Scalar>(1 - e);
+        std::size_t count = 0;
+        for (std::size_t i = 0; i < m; ++i) count += !has_unit[i] && magnitude(i, p) * t == 1;
+        const bool better = count > best_count || (count == best_count && count > 0 && std::abs(1 - e) < std::abs(best_exponent));
+        if (better) best_column = p, best_count = count, best_exponent = 1 - e;
+      }
+    }
+    if (best_column == n) break;
+    fixed[best_column] = true;
+    exponent[best_column] = best_exponent;
+    const Scalar t = power_of_two<Scalar>(best_exponent);
+    for (std::size_t i = 0; i < m; ++i)
+      if (magnitude(i, best_column) * t == 1) has_unit[i] = true;
+  }
+  for (std::size_t p = 0; p < n; ++p) {
+    const Scalar t = power_of_two<Scalar>(exponent[group[p]]);
+    for (std::size_t i = 0; i < m; ++i) AT(i, p) *= t;
+    for (std::size_t k = 0; k < r; ++k) G(p, k) /= t;
+  }
+}
+
 // Fills AT (m x n), G (n x r) and BT (n x n), which the caller passes in zero-initialised, from
 // n-1 distinct finite points; infinity is the last point.
 template <class Scalar, class Matrix>
@@ -65,8 +116,8 @@ void cook_toom_matrices(TileSize tile, const std::vector<Scalar>& finite_points,
     for (std::size_t j = 0; j < inf; ++j)
       if (j != i) f *= a - finite_points[j];
     const Scalar in_a = scaling == Scaling::DenominatorsInA ? Scalar(1 / f) : Scalar(1);
-    const Scalar in_g =
-        (scaling == Scaling::DenominatorsInG || scaling == Scaling::Balanced) ? Scalar(1 / f) : Scalar(1);
+    const bool balanced = scaling == Scaling::Balanced || scaling == Scaling::BalancedUnits;
+    const Scalar in_g = (scaling == Scaling::DenominatorsInG || balanced) ? Scalar(1 / f) : Scalar(1);
     const Scalar in_b = scaling == Scaling::DenominatorsInB ? Scalar(1 / f) : Scalar(1);
 
     Scalar power = 1;
@@ -83,7 +134,7 @@ void cook_toom_matrices(TileSize tile, const std::vector<Scalar>& finite_points,
   const auto last = monic_product(finite_points, finite_points.size(), n);
   for (std::size_t j = 0; j < n; ++j) BT(inf, j) = last[j];
 
-  if (scaling == Scaling::Balanced) {
+  if (scaling == Scaling::Balanced || scaling == Scaling::BalancedUnits) {
     for (std::size_t p = 0; p < n; ++p) {
       const Scalar sg = power_of_two_normaliser<Scalar>(G, p, r);
       const Scalar sb = power_of_two_normaliser<Scalar>(BT, p, n);
@@ -93,6 +144,7 @@ void cook_toom_matrices(TileSize tile, const std::vector<Scalar>& finite_points,
       for (std::size_t i = 0; i < m; ++i) AT(i, p) *= sa;
     }
   }
+  if (scaling == Scaling::BalancedUnits) unit_rows_of_AT<Scalar>(m, n, r, AT, G);
 }
 
 }  // namespace nova::exact::detail

@@ -126,3 +126,19 @@ TEST_CASE("a common coefficient is multiplied once") {
   CHECK(p.ops == OpCount{2, 1});
   CHECK_THAT(emit_body(p, ""), Catch::Contains("y[0] = -k1_2<T> * (x0 - x1 + x2);"));
 }
+
+TEST_CASE("a term without a product comes first, so that the sum contracts into fused multiply-adds") {
+  // y = 4 x0 - 5 x2 + x4 (a row of F(4,3)'s B^T): left to right a multiply, a fused multiply-add and an add; with x4
+  // first, two fused multiply-adds.
+  RationalMatrix m(2, 5);
+  m(0, 0) = 4;
+  m(0, 2) = -5;
+  m(0, 4) = 1;
+  m(1, 1) = Rational(1, 2);  // no unit term: the order stays
+  m(1, 3) = -3;
+  const LinearProgram p = build_linear_program(m, {}, {});
+  check_exact(m, p);
+  const std::string body = emit_body(p, "");
+  CHECK_THAT(body, Catch::Contains("y[0] = x4 + k4<T> * x0 - k5<T> * x2;"));
+  CHECK_THAT(body, Catch::Contains("y[y_stride] = k1_2<T> * x1 - k3<T> * x3;"));
+}

@@ -58,7 +58,7 @@ TEST_CASE("cli: a search prints the result beside the baselines and writes a ver
   CHECK(verified.exit_code == 0);
   const auto config = nova::exact::read_config(file);
   CHECK(config.name == "f6x3_fp16");
-  CHECK(config.transform.scaling == nova::exact::Scaling::Balanced);
+  CHECK(config.transform.scaling == nova::exact::Scaling::BalancedUnits);  // the fp16 objective's default
   CHECK(config.provenance.at("objective") == "fp16");
   CHECK(config.provenance.at("seed") == 1);
   CHECK_THAT(config.provenance.at("command").get<std::string>(), Catch::Contains("--tile 6,3 --objective fp16"));

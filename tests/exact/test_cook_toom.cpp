@@ -42,7 +42,8 @@ TEST_CASE("F(2,3) with {0, 1, -1} has the textbook matrices") {
 }
 
 TEST_CASE("every scaling gives a transform that verifies in 1D and 2D") {
-  for (const Scaling s : {Scaling::DenominatorsInG, Scaling::DenominatorsInA, Scaling::DenominatorsInB, Scaling::Balanced}) {
+  for (const Scaling s : {Scaling::DenominatorsInG, Scaling::DenominatorsInA, Scaling::DenominatorsInB, Scaling::Balanced,
+                          Scaling::BalancedUnits}) {
     INFO(scaling_name(s));
     const TileSize tile{4, 3};
     const Transform t = build_transform(tile, finite_points_for_tile(tile, parse_point_list("0,5/6,-5/6,7/6,-7/6")), s);
@@ -60,6 +61,53 @@ TEST_CASE("balanced scaling brings every row of G and B^T to a 2-norm within sqr
       CHECK(norm2 >= 0.5);
       CHECK(norm2 <= 2.0);
     }
+}
+
+namespace {
+// Rows of A^T that hold an entry of +-1.
+int unit_rows(const Transform& t) {
+  int rows = 0;
+  for (std::size_t i = 0; i < t.AT.rows(); ++i) {
+    bool unit = false;
+    for (std::size_t p = 0; p < t.AT.cols(); ++p) unit = unit || abs(t.AT(i, p)) == 1;
+    rows += unit;
+  }
+  return rows;
+}
+Transform built(TileSize tile, const char* points, Scaling s) {
+  return build_transform(tile, finite_points_for_tile(tile, parse_point_list(points)), s);
+}
+}  // namespace
+
+TEST_CASE("balanced-units scaling: balanced, with a +-1 in as many rows of A^T as powers of two allow") {
+  CHECK(parse_scaling("units") == Scaling::BalancedUnits);
+  CHECK(parse_scaling("balanced-units") == Scaling::BalancedUnits);
+  CHECK(scaling_name(Scaling::BalancedUnits) == "balanced-units");
+  struct Case {
+    TileSize tile;
+    const char* points;
+    int balanced_rows, units_rows;
+  };
+  // f4x3_fp16_tc: rows 1 and 2 both need the column of +-1/2 (1/2 and 1/4), which gives one of them a unit;
+  // f6x3_fp16: the points +-1 reach every row; f4x3_fp16_dyadic: only rows 0 and 3 (points 0, infinity, and 1 in
+  // row 0); the standard points: balanced scaling had moved them off their units.
+  for (const Case& c : {Case{{4, 3}, "0,1/2,-1/2,3/2,-3/2", 1, 3}, Case{{6, 3}, "0,1/2,-1/2,1,-1,2,-2", 2, 6},
+                        Case{{4, 3}, "0,5/8,-5/8,3/2,-3/2", 0, 2}, Case{{4, 3}, "0,1,-1,2,-2", 1, 4}}) {
+    INFO("F(" << c.tile.m << "," << c.tile.r << ") " << c.points);
+    const Transform balanced = built(c.tile, c.points, Scaling::Balanced), units = built(c.tile, c.points, Scaling::BalancedUnits);
+    CHECK(verify_identity_1d(c.tile, units.AT, units.G, units.BT).ok);
+    CHECK(unit_rows(balanced) == c.balanced_rows);
+    CHECK(unit_rows(units) == c.units_rows);
+    // Only powers of two move between a column of A^T and its row of G; B^T stays balanced.
+    for (std::size_t p = 0; p < units.AT.cols(); ++p) {
+      for (std::size_t i = 0; i < units.AT.rows(); ++i)
+        for (std::size_t k = 0; k < units.G.cols(); ++k) CHECK(units.AT(i, p) * units.G(p, k) == balanced.AT(i, p) * balanced.G(p, k));
+      for (std::size_t j = 0; j < units.BT.cols(); ++j) CHECK(units.BT(p, j) == balanced.BT(p, j));
+    }
+    // A point and its negative keep columns of equal magnitudes (the output transform's sums and differences).
+    for (std::size_t p = 1; p + 1 < units.AT.cols() - 1; p += 2)
+      for (std::size_t i = 0; i < units.AT.rows(); ++i) CHECK(abs(units.AT(i, p)) == abs(units.AT(i, p + 1)));
+  }
 }
 
 TEST_CASE("a matrix with one entry changed is rejected naming (i, j, k)") {

@@ -28,7 +28,7 @@ ConvShape fp16_layer() {
 }  // namespace
 
 TEST_CASE("the registry carries each transform's operation counts from codegen") {
-  // nova-codegen --stats: f4x3_standard input 144 + 84, output 100 + 30; f4x3_fp16 240 + 312, 140 + 180.
+  // nova-codegen --stats: f4x3_standard input 144 + 84, output 100 + 30; f4x3_fp16 240 + 312, 140 + 160 (balanced-units).
   const TransformEntry* standard = nova::kernels::find_transform("f4x3_standard");
   const TransformEntry* fp16 = nova::kernels::find_transform("f4x3_fp16");
   REQUIRE(standard);
@@ -36,7 +36,7 @@ TEST_CASE("the registry carries each transform's operation counts from codegen")
   CHECK(standard->input_ops == 228);
   CHECK(standard->output_ops == 130);
   CHECK(fp16->input_ops == 552);
-  CHECK(fp16->output_ops == 320);
+  CHECK(fp16->output_ops == 300);
 }
 
 TEST_CASE("ranking: least volume, then fewest transform operations, then lowest amp2D; HUGE_VAL last") {

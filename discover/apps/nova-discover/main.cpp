@@ -268,8 +268,10 @@ int main(int argc, char** argv) {
       "'standard' = {0, 1, -1, 2, -2, ...}");
   app.add_option("--scaling", opt.scaling,
                  "Where the Lagrange denominators go: G (the paper's convention; default for evaluation and "
-                 "--objective kappa), A, B, or balanced (power-of-two row scaling; default for fp16/bf16)")
-      ->check(CLI::IsMember({"G", "A", "B", "balanced"}));
+                 "--objective kappa), A, B, balanced (power-of-two row scaling), or units (balanced, then a power "
+                 "of two of each column of A^T moved into G so that as many rows of A^T as can hold a +-1: fewer "
+                 "multiplications in the output transform; default for fp16/bf16)")
+      ->check(CLI::IsMember({"G", "A", "B", "balanced", "units"}));
   app.add_option("--name", opt.name,
                  "Point-set label; the transform is named f<m>x<r>_<label> (default: 'standard' or 'custom' when "
                  "evaluating, the objective plus _dyadic/_bf16/_int8 for a --dtype when searching)");

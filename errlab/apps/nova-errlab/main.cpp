@@ -156,8 +156,8 @@ int main(int argc, char** argv) {
                  "Arithmetic of the input transform B^T d B alone (default: --compute-type), e.g. fp16 for a kernel "
                  "that transforms the input in half-precision pairs");
   app.add_option("--scaling", opt.scaling,
-                 "Row scaling: keep (as stored, default) or rebuild the same points with G, A, B or balanced")
-      ->check(CLI::IsMember({"keep", "G", "A", "B", "balanced"}));
+                 "Row scaling: keep (as stored, default) or rebuild the same points with G, A, B, balanced or units")
+      ->check(CLI::IsMember({"keep", "G", "A", "B", "balanced", "units"}));
   app.add_option("-C,--channels", opt.spec.channels, "Input channels C summed by the GEMM (default 64)");
   app.add_option("-K,--filters", opt.spec.filters, "Output channels K (default 64)");
   app.add_option("--tiles", opt.spec.tiles,

@@ -29,10 +29,12 @@ TileSize parse_tile(std::string_view text);
 void validate_tile(TileSize tile);
 
 // Where the Lagrange denominators f_i go. Balanced moves power-of-two row scales of G and B^T into
-// A^T so every row has 2-norm near 1 (docs/design.md §6); it is exact.
-enum class Scaling { DenominatorsInG, DenominatorsInA, DenominatorsInB, Balanced };
+// A^T so every row has 2-norm near 1 (docs/design.md §6); BalancedUnits then moves a power of two of
+// each column of A^T into its row of G, so that as many rows of A^T as it can hold an entry of +-1
+// (fewer multiplications in the output transform). Both are exact.
+enum class Scaling { DenominatorsInG, DenominatorsInA, DenominatorsInB, Balanced, BalancedUnits };
 
-Scaling parse_scaling(std::string_view text);  // "G", "A", "B", "balanced" or the long JSON names
+Scaling parse_scaling(std::string_view text);  // "G", "A", "B", "balanced", "units" or the long JSON names
 std::string_view scaling_name(Scaling scaling);  // JSON name, e.g. "denominators-in-G"
 
 // The single naming function of the project: f<m>x<r>_<pointset> (docs/design.md §2). It is used
