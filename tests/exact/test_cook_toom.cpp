@@ -42,8 +42,8 @@ TEST_CASE("F(2,3) with {0, 1, -1} has the textbook matrices") {
 }
 
 TEST_CASE("every scaling gives a transform that verifies in 1D and 2D") {
-  for (const Scaling s : {Scaling::DenominatorsInG, Scaling::DenominatorsInA, Scaling::DenominatorsInB, Scaling::Balanced,
-                          Scaling::BalancedUnits}) {
+  for (const Scaling s : {Scaling::DenominatorsInG, Scaling::DenominatorsInA, Scaling::DenominatorsInB,
+                          Scaling::Balanced, Scaling::BalancedUnits}) {
     INFO(scaling_name(s));
     const TileSize tile{4, 3};
     const Transform t = build_transform(tile, finite_points_for_tile(tile, parse_point_list("0,5/6,-5/6,7/6,-7/6")), s);
@@ -94,14 +94,16 @@ TEST_CASE("balanced-units scaling: balanced, with a +-1 in as many rows of A^T a
   for (const Case& c : {Case{{4, 3}, "0,1/2,-1/2,3/2,-3/2", 1, 3}, Case{{6, 3}, "0,1/2,-1/2,1,-1,2,-2", 2, 6},
                         Case{{4, 3}, "0,5/8,-5/8,3/2,-3/2", 0, 2}, Case{{4, 3}, "0,1,-1,2,-2", 1, 4}}) {
     INFO("F(" << c.tile.m << "," << c.tile.r << ") " << c.points);
-    const Transform balanced = built(c.tile, c.points, Scaling::Balanced), units = built(c.tile, c.points, Scaling::BalancedUnits);
+    const Transform balanced = built(c.tile, c.points, Scaling::Balanced);
+    const Transform units = built(c.tile, c.points, Scaling::BalancedUnits);
     CHECK(verify_identity_1d(c.tile, units.AT, units.G, units.BT).ok);
     CHECK(unit_rows(balanced) == c.balanced_rows);
     CHECK(unit_rows(units) == c.units_rows);
     // Only powers of two move between a column of A^T and its row of G; B^T stays balanced.
     for (std::size_t p = 0; p < units.AT.cols(); ++p) {
       for (std::size_t i = 0; i < units.AT.rows(); ++i)
-        for (std::size_t k = 0; k < units.G.cols(); ++k) CHECK(units.AT(i, p) * units.G(p, k) == balanced.AT(i, p) * balanced.G(p, k));
+        for (std::size_t k = 0; k < units.G.cols(); ++k)
+          CHECK(units.AT(i, p) * units.G(p, k) == balanced.AT(i, p) * balanced.G(p, k));
       for (std::size_t j = 0; j < units.BT.cols(); ++j) CHECK(units.BT(p, j) == balanced.BT(p, j));
     }
     // A point and its negative keep columns of equal magnitudes (the output transform's sums and differences).

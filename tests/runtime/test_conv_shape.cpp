@@ -39,7 +39,7 @@ TEST_CASE("the registry carries each transform's operation counts from codegen")
   CHECK(fp16->output_ops == 300);
 }
 
-TEST_CASE("ranking: least volume, then fewest transform operations, then lowest amp2D; HUGE_VAL last") {
+TEST_CASE("ranking: least volume, then fewest transform operations, then lowest amp2D, HUGE_VAL last") {
   const ConvShape s = fp16_layer();
   // Every F(4,3) transform costs the same volume (as on the fused path), the others are ruled out.
   const auto ranked_f4x3 = [&](bool count_ops) {
@@ -92,7 +92,7 @@ TEST_CASE("fused traffic: the kernel moves x, U and y, in either layout") {
   }
 }
 
-TEST_CASE("each dtype's element size, unit roundoff and default budget; bf16 moves fp16's bytes") {
+TEST_CASE("each dtype's element size, unit roundoff and default budget: bf16 moves fp16's bytes") {
   using nova::runtime::dtype_traits;
   CHECK(dtype_traits(NOVA_DTYPE_FP32).bytes == 4);
   CHECK(dtype_traits(NOVA_DTYPE_FP16).bytes == 2);

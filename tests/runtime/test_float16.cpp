@@ -21,7 +21,7 @@ float float_of(uint32_t bits) { return std::bit_cast<float>(bits); }
 
 }  // namespace
 
-TEST_CASE("every bf16 and fp16 bit pattern converts to float and back unchanged; NaN stays NaN") {
+TEST_CASE("every bf16 and fp16 bit pattern converts to float and back unchanged, NaN stays NaN") {
   for (const nova_dtype_t dtype : {NOVA_DTYPE_FP16, NOVA_DTYPE_BF16}) {
     const nova::runtime::Float16Codec* codec = nova::runtime::float16_codec(dtype);
     REQUIRE(codec != nullptr);

@@ -173,7 +173,7 @@ TEST_CASE("the filter cache keeps a version's filters side by side and drops old
   CHECK(handle.filter_cache_bytes() == one);
 }
 
-TEST_CASE("a filter the caller holds gives the cached filter's bits; another plan's filter is refused") {
+TEST_CASE("a filter the caller holds gives the cached filter's bits, another plan's filter is refused") {
   nova::Handle handle;
   nova::ConvDesc d = small_desc();
   Buffers b(d);
