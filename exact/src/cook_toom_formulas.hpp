@@ -84,7 +84,8 @@ void unit_rows_of_AT(std::size_t m, std::size_t n, std::size_t r, Matrix& AT, Ma
         const Scalar t = power_of_two<Scalar>(1 - e);
         std::size_t count = 0;
         for (std::size_t i = 0; i < m; ++i) count += !has_unit[i] && magnitude(i, p) * t == 1;
-        const bool better = count > best_count || (count == best_count && count > 0 && std::abs(1 - e) < std::abs(best_exponent));
+        const bool better =
+            count > best_count || (count == best_count && count > 0 && std::abs(1 - e) < std::abs(best_exponent));
         if (better) best_column = p, best_count = count, best_exponent = 1 - e;
       }
     }
