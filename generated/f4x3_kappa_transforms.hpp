@@ -70,12 +70,12 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T x5 = x[5 * x_stride];
   y[0] = x4 + k441_400<T> * x0 - k3529_1600<T> * x2;
   // points 7/8, -7/8: even/odd butterfly
-  const T even_1_2 = x4 - k36_25<T> * x2;
+  const T even_1_2 = -k36_25<T> * x2 + x4;
   const T odd_1_2 = -k63_50<T> * x1 + k7_8<T> * x3;
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 6/5, -6/5: even/odd butterfly
-  const T even_3_4 = x4 - k49_64<T> * x2;
+  const T even_3_4 = -k49_64<T> * x2 + x4;
   const T odd_3_4 = -k147_160<T> * x1 + k6_5<T> * x3;
   y[3 * y_stride] = even_3_4 + odd_3_4;
   y[4 * y_stride] = even_3_4 - odd_3_4;

@@ -54,8 +54,8 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T x5 = x[5 * x_stride];
   y[0] = x4 + k4<T> * x0 - k5<T> * x2;
   // points 1, -1: even/odd butterfly
-  const T even_1_2 = x4 - k4<T> * x2;
-  const T odd_1_2 = x3 - k4<T> * x1;
+  const T even_1_2 = -k4<T> * x2 + x4;
+  const T odd_1_2 = -k4<T> * x1 + x3;
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 2, -2: even/odd butterfly
@@ -104,7 +104,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[0] = x0 + sum_1_2 + sum_3_4;
   y[y_stride] = dif_1_2 + k2<T> * dif_3_4;
   y[2 * y_stride] = sum_1_2 + k4<T> * sum_3_4;
-  y[3 * y_stride] = dif_1_2 + x5 + k8<T> * dif_3_4;
+  y[3 * y_stride] = dif_1_2 + k8<T> * dif_3_4 + x5;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

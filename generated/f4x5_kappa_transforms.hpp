@@ -163,7 +163,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[0] = x0 + sum_1_2 + sum_3_4 + sum_5_6;
   y[y_stride] = dif_3_4 + k5_8<T> * dif_1_2 + k7_6<T> * dif_5_6;
   y[2 * y_stride] = sum_3_4 + k25_64<T> * sum_1_2 + k49_36<T> * sum_5_6;
-  y[3 * y_stride] = dif_3_4 + x7 + k125_512<T> * dif_1_2 + k343_216<T> * dif_5_6;
+  y[3 * y_stride] = dif_3_4 + k125_512<T> * dif_1_2 + k343_216<T> * dif_5_6 + x7;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

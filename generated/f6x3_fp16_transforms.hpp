@@ -134,7 +134,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   const T dif_5_6 = x5 - x6;
   y[0] = sum_3_4 + k8<T> * x0 + k8<T> * sum_1_2 + k1_4<T> * sum_5_6;
   y[y_stride] = dif_3_4 + k4<T> * dif_1_2 + k1_2<T> * dif_5_6;
-  y[2 * y_stride] = sum_3_4 + sum_5_6 + k2<T> * sum_1_2;
+  y[2 * y_stride] = sum_3_4 + k2<T> * sum_1_2 + sum_5_6;
   y[3 * y_stride] = dif_1_2 + dif_3_4 + k2<T> * dif_5_6;
   y[4 * y_stride] = sum_3_4 + k1_2<T> * sum_1_2 + k4<T> * sum_5_6;
   y[5 * y_stride] = dif_3_4 + k1_4<T> * dif_1_2 + k8<T> * dif_5_6 + k8<T> * x7;

@@ -163,7 +163,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[2 * y_stride] = sum_3_4 + k25_64<T> * sum_1_2 + k81_64<T> * sum_5_6;
   y[3 * y_stride] = dif_3_4 + k125_512<T> * dif_1_2 + k729_512<T> * dif_5_6;
   y[4 * y_stride] = sum_3_4 + k625_4096<T> * sum_1_2 + k6561_4096<T> * sum_5_6;
-  y[5 * y_stride] = dif_3_4 + x7 + k3125_32768<T> * dif_1_2 + k59049_32768<T> * dif_5_6;
+  y[5 * y_stride] = dif_3_4 + k3125_32768<T> * dif_1_2 + k59049_32768<T> * dif_5_6 + x7;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -82,10 +82,10 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T x5 = x[5 * x_stride];
   const T x6 = x[6 * x_stride];
   const T x7 = x[7 * x_stride];
-  y[0] = -x0 + x6 + k21_4<T> * x2 - k21_4<T> * x4;
+  y[0] = -x0 + k21_4<T> * x2 - k21_4<T> * x4 + x6;
   // points 1, -1: even/odd butterfly
-  const T even_1_2 = x2 + x6 - k17_4<T> * x4;
-  const T odd_1_2 = x1 + x5 - k17_4<T> * x3;
+  const T even_1_2 = x2 - k17_4<T> * x4 + x6;
+  const T odd_1_2 = x1 - k17_4<T> * x3 + x5;
   y[y_stride] = even_1_2 + odd_1_2;
   y[2 * y_stride] = even_1_2 - odd_1_2;
   // points 2, -2: even/odd butterfly
@@ -98,7 +98,7 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
   const T odd_5_6 = k2<T> * x1 - k5_2<T> * x3 + k1_2<T> * x5;
   y[5 * y_stride] = even_5_6 + odd_5_6;
   y[6 * y_stride] = even_5_6 - odd_5_6;
-  y[7 * y_stride] = -x1 + x7 + k21_4<T> * x3 - k21_4<T> * x5;
+  y[7 * y_stride] = -x1 + k21_4<T> * x3 - k21_4<T> * x5 + x7;
 }
 
 // y = G x: kR values in, kN out; strided, and y may alias x.
@@ -151,7 +151,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[2 * y_stride] = sum_1_2 + k4<T> * sum_3_4 + k1_4<T> * sum_5_6;
   y[3 * y_stride] = dif_1_2 + k8<T> * dif_3_4 + k1_8<T> * dif_5_6;
   y[4 * y_stride] = sum_1_2 + k16<T> * sum_3_4 + k1_16<T> * sum_5_6;
-  y[5 * y_stride] = dif_1_2 + x7 + k32<T> * dif_3_4 + k1_32<T> * dif_5_6;
+  y[5 * y_stride] = dif_1_2 + k32<T> * dif_3_4 + k1_32<T> * dif_5_6 + x7;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -163,7 +163,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[2 * y_stride] = sum_1_2 + k4<T> * sum_3_4 + k9<T> * sum_5_6;
   y[3 * y_stride] = dif_1_2 + k8<T> * dif_3_4 + k27<T> * dif_5_6;
   y[4 * y_stride] = sum_1_2 + k16<T> * sum_3_4 + k81<T> * sum_5_6;
-  y[5 * y_stride] = dif_1_2 + x7 + k32<T> * dif_3_4 + k243<T> * dif_5_6;
+  y[5 * y_stride] = dif_1_2 + k32<T> * dif_3_4 + k243<T> * dif_5_6 + x7;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

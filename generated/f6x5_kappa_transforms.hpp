@@ -242,8 +242,8 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[3 * y_stride] = dif_5_6 + k64_729<T> * dif_1_2 + k64_125<T> * dif_3_4 + k1000_729<T> * dif_7_8;
   y[4 * y_stride] = sum_5_6 + k256_6561<T> * sum_1_2 + k256_625<T> * sum_3_4
       + k10000_6561<T> * sum_7_8;
-  y[5 * y_stride] = dif_5_6 + x9 + k1024_59049<T> * dif_1_2 + k1024_3125<T> * dif_3_4
-      + k100000_59049<T> * dif_7_8;
+  y[5 * y_stride] = dif_5_6 + k1024_59049<T> * dif_1_2 + k1024_3125<T> * dif_3_4
+      + k100000_59049<T> * dif_7_8 + x9;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -243,8 +243,8 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
       + k100000_59049<T> * dif_7_8;
   y[6 * y_stride] = sum_5_6 + k4096_531441<T> * sum_1_2 + k4096_15625<T> * sum_3_4
       + k1000000_531441<T> * sum_7_8;
-  y[7 * y_stride] = dif_5_6 + x9 + k16384_4782969<T> * dif_1_2 + k16384_78125<T> * dif_3_4
-      + k10000000_4782969<T> * dif_7_8;
+  y[7 * y_stride] = dif_5_6 + k16384_4782969<T> * dif_1_2 + k16384_78125<T> * dif_3_4
+      + k10000000_4782969<T> * dif_7_8 + x9;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -242,8 +242,8 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
       + k16807_7776<T> * dif_7_8;
   y[6 * y_stride] = sum_5_6 + k64_15625<T> * sum_1_2 + k15625_46656<T> * sum_3_4
       + k117649_46656<T> * sum_7_8;
-  y[7 * y_stride] = dif_5_6 + x9 + k128_78125<T> * dif_1_2 + k78125_279936<T> * dif_3_4
-      + k823543_279936<T> * dif_7_8;
+  y[7 * y_stride] = dif_5_6 + k128_78125<T> * dif_1_2 + k78125_279936<T> * dif_3_4
+      + k823543_279936<T> * dif_7_8 + x9;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -226,7 +226,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
   y[4 * y_stride] = sum_1_2 + k16<T> * sum_3_4 + k81<T> * sum_5_6 + k256<T> * sum_7_8;
   y[5 * y_stride] = dif_1_2 + k32<T> * dif_3_4 + k243<T> * dif_5_6 + k1024<T> * dif_7_8;
   y[6 * y_stride] = sum_1_2 + k64<T> * sum_3_4 + k729<T> * sum_5_6 + k4096<T> * sum_7_8;
-  y[7 * y_stride] = dif_1_2 + x9 + k128<T> * dif_3_4 + k2187<T> * dif_5_6 + k16384<T> * dif_7_8;
+  y[7 * y_stride] = dif_1_2 + k128<T> * dif_3_4 + k2187<T> * dif_5_6 + k16384<T> * dif_7_8 + x9;
 }
 
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then

@@ -36,11 +36,14 @@ void factor_common_magnitude(Statement& s) {
   for (Term& t : s.terms) t.coefficient /= s.factor;
 }
 
-// Terms of unit coefficient first: compilers contract a sum left to right into fused multiply-adds, so a first term
-// without a product saves the multiplication that a first product costs (k * b + a: a multiply and a fused
-// multiply-add; a + k * b: one). The loader's programs (nova::jit) run the terms in this order too.
-void unit_terms_first(Statement& s) {
-  std::stable_partition(s.terms.begin(), s.terms.end(), [](const Term& t) { return is_unit(t.coefficient); });
+// A term of unit coefficient first, where the statement has one and starts with a product: compilers contract a sum
+// left to right into fused multiply-adds, so a first term without a product saves the multiplication that a first
+// product costs (k * b + a: a multiply and a fused multiply-add; a + k * b: one). The other terms keep their order.
+// The loader's programs (nova::jit) run the terms in this order too.
+void unit_term_first(Statement& s) {
+  if (s.terms.size() < 3 || is_unit(s.terms.front().coefficient)) return;  // k a + b contracts to one FMA as it is
+  const auto unit = std::find_if(s.terms.begin(), s.terms.end(), [](const Term& t) { return is_unit(t.coefficient); });
+  if (unit != s.terms.end()) std::rotate(s.terms.begin(), unit, unit + 1);
 }
 
 // The sign s with b(k) = s (-1)^k a(k) for every k < count, if there is one and a is not all zero.
@@ -92,7 +95,7 @@ class ProgramBuilder {
  private:
   void add(Statement s) {
     factor_common_magnitude(s);
-    unit_terms_first(s);
+    unit_term_first(s);
     program_.ops += statement_ops(s);
     program_.statements.push_back(std::move(s));
   }
