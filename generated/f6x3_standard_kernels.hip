@@ -82,7 +82,7 @@ nova_f6x3_standard_input_nhwc_bf16(const hip_bfloat16* __restrict__ x, hip_bfloa
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW __half, border tiles clipped.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+extern "C" __global__ void __launch_bounds__(NOVA_STAGED_OUTPUT_BOUNDS)
 nova_f6x3_standard_output_nchw_f16(const float* __restrict__ M, __half* __restrict__ y,
                                    const float* __restrict__ bias, int relu,
                                    nova::kernels::TileGrid grid) {
@@ -98,7 +98,7 @@ nova_f6x3_standard_output_nchw_f32(const float* __restrict__ M, float* __restric
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW hip_bfloat16, border tiles clipped.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+extern "C" __global__ void __launch_bounds__(NOVA_STAGED_OUTPUT_BOUNDS)
 nova_f6x3_standard_output_nchw_bf16(const float* __restrict__ M, hip_bfloat16* __restrict__ y,
                                     const float* __restrict__ bias, int relu,
                                     nova::kernels::TileGrid grid) {
@@ -152,7 +152,7 @@ nova_f6x3_standard_input_tile_pairs_nchw_bf16(const hip_bfloat16* __restrict__ x
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] __half -> y NCHW __half, border tiles clipped.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+extern "C" __global__ void __launch_bounds__(NOVA_STAGED_OUTPUT_BOUNDS)
 nova_f6x3_standard_output_m16_nchw_f16(const __half* __restrict__ M, __half* __restrict__ y,
                                        const float* __restrict__ bias, int relu,
                                        nova::kernels::TileGrid grid) {
@@ -160,7 +160,7 @@ nova_f6x3_standard_output_m16_nchw_f16(const __half* __restrict__ M, __half* __r
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] hip_bfloat16 -> y NCHW hip_bfloat16, border tiles clipped.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+extern "C" __global__ void __launch_bounds__(NOVA_STAGED_OUTPUT_BOUNDS)
 nova_f6x3_standard_output_m16_nchw_bf16(const hip_bfloat16* __restrict__ M,
                                         hip_bfloat16* __restrict__ y,
                                         const float* __restrict__ bias, int relu,

@@ -82,7 +82,7 @@ nova_f6x5_kappa_input_nhwc_bf16(const hip_bfloat16* __restrict__ x, hip_bfloat16
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW __half, border tiles clipped.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+extern "C" __global__ void __launch_bounds__(NOVA_STAGED_OUTPUT_BOUNDS)
 nova_f6x5_kappa_output_nchw_f16(const float* __restrict__ M, __half* __restrict__ y,
                                 const float* __restrict__ bias, int relu,
                                 nova::kernels::TileGrid grid) {
@@ -98,7 +98,7 @@ nova_f6x5_kappa_output_nchw_f32(const float* __restrict__ M, float* __restrict__
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] fp32 -> y NCHW hip_bfloat16, border tiles clipped.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+extern "C" __global__ void __launch_bounds__(NOVA_STAGED_OUTPUT_BOUNDS)
 nova_f6x5_kappa_output_nchw_bf16(const float* __restrict__ M, hip_bfloat16* __restrict__ y,
                                  const float* __restrict__ bias, int relu,
                                  nova::kernels::TileGrid grid) {
@@ -130,7 +130,7 @@ nova_f6x5_kappa_output_nhwc_bf16(const float* __restrict__ M, hip_bfloat16* __re
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] __half -> y NCHW __half, border tiles clipped.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+extern "C" __global__ void __launch_bounds__(NOVA_STAGED_OUTPUT_BOUNDS)
 nova_f6x5_kappa_output_m16_nchw_f16(const __half* __restrict__ M, __half* __restrict__ y,
                                     const float* __restrict__ bias, int relu,
                                     nova::kernels::TileGrid grid) {
@@ -138,7 +138,7 @@ nova_f6x5_kappa_output_m16_nchw_f16(const __half* __restrict__ M, __half* __rest
 }
 
 // Output transform y = A^T M A (+ bias, ReLU): M [kN*kN][K][P] hip_bfloat16 -> y NCHW hip_bfloat16, border tiles clipped.
-extern "C" __global__ void __launch_bounds__(nova::kernels::kBlockThreads)
+extern "C" __global__ void __launch_bounds__(NOVA_STAGED_OUTPUT_BOUNDS)
 nova_f6x5_kappa_output_m16_nchw_bf16(const hip_bfloat16* __restrict__ M,
                                      hip_bfloat16* __restrict__ y, const float* __restrict__ bias,
                                      int relu, nova::kernels::TileGrid grid) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile-checks one kernel file without a GPU (a ctest test; exit 77 = skipped).
 #   nvcc-sm90    nvcc for sm_90a (the build's target: wgmma) through nova/kernels/hip_compat.h, device
-#                and host code; fails where ptxas serialises the wgmma kernels' products
+#                and host code; fails where ptxas serialises the wgmma kernels' products, or where a
+#                kernel spills or keeps a stack frame
 #   nvcc-sm90-fast  the same through nvcc's fastest device compile (--Ofast-compile=max): every template
 #                instantiated, the PTX assembled to sm_90a code, in about a quarter of the time (an F(4,3)
 #                kernel file: 15 s against 71); the code differs from the build's, so ptxas's notes on
@@ -43,13 +44,25 @@ case $mode in
     fast=()
     [ "$mode" = nvcc-sm90-fast ] && fast=(--Ofast-compile=max)
     "$compiler" -x cu -std=c++20 -O3 "${fast[@]}" -gencode=arch=compute_90a,code=sm_90a -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror \
-      "${includes[@]}" -c "$file" -o "$work/kernels.o" 2>&1 | tee "$work/nvcc.log"
+      --resource-usage "${includes[@]}" -c "$file" -o "$work/kernels.o" 2>&1 | tee "$work/nvcc.log" |
+      { grep -Ev "^ptxas info|^ +[0-9]+ bytes stack frame" || true; }
     # ptxas's notes on the wgmma kernels: a product pipeline it serialised (C7510-C7515) or a wait it
     # injected (C7517) runs correctly and slowly (docs/performance.md, "Fused v5.6"), so it fails here;
     # not in the fast mode, which calls the functions the build inlines and serialises every product.
     if [ "$mode" = nvcc-sm90 ] && grep -E "wgmma.mma_async instructions are serialized|warpgroup.wait is injected" "$work/nvcc.log" >/dev/null; then
       echo "FAIL: ptxas serialised wgmma products or injected a wait in $file (lines above)"
       exit 1
+    fi
+    # No kernel of the build's code spills or keeps a stack frame (docs/results/kernel_resources.md).
+    if [ "$mode" = nvcc-sm90 ]; then
+      spilled=$(awk '/Function properties for/ { name = $NF }
+                     /bytes stack frame/ && ($1 + $5 + $9 > 0) { print name ": " $1 " B stack, " $5 " B spill stores, " $9 " B spill loads" }' \
+                "$work/nvcc.log")
+      if [ -n "$spilled" ]; then
+        echo "$spilled"
+        echo "FAIL: kernels of $file spill or keep a stack frame (lines above)"
+        exit 1
+      fi
     fi ;;
   hip-gfx942 | hip-gfx90a | hip-gfx1100)
     arch=${mode#hip-}

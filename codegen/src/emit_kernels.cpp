@@ -43,7 +43,7 @@ std::string layout_value(kernels::Layout l) {
 
 // One kernel: a one-line comment and an extern "C" __global__ function named by kernel_symbol, whose
 // body calls the loop it binds to this transform.
-std::string kernel_definition(const std::string& transform, int n, const kernels::KernelId& id) {
+std::string kernel_definition(const std::string& transform, int m, int n, const kernels::KernelId& id) {
   using kernels::KernelKind;
   const std::string type = storage_type(id.storage), layout = layout_value(id.layout);
   const std::string upper = id.layout == kernels::Layout::nchw ? "NCHW" : "NHWC";
@@ -85,6 +85,9 @@ std::string kernel_definition(const std::string& transform, int n, const kernels
                "* __restrict__ y, const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid";
       body = pairs ? "output_transform_tile_pairs<Transform>(M, y, bias, relu, grid)"
                    : "output_transform_tiles<Transform, " + layout + ">(M, y, bias, relu, grid)";
+      if (id.layout == kernels::Layout::nchw && !pairs &&
+          kernels::staged_output_in_two_blocks(m, id.storage == kernels::Storage::f32 ? 4 : 2))
+        bounds = "NOVA_STAGED_OUTPUT_BOUNDS";
       break;
     }
     case KernelKind::fused_mma: {
@@ -139,12 +142,13 @@ bool has_kernel(const Source& source, const kernels::KernelId& id) {
 // The kernels of the groups asked for, inside the transform's namespace (where `Transform` is its own).
 std::string kernel_definitions(const Source& source, std::initializer_list<kernels::KernelGroup> groups) {
   const std::string& name = source.config.name;
-  const int n = source.config.transform.tile.n();
+  const auto& tile = source.config.transform.tile;
   std::string out = "namespace nova::generated::" + name + " {\n";
   for (const kernels::KernelGroup group : groups)
     for (int i = 0; i < kernels::kKernelsPerTransform; ++i) {
       const kernels::KernelId id = kernels::kernel_id(i);
-      if (kernels::kernel_group(id.kind) == group && has_kernel(source, id)) out += kernel_definition(name, n, id);
+      if (kernels::kernel_group(id.kind) == group && has_kernel(source, id))
+        out += kernel_definition(name, tile.m, tile.n(), id);
     }
   return out;
 }

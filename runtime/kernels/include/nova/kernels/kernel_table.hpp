@@ -243,6 +243,13 @@ constexpr bool launches_as_dependent(KernelKind kind) {
 // the code generator emits their launch bounds).
 NOVA_HD constexpr bool input_pairs_in_small_blocks(int n, int element_bytes) { return n == 8 && element_bytes == 2; }
 
+// Whether the staged NCHW output kernel of m x m tiles of `element_bytes` elements
+// (transform_kernels.hpp nchw_output_staged) names two blocks an SM in its launch bound: the 16-bit
+// 6 x 6 tiles', whose kernels need 92-109 registers. With the plain bound ptxas held f6x3_fp16's bf16
+// kernel to 80 for a third block and spilled 4 B; with two blocks named it takes 95 and spills nothing.
+// The 4 x 4 tiles' kernels fit three blocks (48-64 registers), the 8 x 8 tiles' take 128-150 and one.
+NOVA_HD constexpr bool staged_output_in_two_blocks(int m, int element_bytes) { return m == 6 && element_bytes == 2; }
+
 // Whether the NCHW input transform on n x n tiles has a tile-pair kernel: up to 8 x 8, the largest
 // measured (F(6,3) VGG-16 256@56 batch 32: input stage 94.0 -> 75.3 µs).
 constexpr bool nchw_input_has_tile_pairs(int n) { return n <= 8; }

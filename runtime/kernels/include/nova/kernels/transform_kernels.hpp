@@ -459,9 +459,10 @@ NOVA_HD constexpr int input_block_threads(Layout layout, int n, int element_byte
 // The launch bounds the code generator emits for the NHWC input kernels of n x n tiles of
 // `element_bytes` elements that input_pairs_in_small_blocks names: on NVIDIA their blocks and three
 // blocks an SM, a cap of 168 registers. AMD takes no channel pairs on 8 x 8 tiles (input_in_pairs) and
-// keeps the plain bound. No other kernel names a count of blocks: ptxas takes even 1 as a hint (the
-// F(4,3) input kernels then compile to other code), and a second bound on AMD is a waves-per-SIMD hint
-// that moves registers (RDNA3's bf16 F(6,3) input kernel 96 -> 97 VGPRs, 5 -> 4 waves).
+// keeps the plain bound. Of the transform kernels only these and the 6 x 6 tiles' staged output
+// kernels (NOVA_STAGED_OUTPUT_BOUNDS) name a count of blocks: ptxas takes even 1 as a hint (the F(4,3)
+// input kernels then compile to other code), and a second bound on AMD is a waves-per-SIMD hint that
+// moves registers (RDNA3's bf16 F(6,3) input kernel 96 -> 97 VGPRs, 5 -> 4 waves).
 #ifdef __HIP__
 #define NOVA_SMALL_PAIR_INPUT_BOUNDS(n, element_bytes) nova::kernels::kBlockThreads
 #else
@@ -791,6 +792,16 @@ NOVA_HD constexpr int staged_pixels(int m) { return (kNchwBlockTiles + 2 * kStag
 NOVA_HD constexpr bool nchw_output_staged(int m, int element_bytes) {
   return m >= 4 && element_bytes * staged_pixels(m) * kNchwBlockChannels <= 48 * 1024;
 }
+
+static_assert(nchw_output_staged(6, 2), "staged_output_in_two_blocks names staged kernels");
+// The launch bounds the code generator emits for the staged output kernels that
+// staged_output_in_two_blocks names: on NVIDIA two blocks an SM, a cap of 128 registers; AMD keeps the
+// plain bound (its second one is a waves-per-SIMD hint, see NOVA_SMALL_PAIR_INPUT_BOUNDS).
+#ifdef __HIP__
+#define NOVA_STAGED_OUTPUT_BOUNDS nova::kernels::kBlockThreads
+#else
+#define NOVA_STAGED_OUTPUT_BOUNDS nova::kernels::kBlockThreads, 2
+#endif
 
 // From an NCHW image whose rows do not start on runs (nchw_rows_on_runs: output widths such as 7 and
 // 14 for F(4,3)), a thread would store its tile pixel by pixel, and each store of a warp would touch
