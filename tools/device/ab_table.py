@@ -13,6 +13,8 @@ import sys
 times = collections.defaultdict(list)
 builds = {}  # in the order the file first names them
 stages = ["in", "gemm", "out"]
+if len(sys.argv) > 2 and sys.argv[2] not in stages:
+    sys.exit(f"ab_table.py: STAGE is one of {', '.join(stages)}, not {sys.argv[2]!r}")
 column = 7 if len(sys.argv) < 3 else 8 + stages.index(sys.argv[2])
 for line in open(sys.argv[1]):
     m = re.match(r"(\S+) (\S+) (\S+) (\S+) (\d+): (\S+) ([\d.]+)(?: \| in gemm out: ([\d.]+) ([\d.]+) ([\d.]+))?", line)
