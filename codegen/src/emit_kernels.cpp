@@ -46,6 +46,7 @@ std::string layout_value(kernels::Layout l) {
 std::string kernel_definition(const std::string& transform, int m, int n, const kernels::KernelId& id) {
   using kernels::KernelKind;
   const std::string type = storage_type(id.storage), layout = layout_value(id.layout);
+  const int element_bytes = kernels::storage_bytes(id.storage);
   const std::string upper = id.layout == kernels::Layout::nchw ? "NCHW" : "NHWC";
   const std::string name = kernels::kernel_symbol(transform, id);
   std::string comment, bounds = "nova::kernels::kBlockThreads", params, body;
@@ -61,8 +62,7 @@ std::string kernel_definition(const std::string& transform, int m, int n, const 
                 "; pixels outside the image are zero.";
       params = "const " + type + "* __restrict__ x, " + type + "* __restrict__ V, nova::kernels::TileGrid grid";
       body = "input_transform_tiles<Transform, " + layout + ">(x, V, grid)";
-      if (id.layout == kernels::Layout::nhwc &&
-          kernels::input_pairs_in_small_blocks(n, id.storage == kernels::Storage::f32 ? 4 : 2))
+      if (id.layout == kernels::Layout::nhwc && kernels::input_pairs_in_small_blocks(n, element_bytes))
         bounds = "NOVA_SMALL_PAIR_INPUT_BOUNDS(Transform::n, sizeof(" + type + "))";
       break;
     case KernelKind::input_tile_pairs:
@@ -85,8 +85,7 @@ std::string kernel_definition(const std::string& transform, int m, int n, const 
                "* __restrict__ y, const float* __restrict__ bias, int relu, nova::kernels::TileGrid grid";
       body = pairs ? "output_transform_tile_pairs<Transform>(M, y, bias, relu, grid)"
                    : "output_transform_tiles<Transform, " + layout + ">(M, y, bias, relu, grid)";
-      if (id.layout == kernels::Layout::nchw && !pairs &&
-          kernels::staged_output_in_two_blocks(m, id.storage == kernels::Storage::f32 ? 4 : 2))
+      if (id.layout == kernels::Layout::nchw && !pairs && kernels::staged_output_in_two_blocks(m, element_bytes))
         bounds = "NOVA_STAGED_OUTPUT_BOUNDS";
       break;
     }

@@ -26,7 +26,7 @@ for line in lines:
     m = re.search(r"Test +#\d+: (\S+) .*?([\d.]+) sec", text)
     if m and not first_ctest_done:
         name = m.group(1)
-        mode = name.split(".")[2] if ".compile." in name else "mfma-gate" if ".mfma_gate." in name else "other tests"
+        mode = name.split(".")[2] if ".compile." in name else "gates" if "_gate." in name else "other tests"
         checks[mode][0] += 1
         checks[mode][1] += float(m.group(2))
         if pattern and pattern.search(name):

@@ -18,6 +18,7 @@ namespace nova::kernels {
 
 enum class Layout { nchw, nhwc };
 enum class Storage { f16, f32, bf16 };  // the element type of x, V, U and y
+constexpr int storage_bytes(Storage s) { return s == Storage::f32 ? 4 : 2; }
 
 // What a kernel does: the 3-pass stages (input_tile_pairs: the NCHW input transform with two tiles a
 // thread; output: from an fp32 M; output_m16: from an M stored in the 16-bit storage type, fp16 and
@@ -245,8 +246,8 @@ NOVA_HD constexpr bool input_pairs_in_small_blocks(int n, int element_bytes) { r
 
 // Whether the staged NCHW output kernel of m x m tiles of `element_bytes` elements
 // (transform_kernels.hpp nchw_output_staged) names two blocks an SM in its launch bound: the 16-bit
-// 6 x 6 tiles', whose kernels need 92-109 registers. With the plain bound ptxas held f6x3_fp16's bf16
-// kernel to 80 for a third block and spilled 4 B; with two blocks named it takes 95 and spills nothing.
+// 6 x 6 tiles', which took 92-109 registers under the plain bound, except f6x3_fp16's bf16 kernel: ptxas
+// held it to 80 for a third block and spilled 4 B; with two blocks named it takes 95 and spills nothing.
 // The 4 x 4 tiles' kernels fit three blocks (48-64 registers), the 8 x 8 tiles' take 128-150 and one.
 NOVA_HD constexpr bool staged_output_in_two_blocks(int m, int element_bytes) { return m == 6 && element_bytes == 2; }
 
