@@ -22,6 +22,17 @@
 //              a sleep between polls; prints the consumer's wait for U and the issuer's for a slot and in its issue
 //   beside     U static (no ring); a fifth warp meanwhile streams copies of 12 KB into 6 slots of its own (copies
 //              beside), or one warp on each SMSP runs independent FMAs until the consumer is done (FMA warps)
+//   tc fold    the fold on the tensor cores in place of fused_wg_fold: each row of M rounded to fp16 into shared
+//              memory as its next row's first stage runs (a thread's 6 positions of one (channel, tile), and 2 zeros,
+//              one 16-byte store), and each pair of rows folded by 16 wgmma m64n16k16, one a tile: A the tile's M (64
+//              channels x 16: the pair's two rows of 8 positions, K-major, the rows' core matrices 16 KB apart), B the
+//              pair's columns of A^T (x) A^T (16 outputs x 16), D the tile's 64 x 16 outputs. Checked first against
+//              an FP64 fold of the same M (one block, one group, random operands; --check alone runs only that);
+//              "by rows": each row folded alone as it is stored (16 wgmmas a row, k 8-15 a zero block and zero table
+//              rows), so that one row's buffer suffices; "merged": a pair's wgmmas committed with the next stage's
+//              products; "stores only", "products only", "no fence": the tc fold without its wgmmas, without its
+//              stores, without its proxy fence (wrong outputs: what each part costs). `--fold` runs the fold's
+//              lines alone (docs/performance.md, "The consumer's fold on the tensor cores")
 // 132 blocks of one warpgroup (for the ring, also fewer: the bandwidth of one SM's copies when the other SMs copy
 // less or nothing), each 200 tile groups of 24 stages, timed by clock64 in each block (the slowest taken).
 // Prints cycles a stage, the rate in dense TFLOP/s, and what that rate alone would take for VGG-16 64@224 NHWC batch
@@ -36,7 +47,9 @@
 
 #include <cstdint>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace wg = nova::kernels;
@@ -62,13 +75,41 @@ struct Plan {
   bool background = false;    // U static, and a fifth warp streams 12 KB copies into 6 slots of its own meanwhile
   int ffma_warps = 0;         // warps (4: one an SMSP) beside the consumer running independent FMAs until it is done
   int ffma_yield = 0;         // > 0: those warps sleep (__nanosleep) this many ns after every 8 steps of 16 FMAs
+  bool tc_fold = false;       // the fold on the tensor cores (N = 16 only)
+  bool by_rows = false;       // the tc fold a row at a time, not a pair
+  bool fold_stores = true;    // the tc fold's parts, each of which can be left out (wrong outputs): the rows' stores,
+  bool fold_fence = true;     // their proxy fence,
+  bool fold_products = true;  // the fold's wgmmas
+  bool fold_merged = false;   // a pair's wgmmas committed with the next stage's products, not as a group of their own
+  bool check = false;         // one group on random operands; M and the tc fold's outputs into `sink`
 };
 template <int kN> constexpr int kVBlock = kN * wg::kWgDepth;  // one (step, position) V block, no skew (the FP path's)
 template <int kN> constexpr int kVBytes = kSteps * kRows * kN6 * kVBlock<kN> * 2;
 NOVA_HD constexpr int u_stages(const Plan& p) { return p.ring > 0 ? p.ring : 3; }
 constexpr int kHeader = 256, kBackgroundSlots = 6;
+// The tc fold: a row of M (16 tiles x 8 channel groups of one core matrix: 8 channels x 8 positions; tiles 16 bytes
+// more apart than their 1 KB, so that the 4 tiles of a quarter warp's 16-byte stores meet 4 different groups of banks),
+// the tables
+// (wg_operand_offset order, 16 outputs x 16: the 3 pairs', then the 6 rows') and a zero block (8 core matrices).
+constexpr int kFoldTileBytes = 8 * wg::kWgCoreBytes + 16, kFoldRowBytes = 16 * kFoldTileBytes, kFoldTableBytes = 16 * wg::kWgDepth * 2, kFoldPairs = kRows / 2;
+constexpr int kFoldTables = kFoldPairs + kRows, kFoldZeroBytes = 8 * wg::kWgCoreBytes;
+constexpr int kFoldBytes = kRows * kFoldRowBytes + kFoldTables * kFoldTableBytes + kFoldZeroBytes;
 template <int kN> constexpr int shared_bytes(const Plan& p) {
-  return kHeader + u_stages(p) * kUStage * 2 + kVBytes<kN> + (p.background ? kBackgroundSlots * kUStage * 2 : 0);
+  return kHeader + u_stages(p) * kUStage * 2 + kVBytes<kN> + (p.background ? kBackgroundSlots * kUStage * 2 : 0) +
+         (p.tc_fold ? kFoldBytes : 0);
+}
+// What the check writes into `sink`: M (row, position, channel, tile) in fp32, then the outputs (tile, channel, output).
+constexpr int kCheckM = kRows * kN6 * wg::kWgRows * 16, kCheckY = 16 * wg::kWgRows * 16;
+// A descriptor of a K-major operand (wgmma.hpp's layout) whose core matrices lie `leading` bytes apart along k and
+// `stride` bytes apart along rows.
+NOVA_HD constexpr std::uint64_t fold_descriptor(std::uint32_t address, unsigned leading, unsigned stride) {
+  return (static_cast<std::uint64_t>(address >> 4) & 0x3FFF) | (static_cast<std::uint64_t>(leading >> 4) & 0x3FFF) << 16 |
+         (static_cast<std::uint64_t>(stride >> 4) & 0x3FFF) << 32;
+}
+// A deterministic value in [-1, 1) for index i (the check's operands).
+NOVA_HD inline float noise(unsigned i) {
+  i = (i ^ 61u) ^ (i >> 16), i *= 9u, i ^= i >> 4, i *= 0x27d4eb2du, i ^= i >> 15;
+  return static_cast<float>(i & 0xFFFF) / 32768.0f - 1.0f;
 }
 
 #if defined(NOVA_FUSED_WGMMA)
@@ -96,8 +137,30 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
   volatile int* done = reinterpret_cast<volatile int*>(shared + 200);
   auto* u = reinterpret_cast<__half*>(shared + kHeader);
   auto* v = u + kStages * kUStage;
-  for (int i = threadIdx.x; i < kVBytes<kN> / 2; i += blockDim.x) v[i] = __float2half(0.25f * (i & 3));
-  for (int i = threadIdx.x; i < kStages * kUStage; i += blockDim.x) u[i] = __float2half(0.5f);
+  for (int i = threadIdx.x; i < kVBytes<kN> / 2; i += blockDim.x) v[i] = __float2half(kPlan.check ? noise(i) : 0.25f * (i & 3));
+  for (int i = threadIdx.x; i < kStages * kUStage; i += blockDim.x) u[i] = __float2half(kPlan.check ? 0.25f * noise(i + 99991u) : 0.5f);
+  using Transform = nova::generated::f4x3_standard::Transform;
+  static_assert(!kPlan.tc_fold || (kN == 16 && Transform::m == 4 && Transform::n == kN6), "the tc fold: F(4,3), 16 tiles");
+  auto* fold_rows = reinterpret_cast<__half*>(reinterpret_cast<char*>(v) + kVBytes<kN>);
+  auto* fold_tables = reinterpret_cast<__half*>(reinterpret_cast<char*>(fold_rows) + kRows * kFoldRowBytes);
+  auto* fold_zeros = reinterpret_cast<__half*>(reinterpret_cast<char*>(fold_tables) + kFoldTables * kFoldTableBytes);
+  if constexpr (kPlan.tc_fold) {
+    // Pair q's table, element (output o = (r, s), k = 8 h + j): A^T[r][2 q + h] A^T[s][j], zero at j = 6, 7; row i's
+    // (table kFoldPairs + i): A^T[r][i] A^T[s][j] at k = j < 6, else zero.
+    for (int e = threadIdx.x; e < kFoldTables * 16 * wg::kWgDepth; e += blockDim.x) {
+      const int q = e / 256, o = e / 16 % 16, k = e % 16, i = q < kFoldPairs ? 2 * q + k / 8 : q - kFoldPairs, j = k % 8;
+      float unit_i[kN6] = {}, unit_j[kN6] = {}, col_i[4], col_j[4];
+      float value = 0.0f;
+      if (j < kN6 && (q < kFoldPairs || k < 8)) {
+        unit_i[i] = 1.0f, unit_j[j] = 1.0f;
+        Transform::output_1d(unit_i, 1, col_i, 1);
+        Transform::output_1d(unit_j, 1, col_j, 1);
+        value = col_i[o / 4] * col_j[o % 4];
+      }
+      fold_tables[q * 256 + wg::wg_operand_offset(o, k)] = __float2half(value);
+    }
+    for (int e = threadIdx.x; e < kFoldZeroBytes / 2; e += blockDim.x) fold_zeros[e] = __float2half(0.0f);
+  }
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) wg::wg_barrier_init(&full[s], kPlan.lsu ? 128 : kPlan.both ? 129 : 1), wg::wg_barrier_init(&empty[s], 1);
     for (int s = 0; s < kBackgroundSlots; ++s) wg::wg_barrier_init(&background[s], 1);
@@ -163,7 +226,54 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
   const std::uint64_t u_desc = wg::wg_descriptor(wg::wg_shared_address(u)), v_desc = wg::wg_descriptor(wg::wg_shared_address(v));
   constexpr unsigned kUBlockBytes = kUBlock * 2, kUStageBytes = kUStage * 2, kVStepBytes = kVBlock<kN> * 2;
   float rows[2][kN6][kN / 2] = {};
-  float out[16][kN / 2] = {};
+  float out[16][kN / 2] = {};  // the FP fold's outputs (output, element), or the tc fold's (tile, element)
+  // Row i of M, rounded to fp16, into its place (and, checking, into `sink` in fp32).
+  const auto store_row = [&](int i) {
+    if constexpr (kPlan.fold_stores) {
+#pragma unroll
+    for (int e = 0; e < kN / 2; ++e) {
+      const int channel = wg::wg_accumulator_row(thread, e), tile = wg::wg_accumulator_column(thread, e);
+      const float(&m)[kN6][kN / 2] = rows[i % 2];
+      const uint4 words = {wg::wg_pair_word<__half>(m[0][e], m[1][e]), wg::wg_pair_word<__half>(m[2][e], m[3][e]),
+                           wg::wg_pair_word<__half>(m[4][e], m[5][e]), 0u};
+      *reinterpret_cast<uint4*>(reinterpret_cast<char*>(fold_rows) + i * kFoldRowBytes + tile * kFoldTileBytes +
+                                channel / 8 * wg::kWgCoreBytes + channel % 8 * 16) = words;
+      if constexpr (kPlan.check)
+        for (int j = 0; j < kN6; ++j) sink[((i * kN6 + j) * wg::kWgRows + channel) * 16 + tile] = m[j][e];
+    }
+    }
+    if constexpr (kPlan.fold_fence) wg::wg_fence_operands();
+  };
+  // Rows 2 q and 2 q + 1 folded into the outputs, a wgmma a tile (after every thread's store_row of both).
+  const auto fold_pair = [&](int q) {
+    if constexpr (kPlan.tc_fold) {
+    wg::wg_named_sync<1, 128>();
+    wg::wgmma_fence();
+    const std::uint32_t rows_at = wg::wg_shared_address(fold_rows) + 2 * q * kFoldRowBytes;
+    const std::uint64_t table = wg::wg_descriptor(wg::wg_shared_address(fold_tables) + q * kFoldTableBytes);
+#pragma unroll
+    for (int t = 0; t < 16; ++t)
+      if constexpr (kPlan.fold_products)
+        wg::wgmma_m64k16<__half, 16>(out[t], fold_descriptor(rows_at + t * kFoldTileBytes, kFoldRowBytes, wg::kWgCoreBytes), table,
+                                     q > 0, thread);
+    if (!kPlan.fold_merged || q == kFoldPairs - 1) wg::wgmma_commit();
+    }
+  };
+  // Row i alone folded into the outputs (after every thread's store_row of it): k 8-15 read the zero block.
+  const auto fold_row = [&](int i) {
+    if constexpr (kPlan.tc_fold) {
+    wg::wg_named_sync<1, 128>();
+    wg::wgmma_fence();
+    const std::uint32_t row_at = wg::wg_shared_address(fold_rows) + i * kFoldRowBytes, zeros = wg::wg_shared_address(fold_zeros);
+    const std::uint64_t table = wg::wg_descriptor(wg::wg_shared_address(fold_tables) + (kFoldPairs + i) * kFoldTableBytes);
+#pragma unroll
+    for (int t = 0; t < 16; ++t) {
+      const std::uint32_t at = row_at + t * kFoldTileBytes;
+      wg::wgmma_m64k16<__half, 16>(out[t], fold_descriptor(at, zeros - at, wg::kWgCoreBytes), table, i > 0, thread);
+    }
+    wg::wgmma_commit();
+    }
+  };
   // The ring as the kernel's consumer keeps it: the next stage to fetch (its filter stage and slot), the next to multiply.
   int fetch_from = 0, fetch_slot = 0, stage = 0, phase = 0, fetched = 0;
   long long u_wait = 0;  // the consumer's cycles waiting for U
@@ -219,13 +329,19 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
     fetch_next();
     if (++stage == kStages) stage = 0, phase ^= 1;
   };
-  using Transform = nova::generated::f4x3_standard::Transform;
   const long long start = clock64();
+  constexpr int kRunGroups = kPlan.check ? 1 : kGroups;
 #pragma unroll 1
-  for (int g = 0; g < kGroups; ++g) {
+  for (int g = 0; g < kRunGroups; ++g) {
 #pragma unroll
     for (int i = 0; i < kRows; ++i) {
       multiply(i, 0);
+      if constexpr (kPlan.tc_fold)
+        if (i > 0) {
+          store_row(i - 1);
+          if (kPlan.by_rows) fold_row(i - 1);
+          else if (i % 2 == 0) fold_pair(i / 2 - 1);
+        }
       if constexpr (kPlan.spin > 0)
         if (i > 0)
           for (const long long t0 = clock64(); clock64() - t0 < kPlan.spin;) {
@@ -241,7 +357,20 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
       wg::wgmma_wait<0>();
       wg::fused_wg_fold<Transform>(rows[(kRows - 1) % 2], kRows - 1, out);
     }
+    if constexpr (kPlan.tc_fold) {  // the last pair, and the outputs complete (where the epilogue would read them)
+      wg::wgmma_wait<0>();
+      store_row(kRows - 1);
+      if (kPlan.by_rows) fold_row(kRows - 1);
+      else fold_pair(kFoldPairs - 1);
+      wg::wgmma_wait<0>();
+    }
   }
+  if constexpr (kPlan.check)
+#pragma unroll
+    for (int t = 0; t < 16; ++t)
+#pragma unroll
+      for (int d = 0; d < 8; ++d)
+        sink[kCheckM + (t * wg::kWgRows + wg::wg_accumulator_row(thread, d)) * 16 + wg::wg_accumulator_column(thread, d)] = out[t][d];
   wg::wgmma_wait<0>();
   const long long elapsed = clock64() - start;
   if (thread == 0) *done = 1;
@@ -251,7 +380,7 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
       for (float x : row) total += x;
   for (auto& pixel : out)
     for (float x : pixel) total += x;
-  if (total == 12345.0f) sink[thread] = total;  // keeps the products
+  if (!kPlan.check && total == 12345.0f) sink[thread] = total;  // keeps the products
   if (thread == 0) cycles[blockIdx.x] = elapsed, cycles[gridDim.x + blockIdx.x] = u_wait;
 #else
   (void)filter, (void)cycles, (void)sink;
@@ -297,7 +426,42 @@ void measure(const char* mode, int sms, double clock_ghz, const __half* filter, 
   std::printf("\n");
 }
 
-int main() {
+// The tc fold against an FP64 fold of the same M (the kernel's fp32 accumulators): the largest difference over the
+// largest output, which fp16's rounding of M keeps near 1e-3 and a wrong layout makes O(1). Returns whether it passes.
+template <Plan kPlan>
+bool check_tc_fold(const __half* filter, long long* cycles_d) {
+  auto kernel = stages<16, kPlan>;
+  constexpr int kBytes = shared_bytes<16>(kPlan);
+  float* data = nullptr;
+  CHECK(cudaMalloc(&data, sizeof(float) * (kCheckM + kCheckY)));
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
+  kernel<<<1, 128, kBytes>>>(filter, cycles_d, data);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> host(kCheckM + kCheckY);
+  CHECK(cudaMemcpy(host.data(), data, sizeof(float) * host.size(), cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(data));
+  using Transform = nova::generated::f4x3_standard::Transform;
+  double largest = 0.0, worst = 0.0;
+  bool finite = true;
+  for (int tile = 0; tile < 16; ++tile)
+    for (int channel = 0; channel < wg::kWgRows; ++channel) {
+      double mm[kN6 * kN6], y[16];
+      for (int p = 0; p < kN6 * kN6; ++p) mm[p] = host[(p * wg::kWgRows + channel) * 16 + tile];
+      Transform::output_2d(mm, y);
+      for (int o = 0; o < 16; ++o) {
+        const double got = host[kCheckM + (tile * wg::kWgRows + channel) * 16 + o];
+        finite = finite && std::isfinite(got);
+        largest = std::max(largest, std::abs(y[o])), worst = std::max(worst, std::abs(got - y[o]));
+      }
+    }
+  const bool pass = finite && worst <= 1e-2 * largest;
+  std::printf("tc fold%s against an FP64 fold of the same M: largest difference %.3g of the largest output %.3g (%.2e)%s: %s\n",
+              kPlan.by_rows ? " by rows" : kPlan.fold_merged ? ", merged," : "", worst, largest, worst / largest, finite ? "" : ", NOT FINITE", pass ? "pass" : "FAIL");
+  return pass;
+}
+
+int main(int argc, char** argv) {
   int sms = 0, clock_khz = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
@@ -310,6 +474,34 @@ int main() {
   CHECK(cudaMalloc(&filter, sizeof(__half) * kGroupStages * kUStage));
   CHECK(cudaMemset(filter, 0, sizeof(__half) * kGroupStages * kUStage));
   std::printf("%d SMs at %.2f GHz (the device's reported clock; the times assume it)\n", sms, clock_ghz);
+  const bool pairs = check_tc_fold<Plan{.sync = true, .tc_fold = true, .check = true}>(filter, cycles),
+             by_rows = check_tc_fold<Plan{.sync = true, .tc_fold = true, .by_rows = true, .check = true}>(filter, cycles),
+             merged = check_tc_fold<Plan{.sync = true, .tc_fold = true, .fold_merged = true, .check = true}>(filter, cycles);
+  if (!pairs || !by_rows || !merged) return 1;
+  if (argc > 1 && std::string(argv[1]) == "--check") return 0;
+  if (argc > 1 && std::string(argv[1]) == "--fold") {  // the fold's lines alone
+    measure<16, Plan{.sync = true}>("sync", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .fold = true}>("fold", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .tc_fold = true}>("tc fold", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .ring = 3}>("ring 3", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .fold = true, .ring = 3}>("ring 3 + fold", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .ring = 3, .tc_fold = true}>("ring 3 + tc fold", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .fold = true, .ffma_warps = 4}>("fold, 4 FMA warps beside", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .ffma_warps = 4, .tc_fold = true}>("tc fold, 4 FMA warps beside", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .fold = true, .ring = 3, .ffma_warps = 4}>("ring 3 + fold, 4 FMA warps beside", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .ring = 3, .ffma_warps = 4, .tc_fold = true}>("ring 3 + tc fold, 4 FMA warps beside", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .tc_fold = true, .fold_products = false}>("tc fold, stores only", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .tc_fold = true, .fold_stores = false}>("tc fold, products only", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .tc_fold = true, .fold_stores = false, .fold_fence = false}>("tc fold, products, no fence", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .tc_fold = true, .fold_fence = false}>("tc fold, no fence", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .tc_fold = true, .fold_merged = true}>("tc fold, merged", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .ring = 3, .tc_fold = true, .fold_merged = true}>("ring 3 + tc fold, merged", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .ring = 3, .ffma_warps = 4, .tc_fold = true, .fold_merged = true}>("ring 3 + tc fold, merged, 4 FMA warps", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .tc_fold = true, .by_rows = true}>("tc fold by rows", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .ring = 3, .tc_fold = true, .by_rows = true}>("ring 3 + tc fold by rows", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .ring = 3, .ffma_warps = 4, .tc_fold = true, .by_rows = true}>("ring 3 + tc fold by rows, 4 FMA warps", sms, clock_ghz, filter, cycles, sink);
+    return 0;
+  }
   measure<16, Plan{}>("products", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.sync = true}>("sync", sms, clock_ghz, filter, cycles, sink);
   measure<16, Plan{.serial = true}>("serial", sms, clock_ghz, filter, cycles, sink);
