@@ -231,47 +231,47 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
   const auto store_row = [&](int i) {
     if constexpr (kPlan.fold_stores) {
 #pragma unroll
-    for (int e = 0; e < kN / 2; ++e) {
-      const int channel = wg::wg_accumulator_row(thread, e), tile = wg::wg_accumulator_column(thread, e);
-      const float(&m)[kN6][kN / 2] = rows[i % 2];
-      const uint4 words = {wg::wg_pair_word<__half>(m[0][e], m[1][e]), wg::wg_pair_word<__half>(m[2][e], m[3][e]),
-                           wg::wg_pair_word<__half>(m[4][e], m[5][e]), 0u};
-      *reinterpret_cast<uint4*>(reinterpret_cast<char*>(fold_rows) + i * kFoldRowBytes + tile * kFoldTileBytes +
-                                channel / 8 * wg::kWgCoreBytes + channel % 8 * 16) = words;
-      if constexpr (kPlan.check)
-        for (int j = 0; j < kN6; ++j) sink[((i * kN6 + j) * wg::kWgRows + channel) * 16 + tile] = m[j][e];
-    }
+      for (int e = 0; e < kN / 2; ++e) {
+        const int channel = wg::wg_accumulator_row(thread, e), tile = wg::wg_accumulator_column(thread, e);
+        const float(&m)[kN6][kN / 2] = rows[i % 2];
+        const uint4 words = {wg::wg_pair_word<__half>(m[0][e], m[1][e]), wg::wg_pair_word<__half>(m[2][e], m[3][e]),
+                             wg::wg_pair_word<__half>(m[4][e], m[5][e]), 0u};
+        *reinterpret_cast<uint4*>(reinterpret_cast<char*>(fold_rows) + i * kFoldRowBytes + tile * kFoldTileBytes +
+                                  channel / 8 * wg::kWgCoreBytes + channel % 8 * 16) = words;
+        if constexpr (kPlan.check)
+          for (int j = 0; j < kN6; ++j) sink[((i * kN6 + j) * wg::kWgRows + channel) * 16 + tile] = m[j][e];
+      }
     }
     if constexpr (kPlan.fold_fence) wg::wg_fence_operands();
   };
   // Rows 2 q and 2 q + 1 folded into the outputs, a wgmma a tile (after every thread's store_row of both).
   const auto fold_pair = [&](int q) {
     if constexpr (kPlan.tc_fold) {
-    wg::wg_named_sync<1, 128>();
-    wg::wgmma_fence();
-    const std::uint32_t rows_at = wg::wg_shared_address(fold_rows) + 2 * q * kFoldRowBytes;
-    const std::uint64_t table = wg::wg_descriptor(wg::wg_shared_address(fold_tables) + q * kFoldTableBytes);
+      wg::wg_named_sync<1, 128>();
+      wg::wgmma_fence();
+      const std::uint32_t rows_at = wg::wg_shared_address(fold_rows) + 2 * q * kFoldRowBytes;
+      const std::uint64_t table = wg::wg_descriptor(wg::wg_shared_address(fold_tables) + q * kFoldTableBytes);
 #pragma unroll
-    for (int t = 0; t < 16; ++t)
-      if constexpr (kPlan.fold_products)
-        wg::wgmma_m64k16<__half, 16>(out[t], fold_descriptor(rows_at + t * kFoldTileBytes, kFoldRowBytes, wg::kWgCoreBytes), table,
-                                     q > 0, thread);
-    if (!kPlan.fold_merged || q == kFoldPairs - 1) wg::wgmma_commit();
+      for (int t = 0; t < 16; ++t)
+        if constexpr (kPlan.fold_products)
+          wg::wgmma_m64k16<__half, 16>(out[t], fold_descriptor(rows_at + t * kFoldTileBytes, kFoldRowBytes, wg::kWgCoreBytes), table,
+                                       q > 0, thread);
+      if (!kPlan.fold_merged || q == kFoldPairs - 1) wg::wgmma_commit();
     }
   };
   // Row i alone folded into the outputs (after every thread's store_row of it): k 8-15 read the zero block.
   const auto fold_row = [&](int i) {
     if constexpr (kPlan.tc_fold) {
-    wg::wg_named_sync<1, 128>();
-    wg::wgmma_fence();
-    const std::uint32_t row_at = wg::wg_shared_address(fold_rows) + i * kFoldRowBytes, zeros = wg::wg_shared_address(fold_zeros);
-    const std::uint64_t table = wg::wg_descriptor(wg::wg_shared_address(fold_tables) + (kFoldPairs + i) * kFoldTableBytes);
+      wg::wg_named_sync<1, 128>();
+      wg::wgmma_fence();
+      const std::uint32_t row_at = wg::wg_shared_address(fold_rows) + i * kFoldRowBytes, zeros = wg::wg_shared_address(fold_zeros);
+      const std::uint64_t table = wg::wg_descriptor(wg::wg_shared_address(fold_tables) + (kFoldPairs + i) * kFoldTableBytes);
 #pragma unroll
-    for (int t = 0; t < 16; ++t) {
-      const std::uint32_t at = row_at + t * kFoldTileBytes;
-      wg::wgmma_m64k16<__half, 16>(out[t], fold_descriptor(at, zeros - at, wg::kWgCoreBytes), table, i > 0, thread);
-    }
-    wg::wgmma_commit();
+      for (int t = 0; t < 16; ++t) {
+        const std::uint32_t at = row_at + t * kFoldTileBytes;
+        wg::wgmma_m64k16<__half, 16>(out[t], fold_descriptor(at, zeros - at, wg::kWgCoreBytes), table, i > 0, thread);
+      }
+      wg::wgmma_commit();
     }
   };
   // The ring as the kernel's consumer keeps it: the next stage to fetch (its filter stage and slot), the next to multiply.
