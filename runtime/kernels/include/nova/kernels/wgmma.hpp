@@ -51,11 +51,13 @@ NOVA_HD constexpr int wg_operand_elements(int rows) { return rows * kWgDepth; }
 NOVA_HD constexpr int wg_accumulator_row(int thread, int d) { return thread / 32 * 16 + thread % 32 / 4 + 8 * (d / 2 % 2); }
 NOVA_HD constexpr int wg_accumulator_column(int thread, int d) { return d / 4 * 8 + thread % 4 * 2 + d % 2; }
 
-// The descriptor of an operand block at shared-memory byte address `address` (16-byte aligned).
-NOVA_HD constexpr std::uint64_t wg_descriptor(std::uint32_t address) {
-  return (static_cast<std::uint64_t>(address >> 4) & 0x3FFF) |
-         (static_cast<std::uint64_t>(kWgLeadingBytes >> 4) & 0x3FFF) << 16 |
-         (static_cast<std::uint64_t>(kWgStrideBytes >> 4) & 0x3FFF) << 32;
+// The descriptor of an operand block at shared-memory byte address `address` (16-byte aligned), its core
+// matrices `leading` bytes apart along k and `stride` bytes apart along rows (multiples of 16; by default the
+// layout above).
+NOVA_HD constexpr std::uint64_t wg_descriptor(std::uint32_t address, unsigned leading = kWgLeadingBytes,
+                                              unsigned stride = kWgStrideBytes) {
+  return (static_cast<std::uint64_t>(address >> 4) & 0x3FFF) | (static_cast<std::uint64_t>(leading >> 4) & 0x3FFF) << 16 |
+         (static_cast<std::uint64_t>(stride >> 4) & 0x3FFF) << 32;
 }
 
 // The descriptor of the operand block `bytes` (a multiple of 16) after the one `desc` names: the
