@@ -270,6 +270,19 @@ void check_wgmma(const Shape& s, unsigned seed) {
 }
 
 // A launch of a shape whose groups are 16 takes 8 where those all fit one wave (fused_wg_wave_tiles).
+// A tensor-core launch's groups: as few tiles, in fours, as keep the waves of groups of 16; the FP path's stay whole.
+TEST_CASE("wgmma tile groups: balanced over the waves on the tensor-core path") {
+  using nova::kernels::fused_wg_group_size;
+  CHECK(fused_wg_group_size(16, 1568, 132, true) == 12);    // ResNet-50 64@56 b8: 131 groups, not 98
+  CHECK(fused_wg_group_size(16, 3136, 132, true) == 12);    // VGG-16 64@224 b1: two waves of 132, not 196 groups
+  CHECK(fused_wg_group_size(16, 12544, 132, true) == 16);   // VGG-16 64@224 b8: 6 waves of 16 already
+  CHECK(fused_wg_group_size(16, 2112, 132, true) == 16);    // one full wave
+  CHECK(fused_wg_group_size(16, 2113, 132, true) == 12);    // two waves: 264 groups of 8.003 -> 12 (whole fours)
+  CHECK(fused_wg_group_size(16, 132, 132, true) == 4);      // a tile an SM: a batch of each warpgroup
+  CHECK(fused_wg_group_size(16, 1568, 132, false) == 16);   // the FP path
+  CHECK(fused_wg_group_size(16, 0, 132, true) == 16);
+}
+
 TEST_CASE("wgmma tile groups: 8 in place of 16 where they fit one wave") {
   using nova::kernels::fused_wg_wave_tiles;
   CHECK(fused_wg_wave_tiles(16, 196, 132) == 8);     // ResNet-50 64@56 b1, F(4,3): 25 groups of 8
@@ -319,8 +332,9 @@ TEST_CASE("the fused kernels' tiles: the code generator emits them for those alo
 // the register-A products: border tiles on every side, pads 0 to 2, last tile groups of 4, 8 and 3 tiles (their
 // missing tiles' copies left out), blocks that take several groups (each slot used again), K = 64 (the
 // copy engine's tile rows) and K below it, bias with and without ReLU; tile rows of 6 and 4 tiles (a copy a pair of
-// neighbours, fused_wg_tc_copy_tiles) and of 1 (a copy a tile). bf16 differs only in its element type
-// (fragments, products, V stores, the map's type), so it takes the first shape alone.
+// neighbours, fused_wg_tc_copy_tiles) and of 1 (a copy a tile); groups of 12 and 4 tiles (fused_wg_group_size: odd
+// and single batch counts a warpgroup, so that the patch slots' phases run on across groups). bf16 differs only in
+// its element type (fragments, products, V stores, the map's type), so it takes the first shape alone.
 template <class Transform, typename T>
 void check_tc_input(std::size_t shape_count) {
   const std::vector<Shape> shapes = {{1, 64, 64, 22, 23, 1}, {2, 64, 40, 9, 14, 2}, {1, 64, 64, 13, 6, 0}};
@@ -337,6 +351,10 @@ void check_tc_input(std::size_t shape_count) {
         const Comparison r = c.template run_wgmma<16>(blocks, relu, nova::kernels::WgTcPlan::u_stages, true);
         c.check(r, relu, std::to_string(blocks) + " blocks, the input transform on the tensor cores");
       }
+    for (const int group_tiles : {12, 4}) {
+      const Comparison r = c.template run_wgmma<16>(2, 1, nova::kernels::WgTcPlan::u_stages, true, group_tiles);
+      c.check(r, 1, "2 blocks, the input transform on the tensor cores, groups of " + std::to_string(group_tiles));
+    }
   }
 }
 

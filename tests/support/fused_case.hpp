@@ -91,13 +91,14 @@ class FusedCase {
     return compare(y, relu);
   }
 
-  // The wgmma kernel with kTiles tiles a group on `blocks` persistent blocks, U through a ring of
-  // `u_stages` stages; the input transform on the tensor cores where `tensor_cores` (the launch must be
-  // one fused_wg_tc_input takes).
+  // The wgmma kernel with kTiles tiles a group (`group_tiles` of them where given: FusedConvArgs::group_tiles) on
+  // `blocks` persistent blocks, U through a ring of `u_stages` stages; the input transform on the tensor cores
+  // where `tensor_cores` (the launch must be one fused_wg_tc_input takes).
   template <int kTiles>
-  Comparison run_wgmma(unsigned blocks, int relu, int u_stages, bool tensor_cores = false) const {
+  Comparison run_wgmma(unsigned blocks, int relu, int u_stages, bool tensor_cores = false, int group_tiles = 0) const {
     std::vector<T> y = fresh_output();
     FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_, u_stages};
+    args.group_tiles = group_tiles;
     nova::kernels::WgTensorMap x_map;
     if (tensor_cores) {
       REQUIRE(nova::kernels::fused_wg_x_map(x_map, x_.data(), grid_));

@@ -276,6 +276,7 @@ struct FusedConvArgs {
   int u_stages = 0;    // the wgmma kernel's U ring (fused_wg_u_stages); unused by the others
   int tc_input = 0;    // the wgmma kernel's input transform on the tensor cores (fused_wg_tc_input) in this launch: the
                        // tiles a patch copy brings (fused_wg_tc_copy_tiles), 0 where it transforms on the FP pipes
+  int group_tiles = 0;  // the wgmma kernel's tiles a tile group (fused_wg_group_size), at most its kTiles; 0: kTiles
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 // fused_kernels.hpp (V = B^T d B into shared memory, M_xi = U_xi V_xi over the channels, y = A^T M A
 // folded a domain row at a time, bias, ReLU), reorganised around wgmma and a warp-specialised block
 // of three warpgroups:
-//   - two producer warpgroups transform the input of one tile group (kTiles = 16 or 8 tiles, every
+//   - two producer warpgroups transform the input of one tile group (kTiles = 16 or 8 tiles, on the
+//     tensor-core path fewer in fours where that evens the grid's waves, fused_wg_group_size; every
 //     channel) after another into a ring of two V slots, each in wgmma's B layout (wgmma.hpp), and
 //     hand each slot over through a block barrier (mbarrier); F(4,3) on NHWC fp16 and bf16 images of 64
 //     channels on the tensor cores (fused_wg_tc_input: the patches by the copy engine, a pair of neighbour
@@ -269,11 +270,23 @@ NOVA_HD constexpr int fused_wg_v_offset(int xi, int t, int c, int nn, int v_bloc
   return (c / kFusedChannelStep * nn + xi) * v_block + wg_operand_offset(t, c % kFusedChannelStep);
 }
 
-// The tiles of the tile group that starts at tile `first` of the grid's `tiles` (fewer than kTiles in
+// The tiles of the tile group that starts at tile `first` of the grid's `tiles`, in groups of `size` (fewer in
 // the last group).
-template <int kTiles>
-NOVA_HD constexpr int fused_wg_group_tiles(long long tiles, long long first) {
-  return tiles - first < kTiles ? static_cast<int>(tiles - first) : kTiles;
+NOVA_HD constexpr int fused_wg_group_tiles(long long tiles, long long first, int size) {
+  return tiles - first < size ? static_cast<int>(tiles - first) : size;
+}
+
+// The tiles a tile group of a tensor-core launch takes (its kernel's kTiles = 16): as few, in whole batches of both
+// producer warpgroups (4 tiles), as keep the grid's waves (groups a block) what groups of 16 make, so that every SM
+// takes about as many tiles. The consumer's products stay 16 tiles wide, but the producers transform and store only
+// the group's tiles. The FP path's producers own fixed tiles whatever the group, so there it stays kTiles.
+NOVA_HD constexpr int fused_wg_group_size(int tiles, long long grid_tiles, int multiprocessors, bool tc_input) {
+  if (!tc_input || grid_tiles < 1 || multiprocessors < 1) return tiles;
+  const long long slots = static_cast<long long>(tiles) * multiprocessors;
+  const long long blocks = (grid_tiles + slots - 1) / slots * multiprocessors;  // the waves' groups
+  constexpr int kWhole = 4;
+  const long long size = ((grid_tiles + blocks - 1) / blocks + kWhole - 1) / kWhole * kWhole;
+  return size < tiles ? static_cast<int>(size) : tiles;
 }
 
 // The persistent grid: one block an SM, no more than the tile groups.
@@ -309,6 +322,7 @@ struct WgBlock {
   char* tc_slots;        // [2][2][kWgTcSlotBytes], 1024-aligned
   WgLayout layout;
   long long groups;    // tile groups of the whole grid
+  int group_size;      // tiles a tile group (the last may have fewer): FusedConvArgs::group_tiles, else kTiles
   // The staged outputs of the tile group in V slot `slot`.
   NOVA_HD T* staging_of(int slot) const { return layout.staging_in_slot ? v + slot * layout.v_slot : staging; }
 };
@@ -331,7 +345,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
   const T* staging = blk.staging_of(slot);
   wg_wait(blk.staged, e & 1);
   if constexpr (layout == Layout::nhwc) {
-    const int tiles = fused_wg_group_tiles<kTiles>(g.tiles, first_tile);
+    const int tiles = fused_wg_group_tiles(g.tiles, first_tile, blk.group_size);
     if (fused_wg_bulk_stores(layout, a.K)) {
       // A tile row from its staged pixels (contiguous too). A lane a row, the rows spread over the warps; a copy
       // takes its operands from uniform registers, so that a warp issues its lanes' copies one after
@@ -378,7 +392,7 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
     constexpr int kTileRows = kTiles * m, kChannelStep = kWgProducerThreads / kTileRows;
     static_assert(kWgProducerThreads % kTileRows == 0, "every thread a tile row");
     const int t = thread % kTiles, r = thread / kTiles % m, kl = thread / kTileRows;
-    if (first_tile + t < g.tiles) {
+    if (t < fused_wg_group_tiles(g.tiles, first_tile, blk.group_size)) {
       const TileOrigin o = origins[t];
       const int row = o.row + r, left = a.K - kh * kWgRows, channels = left < kWgRows ? left : kWgRows;
       if (row < g.out_height) {
@@ -473,23 +487,25 @@ __device__ inline void fused_wg_tc_store(const float (&d)[32], T* v, int thread,
       store_pair(base + fused_wg_v_offset(8 * (e / 2 % 2), 0, 8 * (e / 4), nn, kBlock), d[e], d[e + 1]);
 }
 // V of the tile group by the tensor cores: producer warpgroup w takes the batches of kWgTcBatch tiles
-// w kWgTcBatch + 2 i kWgTcBatch, batch i into its slot i % 2, each tile's patch by one tensor copy. A slot
-// is used an even number of times a group, so that every group starts at phase 0.
+// w kWgTcBatch + 2 i kWgTcBatch that hold a tile of the group, batch i into its slot (`used` + i) % 2, each tile's
+// patch by one tensor copy; `used` counts the warpgroup's batches of the groups before (the slots' phases follow).
 template <typename T, int kTiles, int kTerms, unsigned kSecondRows>
 __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const WgTensorMap& x_map, const WgBlock<T>& blk,
-                                                  const WgTcFragments<kTerms>& f, T* v, const TileOrigin* origins, int group_tiles, int thread) {
-  constexpr int kBatches = kTiles / (2 * kWgTcBatch);
-  static_assert(kTiles % (2 * kWgTcBatch) == 0 && kBatches % 2 == 0, "an even number of whole batches a warpgroup");
+                                                  const WgTcFragments<kTerms>& f, T* v, const TileOrigin* origins, int group_tiles,
+                                                  unsigned& used, int thread) {
+  static_assert(kTiles % (2 * kWgTcBatch) == 0, "whole batches of both warpgroups");
   const TileGrid& g = a.grid;
   const int w = thread / 128, tid = thread % 128;
   char* slots = blk.tc_slots + 2 * w * kWgTcSlotBytes;
   const auto first_of = [&](int i) { return w * kWgTcBatch + 2 * i * kWgTcBatch; };
+  const int batches = (group_tiles - w * kWgTcBatch + 2 * kWgTcBatch - 1) / (2 * kWgTcBatch);
   static_assert(kWgTcBatch == 2, "a batch is one pair of neighbours");
   const bool pairs = a.tc_input == 2;
   const std::uint32_t tile_bytes = pairs ? (kWgTcPairWidth - kWgTcSide) * 128 : kWgTcTileBytes,
                       row_bytes = (pairs ? kWgTcPairWidth : kWgTcSide) * 128;
-  const auto copy = [&](int i) {  // one thread: batch i's patches into slot i % 2
-    WgBarrier* copied = blk.tc_copied + 2 * w + i % 2;
+  const auto copy = [&](int i) {  // one thread: batch i's patches into its slot
+    const unsigned slot = (used + i) % 2;
+    WgBarrier* copied = blk.tc_copied + 2 * w + slot;
     const int first = first_of(i);
     int tiles = 0;
     for (int b = 0; b < kWgTcBatch; ++b) tiles += first + b < group_tiles;
@@ -497,20 +513,22 @@ __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const 
     wg_arrive_expect_bytes(copied, copies * kWgTcSide * static_cast<int>(row_bytes));  // a box: kWgTcSide rows of pixels
     for (int b = 0; b < copies; ++b) {
       const TileOrigin o = origins[first + b];
-      wg_tensor_copy(slots + (i % 2 * kWgTcBatch + b) * kWgTcTileBytes, x_map.bytes, 0, o.col - g.pad, o.row - g.pad, o.image, copied);
+      wg_tensor_copy(slots + (slot * kWgTcBatch + b) * kWgTcTileBytes, x_map.bytes, 0, o.col - g.pad, o.row - g.pad, o.image, copied);
     }
   };
   wg_named_sync_of(w);  // every warp's products of the group before are done: both slots are free
-  if (tid == 0) copy(0), copy(1);
+  if (tid == 0)
+    for (int i = 0; i < 2 && i < batches; ++i) copy(i);
 #pragma unroll 1
-  for (int i = 0; i < kBatches; ++i) {
-    wg_wait(blk.tc_copied + 2 * w + i % 2, (i / 2) & 1);
-    const std::uint32_t slot = wg_shared_address(slots + i % 2 * kWgTcSlotBytes);
+  for (int i = 0; i < batches; ++i) {
+    const unsigned slot = (used + i) % 2;
+    wg_wait(blk.tc_copied + 2 * w + slot, ((used + i) / 2) & 1);
+    const std::uint32_t at = wg_shared_address(slots + slot * kWgTcSlotBytes);
 #pragma unroll
     for (int b = 0; b < kWgTcBatch; b += 2) {  // two tiles in flight: the second's products run while the first's results are stored
       float d0[32], d1[32];
-      fused_wg_tc_tile<T, kTerms, kSecondRows>(d0, f, slot + b * tile_bytes, row_bytes, tid);
-      fused_wg_tc_tile<T, kTerms, kSecondRows>(d1, f, slot + (b + 1) * tile_bytes, row_bytes, tid);
+      fused_wg_tc_tile<T, kTerms, kSecondRows>(d0, f, at + b * tile_bytes, row_bytes, tid);
+      fused_wg_tc_tile<T, kTerms, kSecondRows>(d1, f, at + (b + 1) * tile_bytes, row_bytes, tid);
       wgmma_wait<1>();
       wg_fence_registers(d0);
       fused_wg_tc_store<T, kTiles>(d0, v, tid, first_of(i) + b);
@@ -518,11 +536,12 @@ __device__ __forceinline__ void fused_wg_tc_group(const FusedConvArgs& a, const 
       wg_fence_registers(d1);
       fused_wg_tc_store<T, kTiles>(d1, v, tid, first_of(i) + b + 1);
     }
-    if (i + 2 < kBatches) {
+    if (i + 2 < batches) {
       wg_named_sync_of(w);  // every warp's products of the slot are done
       if (tid == 0) copy(i + 2);
     }
   }
+  used += static_cast<unsigned>(batches);
 }
 
 // One item of the producers: a channel pair of one tile.
@@ -547,8 +566,8 @@ __device__ __forceinline__ void fused_wg_produce_groups(const FusedConvArgs& a, 
     if (group < blk.groups) {
       if (q >= kWgVSlots) wg_wait(&blk.v_empty[slot], static_cast<int>(q / kWgVSlots - 1) & 1);
       TileOrigin* origins = blk.origins + slot * kWgMaxTiles;
-      const long long first_tile = group * kTiles;
-      const int group_tiles = fused_wg_group_tiles<kTiles>(g.tiles, first_tile);
+      const long long first_tile = group * blk.group_size;
+      const int group_tiles = fused_wg_group_tiles(g.tiles, first_tile, blk.group_size);
       if (thread < group_tiles) origins[thread] = tile_origin(g, first_tile + thread, Transform::m);
       wg_producer_sync();
       transform(blk.v + slot * blk.layout.v_slot, static_cast<const TileOrigin*>(origins), group_tiles);
@@ -558,7 +577,7 @@ __device__ __forceinline__ void fused_wg_produce_groups(const FusedConvArgs& a, 
     if (q >= 1) {  // the group before, in the other slot
       const long long before = group - gridDim.x;
       for (int kh = 0; kh < blocks_k; ++kh, ++stagings)
-        fused_wg_store<Transform, T, layout, kTiles>(a, blk, static_cast<int>((q - 1) % kWgVSlots), before * kTiles, kh,
+        fused_wg_store<Transform, T, layout, kTiles>(a, blk, static_cast<int>((q - 1) % kWgVSlots), before * blk.group_size, kh,
                                                      stagings, thread);
     }
     if (group >= blk.groups) break;
@@ -586,8 +605,9 @@ __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const W
     wg_producer_sync();
     for (int i = thread; i < 4 * kWgTcSlotBytes / 4; i += kWgProducerThreads) reinterpret_cast<std::uint32_t*>(blk.tc_slots)[i] = 0;
     wg_fence_operands();  // before the copy engine writes there
+    unsigned used = 0;  // this warpgroup's batches so far
     return fused_wg_produce_groups<Transform, T, layout, kTiles>(a, blk, thread, [&](T* v, const TileOrigin* origins, int group_tiles) {
-      fused_wg_tc_group<T, kTiles, kTerms, Tables::second_rows>(a, x_map, blk, fragments, v, origins, group_tiles, thread);
+      fused_wg_tc_group<T, kTiles, kTerms, Tables::second_rows>(a, x_map, blk, fragments, v, origins, group_tiles, used, thread);
     });
   }
   const TileGrid& g = a.grid;
@@ -877,7 +897,8 @@ __device__ void fused_wg_conv_tiles(const FusedConvArgs& a, const WgTensorMap& x
   blk.v = reinterpret_cast<T*>(shared + kWgHeaderBytes);
   blk.u = blk.v + kWgVSlots * blk.layout.v_slot;
   blk.staging = blk.u + blk.layout.u_stages * blk.layout.u_stage;
-  blk.groups = (g.tiles + kTiles - 1) / kTiles;
+  blk.group_size = a.group_tiles > 0 && a.group_tiles < kTiles ? a.group_tiles : kTiles;
+  blk.groups = (g.tiles + blk.group_size - 1) / blk.group_size;
   blk.tc_copied = reinterpret_cast<WgBarrier*>(blk.staging + (blk.layout.staging_in_slot ? 0 : blk.layout.staging));
   {
     const std::uint32_t after = wg_shared_address(blk.tc_copied + 4);
@@ -989,14 +1010,14 @@ hipError_t launch_fused_wg_filter_order(const T* U, T* F, int n, int K, int C, h
 // `variants` are the transform's kernels of this storage type and `layout` (16 tiles a group, 8; which one:
 // fused_wg_wave_tiles),
 // with as many U stages as the shared memory holds; the input transform on the tensor cores where
-// fused_wg_tc_input says and the driver makes the tensor map (then *tc_input, where given, is true).
+// fused_wg_tc_input says and the driver makes the tensor map (then *tc_input, where given, is true), its tile
+// groups balanced over the grid's waves (fused_wg_group_size).
 template <typename T>
 hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, Layout layout, const T* x, const T* U,
                                 T* y, const float* bias, int relu, const TileGrid& g, int K, const FusedDevice& device,
                                 hipStream_t stream, bool* tc_input = nullptr) {
   const int tiles = fused_wg_wave_tiles(fused_wg_tiles(t.n, t.m, g.channels, K, device.shared_limit), g.tiles, device.multiprocessors);
   if (tiles == 0) return hipErrorInvalidValue;
-  const int blocks = fused_wg_blocks(g.tiles, tiles, device.multiprocessors);
   FusedConvArgs args{x, U, y, bias, relu, K, FusedLaunch{}, 0, g};
   WgTensorMap x_map;
   args.tc_input = fused_wg_tc_input(t.n, g.channels, K, layout, tiles, storage_of<T>(), device.kronecker_terms, g.tiles,
@@ -1005,6 +1026,8 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
                       device.shared_limit &&
                   fused_wg_x_map(x_map, x, g);
   if (args.tc_input) args.tc_input = fused_wg_tc_copy_tiles(g);
+  args.group_tiles = fused_wg_group_size(tiles, g.tiles, device.multiprocessors, args.tc_input != 0);
+  const int blocks = fused_wg_blocks(g.tiles, args.group_tiles, device.multiprocessors);
   args.u_stages = fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit, g.tiles, blocks,
                                            args.tc_input != 0);
   const auto shared = static_cast<int>(
