@@ -8,9 +8,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.."
 . tools/device/stage.sh
 export NOVA_FUSED_KERNEL=wgmma
-for run in 1 2; do
+for run in ${RUNS:-1 2}; do
   for row in layer:64,56,8 layer:64,224,1 layer:64,224,8 layer:64,56,32 shape:64,64,56,12 shape:64,64,112,3 shape:64,32,28,32; do
-    for build in base new; do
+    for build in ${BUILDS:-base new}; do
       use_stage "$build"
       dir=$(mktemp -d)
       stage_bench "$dir" --${row%%:*} "${row#*:}" --transform f4x3_standard >"$dir/log.txt" 2>&1 || cat "$dir/log.txt"
