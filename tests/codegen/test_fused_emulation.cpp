@@ -269,7 +269,6 @@ void check_wgmma(const Shape& s, unsigned seed) {
       }
 }
 
-// A launch of a shape whose groups are 16 takes 8 where those all fit one wave (fused_wg_wave_tiles).
 // A tensor-core launch's groups: as few tiles, in fours, as keep the waves of groups of 16; the FP path's stay whole.
 TEST_CASE("wgmma tile groups: balanced over the waves on the tensor-core path") {
   using nova::kernels::fused_wg_group_size;
@@ -277,12 +276,13 @@ TEST_CASE("wgmma tile groups: balanced over the waves on the tensor-core path") 
   CHECK(fused_wg_group_size(16, 3136, 132, true) == 12);    // VGG-16 64@224 b1: two waves of 132, not 196 groups
   CHECK(fused_wg_group_size(16, 12544, 132, true) == 16);   // VGG-16 64@224 b8: 6 waves of 16 already
   CHECK(fused_wg_group_size(16, 2112, 132, true) == 16);    // one full wave
-  CHECK(fused_wg_group_size(16, 2113, 132, true) == 12);    // two waves: 264 groups of 8.003 -> 12 (whole fours)
+  CHECK(fused_wg_group_size(16, 2113, 132, true) == 12);    // two waves: 8.003 tiles a group of 264 -> 12 (whole fours)
   CHECK(fused_wg_group_size(16, 132, 132, true) == 4);      // a tile an SM: a batch of each warpgroup
   CHECK(fused_wg_group_size(16, 1568, 132, false) == 16);   // the FP path
   CHECK(fused_wg_group_size(16, 0, 132, true) == 16);
 }
 
+// A launch of a shape whose groups are 16 takes 8 where those all fit one wave (fused_wg_wave_tiles).
 TEST_CASE("wgmma tile groups: 8 in place of 16 where they fit one wave") {
   using nova::kernels::fused_wg_wave_tiles;
   CHECK(fused_wg_wave_tiles(16, 196, 132) == 8);     // ResNet-50 64@56 b1, F(4,3): 25 groups of 8
