@@ -422,8 +422,8 @@ TEST_CASE("the fused kernel with its rows split over every warp count matches FP
 // The wgmma kernel's input transform on the tensor cores (fused_wg_tc_input: F(4,3) with B^T (x) B^T a sum of
 // one or two tables of the storage type, NHWC fp16 and bf16 with C = 64 and K <= 64, groups of 16), the kernel
 // forced (NOVA_FUSED_KERNEL=wgmma): border tiles (pad 2), blocks that take two groups or three (4,312 tiles: 270
-// groups of 16 on at most 132 SMs, on an H200 balanced to 360 groups of 12 and a last one of 4, fused_wg_group_size;
-// 1,125 tiles: one wave of 94 groups of 12, the last of 9), K = 64 (the copy engine's stores of tile rows) and K
+// groups of 16 on at most 132 SMs, on an H200 balanced to 359 groups of 12 and a last one of 4, fused_wg_group_size;
+// 1,125 tiles: one wave of 93 groups of 12 and a last one of 9), K = 64 (the copy engine's stores of tile rows) and K
 // below it, with and without bias and ReLU, against FP64; tile rows of 15 tiles (57 x 57, pad 2: a patch copy a tile)
 // and of 14 (56 x 56: a copy a pair of neighbours, fused_wg_tc_copy_tiles). Grids whose groups of 8 fit one wave
 // (128 and 12 tiles, pads 1 and 0) take those on the FP path (fused_wg_wave_tiles).
