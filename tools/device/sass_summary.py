@@ -15,7 +15,8 @@ reason, and the samples by opcode, each as a share of all samples.
 
 The same for each role of a warp-specialised (wgmma) kernel apart: the code from the consumer's
 `USETMAXREG.TRY_ALLOC` to the producers' `USETMAXREG.DEALLOC` is the consumer's, the code after it
-the producers' (checked: every HGMMA must lie in the consumer's part), with each role's most sampled
+the producers' (checked: every HGMMA but the tensor-core input transform's 64 x 64 ones must lie in the
+consumer's part), with each role's most sampled
 instructions, and its waits: the samples on the branch after each mbarrier try-wait
 (`SYNCS.PHASECHK`), summed by the barrier's shared-memory operand, and by the operand's offset alone
 (one barrier array, whatever register holds the slot). In the wgmma kernel the barriers lie at fixed
@@ -160,9 +161,12 @@ def summarise_roles(path, lines=None, blocks=False):
     for r in rows:
         role = role_of(r[source], role)
         parts[role].append(r)
-    stray = sum(1 for role, part in parts.items() if role != "consumer" for r in part if opcode(r[source]) == "HGMMA")
+    # The producers' HGMMAs are the tensor-core input transform's 64 x 64 products; any other belongs to the consumer.
+    stray = sum(1 for role, part in parts.items() if role != "consumer" for r in part
+                if opcode(r[source]) == "HGMMA" and "HGMMA.64x64x16" not in r[source])
     if "consumer" not in parts or "producers" not in parts or stray:
-        sys.exit(f"{path}: not split by role (consumer and producer register moves, every HGMMA the consumer's)")
+        sys.exit(f"{path}: not split by role (consumer and producer register moves, every HGMMA but the input "
+                 "transform's 64 x 64 ones the consumer's)")
     info = None
     if lines:
         info = read_line_info(lines)
