@@ -97,12 +97,12 @@ class FusedCase {
   template <int kTiles>
   Comparison run_wgmma(unsigned blocks, int relu, int u_stages, bool tensor_cores = false, int group_tiles = 0) const {
     std::vector<T> y = fresh_output();
-    FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_, u_stages};
+    FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_, static_cast<std::int16_t>(u_stages)};
     args.group_tiles = group_tiles;
     nova::kernels::WgTensorMap x_map;
     if (tensor_cores) {
       REQUIRE(nova::kernels::fused_wg_x_map(x_map, x_.data(), grid_));
-      args.tc_input = nova::kernels::fused_wg_tc_copy_tiles(grid_);
+      args.tc_input = static_cast<std::int16_t>(nova::kernels::fused_wg_tc_copy_tiles(grid_));
     }
     nova::emulation::dynamic_shared.assign(
         static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, m, s_.C, s_.K, kTiles, layout, u_stages,

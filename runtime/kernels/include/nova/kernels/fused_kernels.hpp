@@ -56,6 +56,7 @@
 #include "nova/kernels/transform_launch.hpp"
 #endif
 
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -273,11 +274,15 @@ struct FusedConvArgs {
   FusedLaunch launch;  // tile groups, K blocks and chunk of this launch
   int k_slice;         // K blocks of 8 a block takes (blockIdx.y picks which): every one unchunked
   TileGrid grid;       // the input's tiling (channels = C)
-  int u_stages = 0;    // the wgmma kernel's U ring (fused_wg_u_stages); unused by the others
-  int tc_input = 0;    // the wgmma kernel's input transform on the tensor cores (fused_wg_tc_input) in this launch: the
-                       // tiles a patch copy brings (fused_wg_tc_copy_tiles), 0 where it transforms on the FP pipes
-  int group_tiles = 0;  // the wgmma kernel's tiles a tile group (fused_wg_group_size), at most its kTiles; 0: kTiles
+  // The wgmma kernel's own fields, unused by the others. Two are 16-bit so that the parameter stays 128 bytes: the
+  // mma.sync kernels take it too, and when a third int made it 136, ptxas gave their NHWC v2 variants 252 registers
+  // in place of 192 and they ran 31-36 % slower at C >= 256, batch 1 (docs/performance.md, "Fused v5.38").
+  std::int16_t u_stages = 0;  // its U ring (fused_wg_u_stages)
+  std::int16_t tc_input = 0;  // its input transform on the tensor cores (fused_wg_tc_input) in this launch: the tiles
+                              // a patch copy brings (fused_wg_tc_copy_tiles), 0 where it transforms on the FP pipes
+  int group_tiles = 0;        // its tiles a tile group (fused_wg_group_size), at most its kTiles; 0: kTiles
 };
+static_assert(sizeof(FusedConvArgs) == 128, "the fused kernels' parameter grew: check the mma.sync kernels' registers");
 
 // ---------------------------------------------------------------------------------------------
 // Device side.
