@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Compile-checks one kernel file without a GPU (a ctest test; exit 77 = skipped).
 #   nvcc-sm90    nvcc for sm_90a (the build's target: wgmma) through nova/kernels/hip_compat.h, device
-#                and host code; fails where ptxas serialises the wgmma kernels' products, or where a
-#                kernel spills or keeps a stack frame
+#                and host code; fails where ptxas serialises the wgmma kernels' products, where a
+#                kernel spills or keeps a stack frame, or where its registers, spills, stack or shared
+#                memory differ from docs/results/kernel_resources.md (made by the same nvcc)
 #   nvcc-sm90-fast  the same through nvcc's fastest device compile (--Ofast-compile=max): every template
 #                instantiated, the PTX assembled to sm_90a code, in about a quarter of the time (an F(4,3)
 #                kernel file: 15 s against 71); the code differs from the build's, so ptxas's notes on
@@ -66,6 +67,25 @@ case $mode in
         echo "$spilled"
         echo "FAIL: kernels of $file spill or keep a stack frame (lines above)"
         exit 1
+      fi
+      # The register gate: each kernel keeps the resources docs/results/kernel_resources.md records for it, where
+      # this nvcc made that table (a change elsewhere once moved the mma.sync kernels' registers and cost them 31-38 %:
+      # docs/performance.md, "Fused v5.38"). A change that moves them regenerates the table (tools/kernel_resources.sh).
+      # NOVA_KERNEL_RESOURCES: another table (the gate's test).
+      table=${NOVA_KERNEL_RESOURCES:-$root/docs/results/kernel_resources.md}
+      if [ -f "$table" ] && grep -qxF "ptxas of: $("$compiler" --version | tail -1)" "$table"; then
+        moved=$("$root/tools/ptxas_rows.sh" <"$work/nvcc.log" | awk -F' [|] ' -v table="$table" '
+          BEGIN { while ((getline line < table) > 0) { split(line, f, " [|] "); recorded[f[1] " | " f[2]] = line } }
+          { key = $1 " | " $2 }
+          key in recorded && recorded[key] != $0 {
+            name = key
+            sub(/^[|] /, "", name)
+            print "register gate: " name ": now " $0 " the table " recorded[key] }')
+        if [ -n "$moved" ]; then
+          echo "$moved"
+          echo "FAIL: kernels of $file moved from $table (lines above; regenerate it if the change means to)"
+          exit 1
+        fi
       fi
     fi ;;
   hip-gfx942 | hip-gfx90a | hip-gfx1100)

@@ -2,7 +2,8 @@
 # A test of a gate in tools/check_kernel_compile.sh (a ctest test; exit 77 = skipped): compiles a fixture
 # of data/ and checks the gate's verdict on it. The gate is the mode's: on the AMD modes the MFMA gate
 # (fixtures mfma_gate_*.hip, whose gated kernel is nova_gate_fused_mfma_nhwc_f16_v0), on nvcc-sm90 the
-# spill gate (spill_gate_*.hip, kernel nova_gate_kernel).
+# spill gate (spill_gate_*.hip, kernel nova_gate_kernel) or the register gate (register_gate_*.hip, kernel
+# nova_gate_filter_f16, against a table of this nvcc that records 255 registers for it).
 #   EXPECT = pass    the check passes (exit 0) and the MFMA gate checked at least one kernel
 #   EXPECT = REGEX   the check fails (exit 1) and the gate's message for the fixture's kernel matches
 #                    REGEX (extended), so the gate failed it for that reason and not another
@@ -11,6 +12,14 @@ set -uo pipefail
 mode=$1 compiler=$2 fixture=$3 expect=$4
 gate="MFMA gate" kernel=nova_gate_fused_mfma_nhwc_f16_v0
 [ "$mode" = nvcc-sm90 ] && gate="spill gate" kernel=nova_gate_kernel
+if [[ $(basename "$fixture") == register_gate_* ]]; then
+  gate="register gate" kernel="gate [|] filter_f16"
+  table=$(mktemp)
+  trap 'rm -f "$table"' EXIT
+  { [ -n "$compiler" ] && command -v "$compiler" >/dev/null && echo "ptxas of: $("$compiler" --version | tail -1)"
+    echo "| gate | filter_f16 | 255 | 0 | 0 | 0 | 0 |"; } >"$table"
+  export NOVA_KERNEL_RESOURCES=$table
+fi
 output=$("$(dirname "$0")/../../tools/check_kernel_compile.sh" "$mode" "$compiler" "$fixture" 2>&1)
 rc=$?
 printf '%s\n' "$output"
