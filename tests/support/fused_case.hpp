@@ -97,7 +97,8 @@ class FusedCase {
   template <int kTiles>
   Comparison run_wgmma(unsigned blocks, int relu, int u_stages, bool tensor_cores = false, int group_tiles = 0) const {
     std::vector<T> y = fresh_output();
-    FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_, static_cast<std::int16_t>(u_stages)};
+    FusedConvArgs args{x_.data(), wg_u_.data(), y.data(), bias_.data(), relu, s_.K, FusedLaunch{}, 0, grid_,
+                       static_cast<std::int16_t>(u_stages)};
     args.group_tiles = group_tiles;
     nova::kernels::WgTensorMap x_map;
     if (tensor_cores) {

@@ -5,8 +5,8 @@
 #   run R BUILD NET C@HW bN LAYOUT graph US us, cuDNN US
 # which tools/device/small_ab_table.py tabulates (the first build the base).
 # Environment: BUILDS (required, e.g. "base new"), LAYERS (C,HW,N of the bench's layers, or shape:C,K,HW,N for a
-# shape of the bench's --shape; default "64,224,32 64,224,8 64,224,1 64,56,32 64,56,8"), TRANSFORM (default f4x3_standard), LAYOUTS (default "NHWC-f"), RUNS
-# (default "1 2"); NOVA_FUSED_KERNEL (wgmma, mma) forces a fused kernel as it does for the runtime.
+# shape of the bench's --shape; default "64,224,32 64,224,8 64,224,1 64,56,32 64,56,8"), TRANSFORM (default
+# f4x3_standard), LAYOUTS (default "NHWC-f"), RUNS (default "1 2"); NOVA_FUSED_KERNEL (wgmma, mma) forces a fused kernel as it does for the runtime.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tools/device/stage.sh

@@ -276,7 +276,7 @@ struct FusedConvArgs {
   TileGrid grid;       // the input's tiling (channels = C)
   // The wgmma kernel's own fields, unused by the others. Two are 16-bit so that the parameter stays 128 bytes: the
   // mma.sync kernels take it too, and when a third int made it 136, ptxas gave their NHWC v2 variants 252 registers
-  // in place of 192 and they ran 31-36 % slower at C >= 256, batch 1 (docs/performance.md, "Fused v5.38").
+  // in place of 192 and they ran 31-38 % slower at C >= 256, batch 1 (docs/performance.md, "Fused v5.38").
   std::int16_t u_stages = 0;  // its U ring (fused_wg_u_stages)
   std::int16_t tc_input = 0;  // its input transform on the tensor cores (fused_wg_tc_input) in this launch: the tiles
                               // a patch copy brings (fused_wg_tc_copy_tiles), 0 where it transforms on the FP pipes

@@ -1028,8 +1028,8 @@ hipError_t launch_fused_wg_conv(const void* const* variants, const TileSize& t, 
   if (args.tc_input) args.tc_input = static_cast<std::int16_t>(fused_wg_tc_copy_tiles(g));
   args.group_tiles = fused_wg_group_size(tiles, g.tiles, device.multiprocessors, args.tc_input != 0);
   const int blocks = fused_wg_blocks(g.tiles, args.group_tiles, device.multiprocessors);
-  args.u_stages = static_cast<std::int16_t>(fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit,
-                                                                     g.tiles, blocks, args.tc_input != 0));
+  args.u_stages = static_cast<std::int16_t>(
+      fused_wg_launch_u_stages(t.n, t.m, g.channels, K, tiles, layout, device.shared_limit, g.tiles, blocks, args.tc_input != 0));
   const auto shared = static_cast<int>(
       fused_wg_layout(t.n, t.m, g.channels, K, tiles, layout, args.u_stages, WgStaging::by_outputs, args.tc_input != 0).bytes);
   if (tc_input) *tc_input = args.tc_input != 0;
