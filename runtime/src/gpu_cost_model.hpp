@@ -102,6 +102,34 @@ inline int wg_launch_tiles(const ConvShape& s, const TransformEntry& t, const Co
   return kernels::fused_wg_wave_tiles(kernels::kWgMaxTiles, tile_shape(s, t).tiles, d.multiprocessors);
 }
 
+// How many tables of B^T (x) B^T the wgmma kernel's launch (tile groups of `launch_tiles`, wg_launch_tiles, over the
+// shape's `tiles`) multiplies the patches of `s` by with `t` on its tensor-core input transform
+// (fused_wgmma_kernels.hpp launch_fused_wg_conv, fused_wg_tc_input; x aligned for the copy engine and the layout
+// within the shared memory, as on Hopper), in place of running the transform's input_ops; 0 where it runs those.
+inline int wg_tc_tables(const ConvShape& s, const TransformEntry& t, const CostDevice& d, int launch_tiles, int64_t tiles) {
+  const bool bf16 = s.dtype == NOVA_DTYPE_BF16;
+  const int tables = bf16 ? t.kronecker_terms_bf16 : t.kronecker_terms_fp16;
+  const bool tc = s.dtype != NOVA_DTYPE_FP32 &&
+                  kernels::fused_wg_tc_input(t.n, static_cast<int>(s.c), static_cast<int>(s.k),
+                                             s.layout == NOVA_LAYOUT_NCHW ? kernels::Layout::nchw : kernels::Layout::nhwc,
+                                             launch_tiles, bf16 ? kernels::Storage::bf16 : kernels::Storage::f16, tables,
+                                             tiles, d.multiprocessors);
+  return tc ? tables : 0;
+}
+inline int wg_tc_tables(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
+  return wg_tc_tables(s, t, d, wg_launch_tiles(s, t, d), tile_shape(s, t).tiles);
+}
+
+// The tiles of the wgmma kernel's tile groups in that launch: on the tensor-core input path as few, in fours, as keep
+// the waves of groups of `launch_tiles` (fused_wg_group_size), elsewhere `launch_tiles`.
+inline int wg_group_tiles(const ConvShape& s, const TransformEntry& t, const CostDevice& d, int launch_tiles, int tables) {
+  return kernels::fused_wg_group_size(launch_tiles, tile_shape(s, t).tiles, d.multiprocessors, tables > 0);
+}
+inline int wg_group_tiles(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
+  const int launch_tiles = wg_launch_tiles(s, t, d);
+  return wg_group_tiles(s, t, d, launch_tiles, wg_tc_tables(s, t, d, launch_tiles, tile_shape(s, t).tiles));
+}
+
 // The correction's terms: 1, the logs of N, C, K, H, W and the tile count, each size clamped to the
 // range of the fitted random shapes (N 1-64, C and K 3-1536, H and W 2-256) so that no shape beyond
 // them extrapolates further, and the products of every pair of those logs (squares included).
@@ -129,7 +157,7 @@ inline double corrected(double linear, CostPath path, const ConvShape& s, const 
 
 // What the trees see of a configuration on path `path` (fit_cost_model.py tree_features, in its
 // order): the path, tile side and layout; the logs of N, C, K, H, W and the tiles; C and K modulo 16
-// and 64; the blocks (`launch`'s on the mma.sync path, tile groups of 16 on the wgmma one, GEMM tiles
+// and 64; the blocks (`launch`'s on the mma.sync path, the launch's tile groups on the wgmma one, GEMM tiles
 // of 128 x 128 on the 3-pass one) in waves over the SMs and the last wave's fill; the transform's
 // operations; the memory slowdown; the mma.sync launch (zeros elsewhere); for NCHW images whether the
 // 3-pass input transform takes tile pairs and the output stores runs (kernel_table.hpp
@@ -152,7 +180,7 @@ inline std::array<double, kTreeFeatures> tree_features(const ConvShape& s, const
     waves = static_cast<double>(kernels::fused_blocks(P, static_cast<int>(K), launch)) /
             static_cast<double>(sms * kernels::fused_blocks_per_sm(launch.k_blocks, launch.chunked));
   else if (path == CostPath::wgmma)
-    waves = ceil_div(P, wg_launch_tiles(s, t, d)) / static_cast<double>(sms);
+    waves = ceil_div(P, wg_group_tiles(s, t, d)) / static_cast<double>(sms);
   else
     waves = ceil_div(P, 128) * ceil_div(K, 128) / static_cast<double>(sms);
   return {static_cast<double>(path), static_cast<double>(t.m), nchw ? 1.0 : 0.0,
@@ -269,26 +297,8 @@ inline kernels::FusedLaunch fastest_fused_launch(const ConvShape& s, const Trans
   return best;
 }
 
-// How many tables of B^T (x) B^T the wgmma kernel's launch (tile groups of `launch_tiles`, wg_launch_tiles, over the
-// shape's `tiles`) multiplies the patches of `s` by with `t` on its tensor-core input transform
-// (fused_wgmma_kernels.hpp launch_fused_wg_conv, fused_wg_tc_input; x aligned for the copy engine and the layout
-// within the shared memory, as on Hopper), in place of running the transform's input_ops; 0 where it runs those.
-inline int wg_tc_tables(const ConvShape& s, const TransformEntry& t, const CostDevice& d, int launch_tiles, int64_t tiles) {
-  const bool bf16 = s.dtype == NOVA_DTYPE_BF16;
-  const int tables = bf16 ? t.kronecker_terms_bf16 : t.kronecker_terms_fp16;
-  const bool tc = s.dtype != NOVA_DTYPE_FP32 &&
-                  kernels::fused_wg_tc_input(t.n, static_cast<int>(s.c), static_cast<int>(s.k),
-                                             s.layout == NOVA_LAYOUT_NCHW ? kernels::Layout::nchw : kernels::Layout::nhwc,
-                                             launch_tiles, bf16 ? kernels::Storage::bf16 : kernels::Storage::f16, tables,
-                                             tiles, d.multiprocessors);
-  return tc ? tables : 0;
-}
-inline int wg_tc_tables(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
-  return wg_tc_tables(s, t, d, wg_launch_tiles(s, t, d), tile_shape(s, t).tiles);
-}
-
 // Microseconds of the wgmma fused kernel's forward of `s` with `t` (a shape whose tile group is 16) on `d`:
-// the work of one SM's tile groups on the persistent grid (the producers' transforms, or their products on
+// the work of one SM's tile groups of the launch (wg_group_tiles) on the persistent grid (the producers' transforms, or their products on
 // the tensor-core path, and patch loads, the consumer's stages and fold, the staged outputs) and the
 // bytes of x and y.
 inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
@@ -298,11 +308,12 @@ inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t,
   const double cp = kernels::fused_padded_channels(static_cast<int>(s.c)),
                blocks_k = static_cast<double>(kernels::fused_wg_padded_outputs(static_cast<int>(s.k)) / kernels::kWgRows);
   const int launch_tiles = wg_launch_tiles(s, t, d);
-  const int64_t tile_groups = (tiling.tiles + launch_tiles - 1) / launch_tiles;
-  // An SM's tile groups, and their tiles.
-  const double groups = static_cast<double>((tile_groups + multiprocessors - 1) / multiprocessors), tiles = groups * launch_tiles;
-  const double io = 2.0 * static_cast<double>(s.input_elements() + s.output_elements());
   const int tables = wg_tc_tables(s, t, d, launch_tiles, tiling.tiles);
+  const int group_tiles = wg_group_tiles(s, t, d, launch_tiles, tables);
+  const int64_t tile_groups = (tiling.tiles + group_tiles - 1) / group_tiles;
+  // An SM's tile groups, and their tiles.
+  const double groups = static_cast<double>((tile_groups + multiprocessors - 1) / multiprocessors), tiles = groups * group_tiles;
+  const double io = 2.0 * static_cast<double>(s.input_elements() + s.output_elements());
   const std::array<double, 9> f = {1.0,
                                    tables ? 0.0 : tiles * cp * t.input_ops / 1e6,
                                    tiles * nn * cp * 2 / 1e6,

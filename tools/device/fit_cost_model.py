@@ -20,6 +20,7 @@ includes.
 
   fit_cost_model.py TRAIN.csv... [--mma-only OLD_TRAIN.csv...] [--check HELD_OUT.csv...] [--narrow-product CSV...]
                     [--wgmma-forced CSV...] [--sixteen-tile-groups CSV...] [--one-kronecker-table CSV...]
+                    [--unbalanced-groups CSV...]
                     [--unsplit | --chosen-with COEFFICIENTS_FILE [CSV...]]... [--no-correction]
                     [--benchmark-weight W] [--small-batch-weight W] [--bandwidth GBPS CSV...]
                     [--cv FOLDS] [--no-trees | --tree-size COUNT LEAVES RATE] [--write runtime/src/gpu_cost_fit.inc]
@@ -87,6 +88,10 @@ SIXTEEN_TILE_GROUPS = set()
 # tables (2026-12-01, fortieth session; fused_wgmma_kernels.hpp fused_wg_tc_input): the transforms that need two
 # ran the FP path there.
 ONE_KRONECKER_TABLE = set()
+# --unbalanced-groups: files measured before the wgmma kernel's tensor-core launches balanced their tile groups over the
+# grid's waves (2026-12-02, forty-seventh session; fused_wgmma_kernels.hpp fused_wg_group_size): those launches took
+# whole groups of 16 there.
+UNBALANCED_GROUPS = set()
 # Peak memory bandwidth (GB/s, 2 x memory clock x bus width, as the runtime computes it from the
 # device's attributes; nova-bench-conv prints it) of the H200 that is the model's reference, and of
 # the slowest GPU fitted (an H100 SXM: 2,619 MHz, 5,120 bits): gpu_cost_model.hpp
@@ -224,6 +229,16 @@ def wg_launch_tiles(row, P):
 
 
 WG_TC_TWO_TABLE_GROUPS = 2  # fused_wgmma_kernels.hpp kWgTcTwoTableGroups
+WG_GROUP_WHOLE = 4  # fused_wgmma_kernels.hpp fused_wg_group_size's kWhole: a batch of each producer warpgroup
+
+
+def wg_group_tiles(row, P, launch_tiles, tables):
+    """gpu_cost_model.hpp wg_group_tiles: the tiles of the launch's groups, on the tensor-core input path as few, in
+    fours, as keep the waves of groups of `launch_tiles` (fused_wg_group_size), elsewhere `launch_tiles`."""
+    if not tables or row["unbalanced_groups"]:
+        return launch_tiles
+    blocks = math.ceil(P / (launch_tiles * MULTIPROCESSORS)) * MULTIPROCESSORS
+    return min(launch_tiles, math.ceil(math.ceil(P / blocks) / WG_GROUP_WHOLE) * WG_GROUP_WHOLE)
 
 
 def wg_tc_tables(row):
@@ -267,10 +282,10 @@ def features(row, ops, split_coefficients):
     m, n, nn, N, C, K, H, W, P, input_ops, output_ops, x, y, nchw = sizes(row, ops)
     if path == "wgmma":  # per SM of the persistent grid: its tile groups, and their tiles
         cp, blocks_k = (C + 15) // 16 * 16, (K + 63) // 64
-        launch_tiles = wg_launch_tiles(row, P)
-        groups = math.ceil(math.ceil(P / launch_tiles) / MULTIPROCESSORS)
-        tiles = groups * launch_tiles
         tables = wg_tc_tables(row)
+        group_tiles = wg_group_tiles(row, P, wg_launch_tiles(row, P), tables)
+        groups = math.ceil(math.ceil(P / group_tiles) / MULTIPROCESSORS)
+        tiles = groups * group_tiles
         return with_slowdown([1.0, 0.0 if tables else tiles * cp * input_ops / 1e6, tiles * nn * cp * 2 / 1e6,
                 groups * blocks_k * n * cp / 16 / 1e3, tiles * blocks_k * 64 * output_ops / 1e6,
                 tiles * blocks_k * 64 * m * m * 2 / 1e6, (x + y) / 1e6,
@@ -333,6 +348,7 @@ def load(paths, mma_only=(), split_with=None, bandwidth=None):
             row["wgmma_forced"] = Path(path).resolve() in WGMMA_FORCED
             row["sixteen_tile_groups"] = Path(path).resolve() in SIXTEEN_TILE_GROUPS
             row["one_kronecker_table"] = Path(path).resolve() in ONE_KRONECKER_TABLE
+            row["unbalanced_groups"] = Path(path).resolve() in UNBALANCED_GROUPS
             if row["wgmma_forced"] and row["path"] == "fused" and wg_tiles(row) == 8:
                 continue  # the wgmma kernel with tile groups of 8: not a configuration the runtime runs
             row["split_with"] = coefficients
@@ -461,7 +477,7 @@ def tree_features(row, ops, launch, corrected_us):
         groups, k_blocks, _, chunked, split = launch
         waves = fused_blocks(P, K, launch) / (MULTIPROCESSORS * (2 if k_blocks == 1 and not chunked else 1))
     elif path == "wgmma":
-        waves = math.ceil(P / wg_launch_tiles(row, P)) / MULTIPROCESSORS
+        waves = math.ceil(P / wg_group_tiles(row, P, wg_launch_tiles(row, P), wg_tc_tables(row))) / MULTIPROCESSORS
     else:
         waves = math.ceil(P / 128) * math.ceil(K / 128) / MULTIPROCESSORS
     return [PATH_IDS[path], m, nchw, math.log(N), math.log(C), math.log(K), math.log(H), math.log(W), math.log(P),
@@ -666,6 +682,9 @@ def main():
     parser.add_argument("--one-kronecker-table", nargs="+", default=[], metavar="CSV",
                         help="files measured before the wgmma kernel's tensor-core input path took B^T (x) B^T as two "
                              "tables")
+    parser.add_argument("--unbalanced-groups", nargs="+", default=[], metavar="CSV",
+                        help="files measured before the wgmma kernel's tensor-core launches balanced their tile groups "
+                             "over the grid's waves")
     parser.add_argument("--bandwidth", action="append", nargs="+", default=[], metavar=("GBPS", "CSV"),
                         help="the peak memory bandwidth (GB/s) of the GPU that measured the CSV files named after "
                              f"it (default: the H200's {REFERENCE_GBPS:g}); may be repeated")
@@ -685,6 +704,7 @@ def main():
     WGMMA_FORCED.update(Path(path).resolve() for path in args.wgmma_forced)
     SIXTEEN_TILE_GROUPS.update(Path(path).resolve() for path in args.sixteen_tile_groups)
     ONE_KRONECKER_TABLE.update(Path(path).resolve() for path in args.one_kronecker_table)
+    UNBALANCED_GROUPS.update(Path(path).resolve() for path in args.unbalanced_groups)
     ops = transform_ops()
     named = {Path(csv_path).resolve(): fused_coefficients(group[0]) for group in args.chosen_with for csv_path in group[1:]}
     default = fused_coefficients(next((group[0] for group in args.chosen_with if len(group) == 1), DEFAULT_COEFFICIENTS))
