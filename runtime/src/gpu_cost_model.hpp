@@ -298,9 +298,9 @@ inline kernels::FusedLaunch fastest_fused_launch(const ConvShape& s, const Trans
 }
 
 // Microseconds of the wgmma fused kernel's forward of `s` with `t` (a shape whose tile group is 16) on `d`:
-// the work of one SM's tile groups of the launch (wg_group_tiles) on the persistent grid (the producers' transforms, or their products on
-// the tensor-core path, and patch loads, the consumer's stages and fold, the staged outputs) and the
-// bytes of x and y.
+// the work of one SM's tile groups of the launch (wg_group_tiles) on the persistent grid (the producers'
+// transforms, or their products on the tensor-core path, and patch loads, the consumer's stages and fold,
+// the staged outputs) and the bytes of x and y.
 inline double predicted_wg_fused_us(const ConvShape& s, const TransformEntry& t, const CostDevice& d) {
   const int64_t multiprocessors = d.multiprocessors;
   const Tiling tiling = tile_shape(s, t);
