@@ -41,6 +41,7 @@ import argparse
 import collections
 import csv
 import gzip
+import importlib.util
 import math
 import itertools
 import random
@@ -699,6 +700,8 @@ def main():
     print("# fit_cost_model.py " + " ".join(sys.argv[1:]))
     UNSPLIT, BENCHMARK_WEIGHT, SMALL_BATCH_WEIGHT = args.unsplit, args.benchmark_weight, args.small_batch_weight
     TREES = not args.no_trees and not args.no_correction
+    if TREES and importlib.util.find_spec("sklearn") is None:  # found now, not after minutes of loading and fitting
+        parser.error("the trees need scikit-learn (Debian: apt-get install python3-sklearn); --no-trees fits without")
     TREE_COUNT, TREE_LEAVES, TREE_RATE = int(args.tree_size[0]), int(args.tree_size[1]), args.tree_size[2]
     NARROW_PRODUCT.update(Path(path).resolve() for path in args.narrow_product)
     WGMMA_FORCED.update(Path(path).resolve() for path in args.wgmma_forced)
