@@ -36,4 +36,7 @@ options=(--tree-size 400 63 0.05 --small-batch-weight 30 --wgmma-forced "$forced
          --one-kronecker-table "${measured_before[@]}" "${measured_dcbb408[@]}" "${measured_d087224[@]}" "${measured_cf4297f[@]}"
          "${measured_6eb5073[@]}" "${h100[@]}"
          --unbalanced-groups "${h200[@]}" "${h100[@]}")
+# A later fit that sources this script (../balanced_data/fit.sh) adds its files here, after the options that mark
+# this fit's data.
+if declare -F extend_fit >/dev/null; then extend_fit; fi
 . ./run_fit.sh
