@@ -9,7 +9,7 @@
 # on all six of today's sets (previous_fit.txt).
 # Usage (from the repository root): [PREVIOUS=1] docs/results/balanced_data/fit.sh [--write runtime/src/gpu_cost_fit.inc] [--cv 5]
 set -euo pipefail
-extend_fit() {
+add_todays_files() {
   local today=../balanced_data
   local measured=("$today"/rand2{79,80,81,82}_new.csv.gz "$today"/frontier_b{1,8,32}.csv.gz)
   local fresh=("$today"/rand27{7,8}_new.csv)
@@ -21,4 +21,5 @@ extend_fit() {
   held_h200+=("${fresh[@]}")
   chosen+=(--chosen-with "$today"/chosen_with_b2ad838.txt "${measured[@]}" "${fresh[@]}")
 }
-. "$(dirname "$0")/../balanced_choice/fit.sh"
+fit_extensions=(add_todays_files ${fit_extensions[@]+"${fit_extensions[@]}"})
+. "$(dirname "${BASH_SOURCE[0]}")/../balanced_choice/fit.sh"

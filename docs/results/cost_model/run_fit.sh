@@ -6,6 +6,10 @@
 # fit_cost_model.py), with $root the repository. The script's own arguments follow (--write
 # runtime/src/gpu_cost_fit.inc, --cv 5); FRESH in the environment names more held-out files to check
 # (larger_trees/fresh_check.sh).
+# A fit script that sources an earlier one (../balanced_choice/fit.sh sources ../tc_two_tables/fit.sh) changes its
+# lists by functions it names in fit_extensions, run here in order: each script puts its own before those of the
+# scripts that source it, so that a fit's options see its own files and not a later fit's.
+for extension in ${fit_extensions[@]+"${fit_extensions[@]}"}; do "$extension"; done
 # shellcheck disable=SC2206  # FRESH is a list of paths without spaces
 fresh=(${FRESH:-})
 args=()
