@@ -33,6 +33,9 @@
 //              products; "stores only", "products only", "no fence": the tc fold without its wgmmas, without its
 //              stores, without its proxy fence (wrong outputs: what each part costs). `--fold` runs the fold's
 //              lines alone (docs/performance.md, "The consumer's fold on the tensor cores")
+//   two consumers  two warpgroups of N = 8 tiles each (16 in all), each on a V of its own, in step on one U ring: a
+//              barrier of both a stage before the refill, as the consumer's barrier would become (`--consumers` runs
+//              these beside one consumer of 16; the registers a thread that ptxas gave them are printed)
 // 132 blocks of one warpgroup (for the ring, also fewer: the bandwidth of one SM's copies when the other SMs copy
 // less or nothing), each 200 tile groups of 24 stages, timed by clock64 in each block (the slowest taken).
 // Prints cycles a stage, the rate in dense TFLOP/s, and what that rate alone would take for VGG-16 64@224 NHWC batch
@@ -82,6 +85,8 @@ struct Plan {
   bool fold_products = true;  // the fold's wgmmas
   bool fold_merged = false;   // a pair's wgmmas committed with the next stage's products, not as a group of their own
   bool check = false;         // one group on random operands; M and the tc fold's outputs into `sink`
+  int consumers = 1;          // 2: two consumer warpgroups, each N tiles of its own V, in step on one U ring (one
+                              // barrier of both a stage), the block's registers shared by all its threads (65536 / threads)
 };
 template <int kN> constexpr int kVBlock = kN * wg::kWgDepth;  // one (step, position) V block, no skew (the FP path's)
 template <int kN> constexpr int kVBytes = kSteps * kRows * kN6 * kVBlock<kN> * 2;
@@ -94,9 +99,9 @@ constexpr int kHeader = 256, kBackgroundSlots = 6;
 constexpr int kFoldTileBytes = 8 * wg::kWgCoreBytes + 16, kFoldRowBytes = 16 * kFoldTileBytes, kFoldTableBytes = 16 * wg::kWgDepth * 2, kFoldPairs = kRows / 2;
 constexpr int kFoldTables = kFoldPairs + kRows, kFoldZeroBytes = 8 * wg::kWgCoreBytes;
 constexpr int kFoldBytes = kRows * kFoldRowBytes + kFoldTables * kFoldTableBytes + kFoldZeroBytes;
-template <int kN> constexpr int shared_bytes(const Plan& p) {
+template <int kN> NOVA_HD constexpr int shared_bytes(const Plan& p) {
   return kHeader + u_stages(p) * kUStage * 2 + kVBytes<kN> + (p.background ? kBackgroundSlots * kUStage * 2 : 0) +
-         (p.tc_fold ? kFoldBytes : 0);
+         (p.tc_fold ? kFoldBytes : 0) + (p.consumers - 1) * kVBytes<kN>;  // the second consumer's V last
 }
 // What the check writes into `sink`: M (row, position, channel, tile) in fp32, then the outputs (tile, channel, output).
 constexpr int kCheckM = kRows * kN6 * wg::kWgRows * 16, kCheckY = 16 * wg::kWgRows * 16;
@@ -121,7 +126,7 @@ __device__ inline bool wg_test(wg::WgBarrier* b, int parity) {
 // The body exists in the sm_90a pass only (the library's wgmma primitives, NOVA_FUSED_WGMMA); the host pass sees
 // the kernel's declaration.
 template <int kN, Plan kPlan>
-__global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long* cycles, float* sink) {
+__global__ void __launch_bounds__(kPlan.consumers == 1 ? 256 : 128 * kPlan.consumers + 32 * kPlan.ffma_warps, 1) stages(const __half* filter, long long* cycles, float* sink) {
 #if defined(NOVA_FUSED_WGMMA)
   constexpr int kStages = u_stages(kPlan);
   extern __shared__ __align__(128) char shared[];
@@ -131,7 +136,8 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
   volatile int* done = reinterpret_cast<volatile int*>(shared + 200);
   auto* u = reinterpret_cast<__half*>(shared + kHeader);
   auto* v = u + kStages * kUStage;
-  for (int i = threadIdx.x; i < kVBytes<kN> / 2; i += blockDim.x) v[i] = __float2half(kPlan.check ? noise(i) : 0.25f * (i & 3));
+  constexpr int second_v = (shared_bytes<kN>(kPlan) - kVBytes<kN> - kHeader) / 2 - kStages * kUStage;  // elements from v
+  for (int i = threadIdx.x; i < kPlan.consumers * kVBytes<kN> / 2; i += blockDim.x) v[i % (kVBytes<kN> / 2) + (i >= kVBytes<kN> / 2 ? second_v : 0)] = __float2half(kPlan.check ? noise(i) : 0.25f * (i & 3));
   for (int i = threadIdx.x; i < kStages * kUStage; i += blockDim.x) u[i] = __float2half(kPlan.check ? 0.25f * noise(i + 99991u) : 0.5f);
   using Transform = nova::generated::f4x3_standard::Transform;
   static_assert(!kPlan.tc_fold || (kN == 16 && Transform::m == 4 && Transform::n == kN6), "the tc fold: F(4,3), 16 tiles");
@@ -164,7 +170,8 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
   __syncthreads();
   const int thread = static_cast<int>(threadIdx.x);
   constexpr unsigned kIssuedBytes = kUStage * 2;
-  if (thread >= 128 && kPlan.ffma_warps > 0) {  // the FMA warps: as busy as their warp scheduler lets them be
+  constexpr int kConsumerThreads = 128 * kPlan.consumers;
+  if (thread >= kConsumerThreads && kPlan.ffma_warps > 0) {  // the FMA warps: as busy as their warp scheduler lets them be
     float acc[16];
     for (int i = 0; i < 16; ++i) acc[i] = static_cast<float>(thread + i);
     long long steps = 0;
@@ -182,7 +189,7 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
     if (thread == 128) cycles[2 * gridDim.x + blockIdx.x] = steps;
     return;
   }
-  if (thread >= 128) {  // the issuer (its own warp): stage f into slot f % kStages once the consumer freed it
+  if (thread >= kConsumerThreads) {  // the issuer (its own warp): stage f into slot f % kStages once the consumer freed it
     if (kPlan.issuer && thread == 128) {
       long long slot_wait = 0, issuing = 0;  // the issuer's cycles waiting for a free slot, and issuing
       for (int f = 0; f < kGroups * kGroupStages; ++f) {
@@ -217,7 +224,8 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
     }
     return;
   }
-  const std::uint64_t u_desc = wg::wg_descriptor(wg::wg_shared_address(u)), v_desc = wg::wg_descriptor(wg::wg_shared_address(v));
+  const std::uint64_t u_desc = wg::wg_descriptor(wg::wg_shared_address(u)),
+                      v_desc = wg::wg_descriptor(wg::wg_shared_address(v + (thread >= 128 ? second_v : 0)));
   constexpr unsigned kUBlockBytes = kUBlock * 2, kUStageBytes = kUStage * 2, kVStepBytes = kVBlock<kN> * 2;
   float rows[2][kN6][kN / 2] = {};
   float out[16][kN / 2] = {};  // the FP fold's outputs (output, element), or the tc fold's (tile, element)
@@ -315,11 +323,11 @@ __global__ void __launch_bounds__(256, 1) stages(const __half* filter, long long
 #pragma unroll
       for (int j = 0; j < kN6; ++j)
         wg::wgmma_m64k16<__half, kN>(rows[i % 2][j], wg::wg_descriptor_advance(us, j * kUBlockBytes),
-                                     wg::wg_descriptor_advance(vs, static_cast<unsigned>(j) * kVStepBytes), step > 0, thread);
+                                     wg::wg_descriptor_advance(vs, static_cast<unsigned>(j) * kVStepBytes), step > 0, thread % 128);
     wg::wgmma_commit();
     if constexpr (kPlan.serial) wg::wgmma_wait<0>();
     else wg::wgmma_wait<1>();
-    if constexpr (kPlan.sync) wg::wg_named_sync<1, 128>();
+    if constexpr (kPlan.sync) wg::wg_named_sync<1, kConsumerThreads>();
     fetch_next();
     if (++stage == kStages) stage = 0, phase ^= 1;
   };
@@ -389,7 +397,9 @@ void measure(const char* mode, int sms, double clock_ghz, const __half* filter, 
   constexpr int kBytes = shared_bytes<kN>(kPlan);
   CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
   for (int run = 0; run < 2; ++run) {  // the first warms up
-    kernel<<<blocks, kPlan.ffma_warps > 0 ? 128 + 32 * kPlan.ffma_warps : kPlan.issuer || kPlan.background ? 160 : 128, kBytes>>>(filter, cycles_d, sink);
+    const int consumer_threads = 128 * kPlan.consumers;
+    kernel<<<blocks, kPlan.ffma_warps > 0 ? consumer_threads + 32 * kPlan.ffma_warps : kPlan.issuer || kPlan.background ? 160 : consumer_threads,
+             kBytes>>>(filter, cycles_d, sink);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
   }
@@ -400,9 +410,9 @@ void measure(const char* mode, int sms, double clock_ghz, const __half* filter, 
   // The slowest block's waits, a stage: the consumer's for U; the issuer's for a free slot and in its copies' issue.
   const auto per_stage_of = [&](int part) { return static_cast<double>(slowest[part * blocks]) / (kGroups * kGroupStages); };
   const double per_stage = static_cast<double>(most) / (kGroups * kGroupStages);
-  const double flop_per_stage = 2.0 * kN6 * wg::kWgRows * kN * wg::kWgDepth;
+  const double flop_per_stage = 2.0 * kN6 * wg::kWgRows * kN * kPlan.consumers * wg::kWgDepth;
   const double tflops = flop_per_stage * sms * clock_ghz * 1e9 / per_stage / 1e12;
-  const double groups_64x224 = 32.0 * 56 * 56 / kN;  // VGG-16 64@224 b32, F(4,3)
+  const double groups_64x224 = 32.0 * 56 * 56 / (kN * kPlan.consumers);  // VGG-16 64@224 b32, F(4,3)
   const double us_64x224 = groups_64x224 / sms * kGroupStages * per_stage / (clock_ghz * 1e3);
   if (blocks < sms) {
     std::printf("N %2d  %-37s %8.1f cycles a stage on %3d SMs: U at %5.1f bytes a cycle an SM\n", kN, mode, per_stage, blocks,
@@ -416,6 +426,11 @@ void measure(const char* mode, int sms, double clock_ghz, const __half* filter, 
     std::printf("; the consumer waits for U %5.1f, the issuer for a slot %5.1f and issuing %5.1f cycles a stage", per_stage_of(1),
                 per_stage_of(2), per_stage_of(3));
   if (kPlan.ffma_warps > 0) std::printf("   beside it, each FMA warp issues %4.2f FMAs a cycle (alone 0.5)", per_stage_of(2) * 16 / per_stage);
+  if (kPlan.consumers > 1) {
+    cudaFuncAttributes attributes{};
+    CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    std::printf("   %d registers a thread, %zu bytes of local memory", attributes.numRegs, attributes.localSizeBytes);
+  }
   if (kPlan.background) std::printf("   beside it, copies at %5.1f bytes a cycle", per_stage_of(2) * kUStage * 2 / per_stage);
   std::printf("\n");
 }
@@ -474,6 +489,17 @@ int main(int argc, char** argv) {
              merged = check_tc_fold<Plan{.sync = true, .tc_fold = true, .fold_merged = true, .check = true}>(filter, cycles);
   if (!pairs || !by_rows || !merged) return 1;
   if (argc > 1 && std::string(argv[1]) == "--check") return 0;
+  if (argc > 1 && std::string(argv[1]) == "--consumers") {  // one consumer of 16 tiles against two of 8
+    measure<16, Plan{.sync = true, .fold = true, .ring = 3}>("ring 3 + fold", sms, clock_ghz, filter, cycles, sink);
+    measure<16, Plan{.sync = true, .fold = true, .ring = 3, .ffma_warps = 4}>("ring 3 + fold, 4 FMA warps beside", sms, clock_ghz, filter, cycles, sink);
+    measure<8, Plan{.n = 8, .sync = true, .fold = true, .ring = 3}>("ring 3 + fold", sms, clock_ghz, filter, cycles, sink);
+    measure<8, Plan{.n = 8, .sync = true, .consumers = 2}>("two consumers: sync", sms, clock_ghz, filter, cycles, sink);
+    measure<8, Plan{.n = 8, .sync = true, .fold = true, .consumers = 2}>("two consumers: fold", sms, clock_ghz, filter, cycles, sink);
+    measure<8, Plan{.n = 8, .sync = true, .fold = true, .ring = 3, .consumers = 2}>("two consumers: ring 3 + fold", sms, clock_ghz, filter, cycles, sink);
+    measure<8, Plan{.n = 8, .sync = true, .fold = true, .ring = 3, .ffma_warps = 4, .consumers = 2}>("two consumers: ring 3 + fold, 4 FMA", sms, clock_ghz, filter, cycles, sink);
+    measure<8, Plan{.n = 8, .sync = true, .fold = true, .ring = 3, .ffma_warps = 8, .consumers = 2}>("two consumers: ring 3 + fold, 8 FMA", sms, clock_ghz, filter, cycles, sink);
+    return 0;
+  }
   if (argc > 1 && std::string(argv[1]) == "--fold") {  // the fold's lines alone
     measure<16, Plan{.sync = true}>("sync", sms, clock_ghz, filter, cycles, sink);
     measure<16, Plan{.sync = true, .fold = true}>("fold", sms, clock_ghz, filter, cycles, sink);
