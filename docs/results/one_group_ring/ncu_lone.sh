@@ -2,14 +2,16 @@
 # Nsight Compute of the wgmma kernel's forward of one lone tile group (a 64 -> 64 shape of 8 x 8 pixels, batch 1: 4
 # tiles, one block) and of ResNet-50 64@56 b8 (131 blocks of one group of 12), as graph replay leaves the caches
 # (--cache-control none, the 31st launch), full set; the base small build (.device/base). Writes ncu_lone_*.txt and
-# the source pages (ncu_lone_*_source.csv.gz) for tools/device/sass_summary.py --roles.
+# the source pages (ncu_lone_*_source.csv.gz) for tools/device/sass_summary.py --roles. SHAPES in the environment: other
+# shapes or layers, as the bench names them (default "shape:64,64,8,1 layer:64,56,8"; ../b1_warm/ncu.sh).
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 . tools/device/stage.sh
 use_stage base
 export NOVA_FUSED_KERNEL=wgmma
 out=${OUT:-.}
-for what in shape:64,64,8,1 layer:64,56,8; do
+mkdir -p /tmp/ncu_bench
+for what in ${SHAPES:-shape:64,64,8,1 layer:64,56,8}; do
   name=$(echo "${what#*:}" | tr , _)
   LD_LIBRARY_PATH=$stage/runtime:$stage/jit ncu --cache-control none --clock-control none --set full -f -o /tmp/lone_$name \
     --kernel-name regex:fused_wgmma --launch-skip 30 --launch-count 1 \
