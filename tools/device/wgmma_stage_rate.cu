@@ -136,8 +136,11 @@ __global__ void __launch_bounds__(kPlan.consumers == 1 ? 256 : 128 * kPlan.consu
   volatile int* done = reinterpret_cast<volatile int*>(shared + 200);
   auto* u = reinterpret_cast<__half*>(shared + kHeader);
   auto* v = u + kStages * kUStage;
-  constexpr int second_v = (shared_bytes<kN>(kPlan) - kVBytes<kN> - kHeader) / 2 - kStages * kUStage;  // elements from v
-  for (int i = threadIdx.x; i < kPlan.consumers * kVBytes<kN> / 2; i += blockDim.x) v[i % (kVBytes<kN> / 2) + (i >= kVBytes<kN> / 2 ? second_v : 0)] = __float2half(kPlan.check ? noise(i) : 0.25f * (i & 3));
+  // The second consumer's V, last in the shared memory (shared_bytes).
+  __half* const second_v = reinterpret_cast<__half*>(shared + shared_bytes<kN>(kPlan) - kVBytes<kN>);
+  for (int c = 0; c < kPlan.consumers; ++c)
+    for (int i = threadIdx.x; i < kVBytes<kN> / 2; i += blockDim.x)
+      (c == 0 ? v : second_v)[i] = __float2half(kPlan.check ? noise(i) : 0.25f * (i & 3));
   for (int i = threadIdx.x; i < kStages * kUStage; i += blockDim.x) u[i] = __float2half(kPlan.check ? 0.25f * noise(i + 99991u) : 0.5f);
   using Transform = nova::generated::f4x3_standard::Transform;
   static_assert(!kPlan.tc_fold || (kN == 16 && Transform::m == 4 && Transform::n == kN6), "the tc fold: F(4,3), 16 tiles");
@@ -186,7 +189,7 @@ __global__ void __launch_bounds__(kPlan.consumers == 1 ? 256 : 128 * kPlan.consu
     float total = 0;
     for (float x : acc) total += x;
     if (total == 12345.0f) sink[thread % 128] = total;
-    if (thread == 128) cycles[2 * gridDim.x + blockIdx.x] = steps;
+    if (thread == kConsumerThreads) cycles[2 * gridDim.x + blockIdx.x] = steps;
     return;
   }
   if (thread >= kConsumerThreads) {  // the issuer (its own warp): stage f into slot f % kStages once the consumer freed it
@@ -225,7 +228,7 @@ __global__ void __launch_bounds__(kPlan.consumers == 1 ? 256 : 128 * kPlan.consu
     return;
   }
   const std::uint64_t u_desc = wg::wg_descriptor(wg::wg_shared_address(u)),
-                      v_desc = wg::wg_descriptor(wg::wg_shared_address(v + (thread >= 128 ? second_v : 0)));
+                      v_desc = wg::wg_descriptor(wg::wg_shared_address(thread >= 128 ? second_v : v));
   constexpr unsigned kUBlockBytes = kUBlock * 2, kUStageBytes = kUStage * 2, kVStepBytes = kVBlock<kN> * 2;
   float rows[2][kN6][kN / 2] = {};
   float out[16][kN / 2] = {};  // the FP fold's outputs (output, element), or the tc fold's (tile, element)
