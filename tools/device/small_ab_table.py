@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
 """tools/device/small_ab.sh's lines as a Markdown table: a row a layer, batch and layout, each build's range over the
-runs (graph replay, µs), the change of each later build's mean from the first build's, and cuDNN's range.
+runs (graph replay, µs), the change of each later build's mean from the first build's, and cuDNN's range. --plain: the
+plain launches' times instead (lines of small_ab.sh since the fifty-third session).
 
-  small_ab_table.py ab.txt
+  small_ab_table.py [--plain] ab.txt
 """
 import collections
 import re
 import sys
 
 times, cudnn, builds = collections.defaultdict(list), collections.defaultdict(list), {}
-for line in open(sys.argv[1]):
-    m = re.match(r"run \d+ (\S+)\s+(\S+) (\S+) b(\d+) (\S+) graph ([\d.]+) us, cuDNN ([\d.]+)", line)
-    if not m:
+plain = sys.argv[1] == "--plain"
+for line in open(sys.argv[-1]):
+    m = re.match(r"run \d+ (\S+)\s+(\S+) (\S+) b(\d+) (\S+) graph ([\d.]+) us, cuDNN ([\d.]+)(?:; plain ([\d.]+) us, cuDNN ([\d.]+))?", line)
+    if not m or (plain and m[8] is None):
         continue
-    build, net, layer, batch, layout, us, cu = m.groups()
+    build, net, layer, batch, layout = m.groups()[:5]
+    us, cu = (m[8], m[9]) if plain else (m[6], m[7])
     key = (net, layer, int(batch), layout)
     times[key + (build,)].append(float(us))
     cudnn[key].append(float(cu))

@@ -3,11 +3,12 @@
 # tiles, one block) and of ResNet-50 64@56 b8 (131 blocks of one group of 12), as graph replay leaves the caches
 # (--cache-control none, the 31st launch), full set; the base small build (.device/base). Writes ncu_lone_*.txt and
 # the source pages (ncu_lone_*_source.csv.gz) for tools/device/sass_summary.py --roles. SHAPES in the environment: other
-# shapes or layers, as the bench names them (default "shape:64,64,8,1 layer:64,56,8"; ../b1_warm/ncu.sh).
+# shapes or layers, as the bench names them (default "shape:64,64,8,1 layer:64,56,8"; ../b1_warm/ncu.sh); STAGE: another
+# small build (default base; ../tc_table/device.sh).
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 . tools/device/stage.sh
-use_stage base
+use_stage "${STAGE:-base}"
 export NOVA_FUSED_KERNEL=wgmma
 out=${OUT:-.}
 mkdir -p /tmp/ncu_bench
