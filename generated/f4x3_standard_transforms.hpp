@@ -45,7 +45,7 @@ inline constexpr T k8 = nova::kernels::rounded<T>(8.0f, 8.0);  // 8
 
 // y = B^T x: kN values in, kN out; strided, and y may alias x.
 template <typename T>
-NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_stride) {
+NOVA_HD constexpr void input_transform_1d(const T* x, int x_stride, T* y, int y_stride) {
   const T x0 = x[0];
   const T x1 = x[x_stride];
   const T x2 = x[2 * x_stride];
@@ -68,7 +68,7 @@ NOVA_HD inline void input_transform_1d(const T* x, int x_stride, T* y, int y_str
 
 // y = G x: kR values in, kN out; strided, and y may alias x.
 template <typename T>
-NOVA_HD inline void filter_transform_1d(const T* x, int x_stride, T* y, int y_stride) {
+NOVA_HD constexpr void filter_transform_1d(const T* x, int x_stride, T* y, int y_stride) {
   const T x0 = x[0];
   const T x1 = x[x_stride];
   const T x2 = x[2 * x_stride];
@@ -88,7 +88,7 @@ NOVA_HD inline void filter_transform_1d(const T* x, int x_stride, T* y, int y_st
 
 // y = A^T x: kN values in, kM out; strided, and y may alias x.
 template <typename T>
-NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_stride) {
+NOVA_HD constexpr void output_transform_1d(const T* x, int x_stride, T* y, int y_stride) {
   const T x0 = x[0];
   const T x1 = x[x_stride];
   const T x2 = x[2 * x_stride];
@@ -110,7 +110,7 @@ NOVA_HD inline void output_transform_1d(const T* x, int x_stride, T* y, int y_st
 // v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then
 // along every row of v, in place.
 template <typename T>
-NOVA_HD inline void input_transform_2d(const T* d, T* v) {
+NOVA_HD constexpr void input_transform_2d(const T* d, T* v) {
   input_transform_1d(d + 0, kN, v + 0, kN);
   input_transform_1d(d + 1, kN, v + 1, kN);
   input_transform_1d(d + 2, kN, v + 2, kN);
@@ -128,7 +128,7 @@ NOVA_HD inline void input_transform_2d(const T* d, T* v) {
 // u = G g G^T: g is kR x kR, u is kN x kN (row-major). G down every column of g into the
 // first kR columns of u, then along every row of u, in place (kR values in, kN out).
 template <typename T>
-NOVA_HD inline void filter_transform_2d(const T* g, T* u) {
+NOVA_HD constexpr void filter_transform_2d(const T* g, T* u) {
   filter_transform_1d(g + 0, kR, u + 0, kN);
   filter_transform_1d(g + 1, kR, u + 1, kN);
   filter_transform_1d(g + 2, kR, u + 2, kN);
@@ -143,7 +143,7 @@ NOVA_HD inline void filter_transform_2d(const T* g, T* u) {
 // y = A^T M A: mm is kN x kN, y is kM x kM (row-major). A^T down every column of mm into
 // t (kM x kN), then along every row of t into y.
 template <typename T>
-NOVA_HD inline void output_transform_2d(const T* mm, T* y) {
+NOVA_HD constexpr void output_transform_2d(const T* mm, T* y) {
   T t[kM * kN];
   output_transform_1d(mm + 0, kN, t + 0, kN);
   output_transform_1d(mm + 1, kN, t + 1, kN);
@@ -157,7 +157,8 @@ NOVA_HD inline void output_transform_2d(const T* mm, T* y) {
   output_transform_1d(t + 3 * kN, 1, y + 3 * kM, 1);
 }
 
-// The whole transform as one type, for generic code: the GPU kernels, the CPU path, tests.
+// The whole transform as one type, for generic code: the GPU kernels, the CPU path, tests. Every function
+// is constexpr, so that tables of it can be made at compile time (the wgmma kernel's B^T (x) B^T).
 struct Transform {
   static constexpr const char* name = "f4x3_standard";
   static constexpr int m = kM, r = kR, n = kN;
@@ -167,13 +168,13 @@ struct Transform {
   static constexpr int kronecker_terms_fp16 = 1, kronecker_terms_bf16 = 1;
   static constexpr unsigned kronecker_second_rows_fp16 = 0, kronecker_second_rows_bf16 = 0;
   template <typename T>
-  NOVA_HD static void input_2d(const T* d, T* v) { input_transform_2d(d, v); }
+  NOVA_HD static constexpr void input_2d(const T* d, T* v) { input_transform_2d(d, v); }
   template <typename T>
-  NOVA_HD static void filter_2d(const T* g, T* u) { filter_transform_2d(g, u); }
+  NOVA_HD static constexpr void filter_2d(const T* g, T* u) { filter_transform_2d(g, u); }
   template <typename T>
-  NOVA_HD static void output_2d(const T* mm, T* y) { output_transform_2d(mm, y); }
+  NOVA_HD static constexpr void output_2d(const T* mm, T* y) { output_transform_2d(mm, y); }
   template <typename T>
-  NOVA_HD static void output_1d(const T* x, int x_stride, T* y, int y_stride) {
+  NOVA_HD static constexpr void output_1d(const T* x, int x_stride, T* y, int y_stride) {
     output_transform_1d(x, x_stride, y, y_stride);
   }
 };

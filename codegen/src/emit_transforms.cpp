@@ -51,7 +51,7 @@ std::string function_1d(const char* name, const char* comment, const LinearProgr
   const std::string y_stride = body.find("y_stride") != std::string::npos ? "int y_stride" : "int /*y_stride*/";
   std::ostringstream out;
   out << "// " << comment << "\n"
-      << "template <typename T>\nNOVA_HD inline void " << name << "(const T* x, " << x_stride << ", T* y, " << y_stride
+      << "template <typename T>\nNOVA_HD constexpr void " << name << "(const T* x, " << x_stride << ", T* y, " << y_stride
       << ") {\n"
       << body << "}\n";
   return out.str();
@@ -119,21 +119,22 @@ std::string emit_transforms_header(const Source& source, const TransformPrograms
       << "\n"
       << "// v = B^T d B for one kN x kN tile (row-major): B^T down every column of d into v, then\n"
          "// along every row of v, in place.\n"
-         "template <typename T>\nNOVA_HD inline void input_transform_2d(const T* d, T* v) {\n"
+         "template <typename T>\nNOVA_HD constexpr void input_transform_2d(const T* d, T* v) {\n"
       << calls("input_transform_1d", tile.n(), "(d + #, kN, v + #, kN)")
       << calls("input_transform_1d", tile.n(), "(v + # * kN, 1, v + # * kN, 1)") << "}\n\n"
       << "// u = G g G^T: g is kR x kR, u is kN x kN (row-major). G down every column of g into the\n"
          "// first kR columns of u, then along every row of u, in place (kR values in, kN out).\n"
-         "template <typename T>\nNOVA_HD inline void filter_transform_2d(const T* g, T* u) {\n"
+         "template <typename T>\nNOVA_HD constexpr void filter_transform_2d(const T* g, T* u) {\n"
       << calls("filter_transform_1d", tile.r, "(g + #, kR, u + #, kN)")
       << calls("filter_transform_1d", tile.n(), "(u + # * kN, 1, u + # * kN, 1)") << "}\n\n"
       << "// y = A^T M A: mm is kN x kN, y is kM x kM (row-major). A^T down every column of mm into\n"
          "// t (kM x kN), then along every row of t into y.\n"
-         "template <typename T>\nNOVA_HD inline void output_transform_2d(const T* mm, T* y) {\n"
+         "template <typename T>\nNOVA_HD constexpr void output_transform_2d(const T* mm, T* y) {\n"
          "  T t[kM * kN];\n"
       << calls("output_transform_1d", tile.n(), "(mm + #, kN, t + #, kN)")
       << calls("output_transform_1d", tile.m, "(t + # * kN, 1, y + # * kM, 1)") << "}\n\n"
-      << "// The whole transform as one type, for generic code: the GPU kernels, the CPU path, tests.\n"
+      << "// The whole transform as one type, for generic code: the GPU kernels, the CPU path, tests. Every function\n"
+         "// is constexpr, so that tables of it can be made at compile time (the wgmma kernel's B^T (x) B^T).\n"
          "struct Transform {\n"
          "  static constexpr const char* name = \""
       << c.name << "\";\n"
@@ -146,13 +147,13 @@ std::string emit_transforms_header(const Source& source, const TransformPrograms
       << "  static constexpr unsigned kronecker_second_rows_fp16 = " << fp16.second_rows
       << ", kronecker_second_rows_bf16 = " << bf16.second_rows << ";\n"
          "  template <typename T>\n"
-         "  NOVA_HD static void input_2d(const T* d, T* v) { input_transform_2d(d, v); }\n"
+         "  NOVA_HD static constexpr void input_2d(const T* d, T* v) { input_transform_2d(d, v); }\n"
          "  template <typename T>\n"
-         "  NOVA_HD static void filter_2d(const T* g, T* u) { filter_transform_2d(g, u); }\n"
+         "  NOVA_HD static constexpr void filter_2d(const T* g, T* u) { filter_transform_2d(g, u); }\n"
          "  template <typename T>\n"
-         "  NOVA_HD static void output_2d(const T* mm, T* y) { output_transform_2d(mm, y); }\n"
+         "  NOVA_HD static constexpr void output_2d(const T* mm, T* y) { output_transform_2d(mm, y); }\n"
          "  template <typename T>\n"
-         "  NOVA_HD static void output_1d(const T* x, int x_stride, T* y, int y_stride) {\n"
+         "  NOVA_HD static constexpr void output_1d(const T* x, int x_stride, T* y, int y_stride) {\n"
          "    output_transform_1d(x, x_stride, y, y_stride);\n"
          "  }\n"
          "};\n\n"

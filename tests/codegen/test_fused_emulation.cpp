@@ -13,8 +13,11 @@
 
 #include "nova/kernels/transform_registry.hpp"
 
+#include <bit>
+#include <cmath>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <set>
 #include <span>
@@ -359,8 +362,8 @@ void check_tc_input(std::size_t shape_count) {
 }
 
 // The generated Transform's counts are the function's on the JSON's B^T (the registry entry refers to them). The
-// table the kernel's fragments are made from (fused_wg_tc_table: the generated input_2d in fp32 on unit patches) is
-// B^T (x) B^T exactly wherever the path may run, so that the tables of the storage type sum to it.
+// table the kernel's fragments are made from (fused_wg_tc_table: the generated input_2d in fp32 on unit patches, at
+// compile time) is B^T (x) B^T exactly wherever the path may run, so that the tables of the storage type sum to it.
 template <class Transform>
 void check_tc_table() {
   using nova::kernels::Storage;
@@ -373,16 +376,15 @@ void check_tc_table() {
   CHECK(Transform::kronecker_terms_bf16 == bf16.terms);
   CHECK(Transform::kronecker_second_rows_fp16 == fp16.second_rows);
   CHECK(Transform::kronecker_second_rows_bf16 == bf16.second_rows);
-  if (t->n != nova::kernels::kWgTcSide || (t->kronecker_terms_fp16 == 0 && t->kronecker_terms_bf16 == 0)) return;
-  constexpr int n = Transform::n, nn = n * n;
-  for (int k = 0; k < nn; ++k) {
-    float unit[nn] = {}, v[nn];
-    unit[k] = 1.0f;
-    Transform::input_2d(unit, v);
-    for (int xi = 0; xi < nn; ++xi) {
-      INFO(Transform::name << " position " << xi << ", patch element " << k);
-      CHECK(static_cast<double>(v[xi]) == t->BT[xi / n * n + k / n] * t->BT[xi % n * n + k % n]);
-    }
+  if constexpr (Transform::n == nova::kernels::kWgTcSide) {
+    if (t->kronecker_terms_fp16 == 0 && t->kronecker_terms_bf16 == 0) return;
+    constexpr int n = Transform::n, nn = n * n;
+    constexpr nova::kernels::WgTcTable<Transform> table = nova::kernels::fused_wg_tc_table<Transform>();
+    for (int k = 0; k < nn; ++k)
+      for (int xi = 0; xi < nn; ++xi) {
+        INFO(Transform::name << " position " << xi << ", patch element " << k);
+        CHECK(static_cast<double>(table.e[xi * nn + k]) == t->BT[xi / n * n + k / n] * t->BT[xi % n * n + k % n]);
+      }
   }
 }
 template <class... Transforms>
@@ -390,17 +392,17 @@ void check_tc_tables(nova::generated::TransformList<Transforms...>) {
   (check_tc_table<Transforms>(), ...);
 }
 
-// The fragments of two tables (fused_wg_tc_fragments) sum to the table exactly, element by element, in every
-// thread's places, and the second is zero in the k-steps whose patch rows the Transform's second_rows leave out
+// The fragments of two tables (kWgTcFragments, made at compile time) sum to the table exactly, element by element, in
+// every thread's places, and the second is zero in the k-steps whose patch rows the Transform's second_rows leave out
 // (whose products the kernel leaves out).
 template <class Transform, typename T>
 void check_tc_fragments() {
-  constexpr unsigned second_rows = nova::kernels::WgTcTables<Transform, T>::second_rows;
+  using Tables = nova::kernels::WgTcTables<Transform, T>;
+  static_assert(Tables::terms == 2, "a transform of two tables in T");
   constexpr int n = Transform::n, nn = n * n;
-  std::vector<float> table(nn * nn);
-  for (int thread = 0; thread < nn; ++thread) nova::kernels::fused_wg_tc_table<Transform>(table.data(), thread);
+  constexpr nova::kernels::WgTcTable<Transform> table = nova::kernels::fused_wg_tc_table<Transform>();
   for (int thread = 0; thread < 128; ++thread) {
-    const auto f = nova::kernels::fused_wg_tc_fragments<T, 2>(table.data(), thread);
+    const auto& f = nova::kernels::kWgTcFragments<Transform, T>.thread[thread];
     for (int q = 0; q < 3; ++q) {
       INFO(Transform::name << " thread " << thread << " k-step " << q);
       for (int i = 0; i < 4; ++i)
@@ -409,12 +411,41 @@ void check_tc_fragments() {
           std::memcpy(hi, &f.a[0][q][i], sizeof hi);
           std::memcpy(lo, &f.a[1][q][i], sizeof lo);
           const int xi = thread / 32 * 16 + thread % 32 / 4 + 8 * (i % 2), k = 16 * q + thread % 4 * 2 + 8 * (i / 2) + h;
-          const double want = xi < nn && k % 8 < n ? table[xi * nn + k / 8 * n + k % 8] : 0.0;
+          const double want = xi < nn && k % 8 < n ? table.e[xi * nn + k / 8 * n + k % 8] : 0.0;
           CHECK(static_cast<double>(static_cast<float>(hi[h])) + static_cast<float>(lo[h]) == want);
-          if ((second_rows >> 2 * q & 3u) == 0) CHECK(static_cast<float>(lo[h]) == 0.0f);
+          if ((Tables::second_rows >> 2 * q & 3u) == 0) CHECK(static_cast<float>(lo[h]) == 0.0f);
         }
     }
   }
+}
+
+// The compile-time rounding to a storage type (wg_storage_bits, wg_storage_value) is the type's own conversion: every
+// float of a sweep over the exponents (subnormal results, ties, overflow, zeros, infinities, NaN), both signs.
+template <typename T>
+void check_storage_rounding() {
+  std::vector<float> values = {0.0f, 65504.0f, 65519.99f, 65520.0f, 0x1p-24f, 0x1p-25f, 0x1.8p-25f, 0x1p-26f, 0x1.8p-24f, 1e-45f,
+                               3.0f * 0x1p-25f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::max()};
+  for (std::uint32_t u = 0; u < 0x7F800000u; u += 0x13579u) values.push_back(std::bit_cast<float>(u));
+  for (std::uint32_t u = 0x33000000u; u < 0x48000000u; u += 0x2000u)  // ties and their neighbours near fp16's grid
+    for (std::uint32_t d : {0x0FFFu, 0x1000u, 0x1001u, 0x7FFFu, 0x8000u, 0x8001u}) values.push_back(std::bit_cast<float>(u + d));
+  for (const float magnitude : values)
+    for (const float v : {magnitude, -magnitude}) {
+      T converted[1];
+      nova::kernels::store(converted, v);
+      std::uint16_t want = 0;
+      std::memcpy(&want, converted, sizeof want);
+      INFO("v " << v << " bits 0x" << std::hex << std::bit_cast<std::uint32_t>(v));
+      CHECK(nova::kernels::wg_storage_bits<T>(v) == want);
+      CHECK(std::bit_cast<std::uint32_t>(nova::kernels::wg_storage_value<T>(want)) ==
+            std::bit_cast<std::uint32_t>(static_cast<float>(converted[0])));
+    }
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(std::isnan(nova::kernels::wg_storage_value<T>(nova::kernels::wg_storage_bits<T>(nan))));
+}
+
+TEST_CASE("wgmma: the compile-time rounding to fp16 and bf16 is the types' own conversion") {
+  check_storage_rounding<__half>();
+  check_storage_rounding<hip_bfloat16>();
 }
 
 TEST_CASE("wgmma fused kernel: the input transform on the tensor cores, emulated") {

@@ -106,6 +106,71 @@ struct WgTcTables {
   static constexpr int terms = (f16 ? Transform::kronecker_terms_fp16 : Transform::kronecker_terms_bf16) > 1 ? 2 : 1;
   static constexpr unsigned second_rows = f16 ? Transform::kronecker_second_rows_fp16 : Transform::kronecker_second_rows_bf16;
 };
+// The tensor-core input transform (kWgTcChannels ... above; kWgTcSide in kernel_table.hpp) multiplies with Bk, B^T (x)
+// B^T, as A fragments in registers: each producer thread's made at compile time, a table in global memory (48 bytes
+// a thread and table of T), seen by both of nvcc's passes (the host pass registers the device variable). Made at run
+// time from a table in shared memory, they delayed a block's first tile group by 2-4 % (docs/performance.md, "Fused
+// v5.40").
+// B^T (x) B^T in fp32 (table[xi * 36 + 6 r + s]): column 6 r + s the generated transform of the unit patch at (r, s).
+template <class Transform>
+struct WgTcTable {
+  float e[kWgTcSide * kWgTcSide * kWgTcSide * kWgTcSide];
+};
+template <class Transform>
+constexpr WgTcTable<Transform> fused_wg_tc_table() {
+  static_assert(Transform::n == kWgTcSide, "the tensor-core input path's tiles");
+  constexpr int nn = kWgTcSide * kWgTcSide;
+  WgTcTable<Transform> table{};
+  for (int k = 0; k < nn; ++k) {
+    float unit[nn]{}, v[nn]{};
+    unit[k] = 1.0f;
+    Transform::input_2d(unit, v);
+    for (int xi = 0; xi < nn; ++xi) table.e[xi * nn + k] = v[xi];
+  }
+  return table;
+}
+// Thread `thread`'s fragments of a producer warpgroup (mma.m16n8k16's A layout in each warp: rows 16 w + l / 4 (+ 8),
+// k 2 (l % 4) (+ 1) (+ 8), for each of the three k-steps) as kTerms tables of T: the first each entry rounded to T,
+// the second what that rounding left (exact where the transform's fused_wg_kronecker_tables count is 2).
+template <int kTerms>
+struct alignas(16) WgTcFragments {
+  std::uint32_t a[kTerms][3][4];
+};
+template <typename T, int kTerms>
+constexpr WgTcFragments<kTerms> fused_wg_tc_fragments(const float* table, int thread) {
+  constexpr int n = kWgTcSide, nn = n * n;
+  WgTcFragments<kTerms> f{};
+  const int row = thread / 32 * 16 + thread % 32 / 4, col = thread % 4 * 2;
+  for (int q = 0; q < 3; ++q)
+    for (int i = 0; i < 4; ++i) {
+      float e[2]{};
+      for (int h = 0; h < 2; ++h) {
+        const int xi = row + 8 * (i % 2), k = 16 * q + col + 8 * (i / 2) + h, r = k / 8, s = k % 8;
+        e[h] = xi < nn && s < n ? table[xi * nn + r * n + s] : 0.0f;
+      }
+      for (int term = 0; term < kTerms; ++term) {
+        const std::uint16_t lo = wg_storage_bits<T>(e[0]), hi = wg_storage_bits<T>(e[1]);
+        f.a[term][q][i] = lo | std::uint32_t{hi} << 16;
+        e[0] -= wg_storage_value<T>(lo);  // what the rounding left, for the next table
+        e[1] -= wg_storage_value<T>(hi);
+      }
+    }
+  return f;
+}
+// Every producer thread's fragments (a thread of each warpgroup: thread % 128).
+template <class Transform, typename T>
+struct WgTcFragmentTable {
+  WgTcFragments<WgTcTables<Transform, T>::terms> thread[128];
+};
+template <class Transform, typename T>
+constexpr WgTcFragmentTable<Transform, T> fused_wg_tc_fragment_table() {
+  const WgTcTable<Transform> table = fused_wg_tc_table<Transform>();
+  WgTcFragmentTable<Transform, T> f{};
+  for (int t = 0; t < 128; ++t) f.thread[t] = fused_wg_tc_fragments<T, WgTcTables<Transform, T>::terms>(table.e, t);
+  return f;
+}
+template <class Transform, typename T>
+__device__ constexpr WgTcFragmentTable<Transform, T> kWgTcFragments = fused_wg_tc_fragment_table<Transform, T>();
 // The tensor map of x that the tensor-core path's copies read (a CUtensorMap; the emulation's
 // WgEmulatedMap): every wgmma kernel's second parameter, NOVA_GRID_CONSTANT, apart from FusedConvArgs so
 // that the kernels without the path keep their arguments a plain parameter (fused_wg_tc_kernel).
@@ -411,50 +476,6 @@ __device__ __forceinline__ void fused_wg_store(const FusedConvArgs& a, const WgB
   if (!blk.layout.staging_in_slot) wg_arrive(blk.stored);  // in a slot, the slot's own barriers free it
 }
 
-// The tensor-core input transform (kWgTcChannels ... above; kWgTcSide in kernel_table.hpp). Bk's A fragments of thread `thread` of a producer
-// warpgroup (mma.m16n8k16's A layout in each warp: rows 16 w + l / 4 (+ 8), k 2 (l % 4) (+ 1) (+ 8), for
-// each of the three k-steps), from `table` (B^T (x) B^T, table[xi * 36 + 6 r + s]), as kTerms tables of T:
-// the first each entry rounded to T, the second what that rounding left (exact where the transform's
-// fused_wg_kronecker_tables count is 2).
-template <int kTerms>
-struct WgTcFragments {
-  std::uint32_t a[kTerms][3][4];
-};
-template <typename T, int kTerms>
-__device__ inline WgTcFragments<kTerms> fused_wg_tc_fragments(const float* table, int thread) {
-  constexpr int n = kWgTcSide, nn = n * n;
-  WgTcFragments<kTerms> f;
-  const int row = thread / 32 * 16 + thread % 32 / 4, col = thread % 4 * 2;
-#pragma unroll
-  for (int q = 0; q < 3; ++q)
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      float e[2];
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int xi = row + 8 * (i % 2), k = 16 * q + col + 8 * (i / 2) + h, r = k / 8, s = k % 8;
-        e[h] = xi < nn && s < n ? table[xi * nn + r * n + s] : 0.0f;
-      }
-#pragma unroll
-      for (int term = 0; term < kTerms; ++term) {
-        f.a[term][q][i] = wg_pair_word<T>(e[0], e[1]);
-        for (float& v : e) v -= wg_rounded<T>(v);  // what the rounding left, for the next table
-      }
-    }
-  return f;
-}
-// The table: producer thread k' < 36 runs the generated transform on the unit patch at k' (column k').
-template <class Transform>
-__device__ inline void fused_wg_tc_table(float* table, int thread) {
-  constexpr int nn = kWgTcSide * kWgTcSide;
-  if (thread >= nn) return;
-  float unit[nn], v[nn];
-#pragma unroll
-  for (int e = 0; e < nn; ++e) unit[e] = e == thread ? 1.0f : 0.0f;
-  Transform::input_2d(unit, v);
-#pragma unroll
-  for (int xi = 0; xi < nn; ++xi) table[xi * nn + thread] = v[xi];
-}
 // The tile whose patch starts at shared address `patch_at`, its patch rows `row_bytes` apart, into d: its three k-steps
 // (two patch rows each), each with the tables of Bk that are not zero there (kSecondRows: the second table's patch
 // rows; the shipped sets' third k-step, patch rows 4 and 5, has none: those columns of B^T are powers of two),
@@ -586,23 +607,19 @@ __device__ __forceinline__ void fused_wg_produce_groups(const FusedConvArgs& a, 
   if constexpr (layout == Layout::nhwc) wg_bulk_stores_done();  // y complete before the block ends
 }
 
-// The producers: each tile group's V on the tensor cores on that path (WgTcPlan: the fragments of Bk from a
-// table in the patch slots before they hold patches, then the slots zeroed once, as the rows past each patch
-// are read with zero weights and must be finite), else in fp32. A thread takes a channel pair of one tile
-// per item; NHWC: a warp takes 4 pairs (16 bytes of a pixel) of 8 tiles, NCHW: consecutive tiles of a pair;
-// either way a warp's 4-byte stores into the slot cover 32 different banks (NCHW: two ways). Each path is
-// its own instantiation, so that the fragments' registers do not weigh on the other.
+// The producers: each tile group's V on the tensor cores on that path (WgTcPlan: the fragments of Bk loaded from
+// kWgTcFragments, then the slots zeroed once, as the rows past each patch are read with zero weights and must be
+// finite; fused_wg_produce_groups' barrier orders the zeros before the first copy), else in fp32. A thread takes a
+// channel pair of one tile per item; NHWC: a warp takes 4 pairs (16 bytes of a pixel) of 8 tiles, NCHW: consecutive
+// tiles of a pair; either way a warp's 4-byte stores into the slot cover 32 different banks (NCHW: two ways). Each
+// path is its own instantiation, so that the fragments' registers do not weigh on the other.
 template <class Transform, typename T, Layout layout, int kTiles, class Plan>
 __device__ __forceinline__ void fused_wg_produce(const FusedConvArgs& a, const WgTensorMap& x_map, const WgBlock<T>& blk, int thread) {
   constexpr int n = Transform::n, m = Transform::m, nn = n * n;
   if constexpr (Plan::tc_input) {
-    auto* table = reinterpret_cast<float*>(blk.tc_slots);
-    fused_wg_tc_table<Transform>(table, thread);
-    wg_producer_sync();
     using Tables = WgTcTables<Transform, T>;
     constexpr int kTerms = Tables::terms;
-    const WgTcFragments<kTerms> fragments = fused_wg_tc_fragments<T, kTerms>(table, thread % 128);
-    wg_producer_sync();
+    const WgTcFragments<kTerms> fragments = kWgTcFragments<Transform, T>.thread[thread % 128];
     for (int i = thread; i < 4 * kWgTcSlotBytes / 4; i += kWgProducerThreads) reinterpret_cast<std::uint32_t*>(blk.tc_slots)[i] = 0;
     wg_fence_operands();  // before the copy engine writes there
     unsigned used = 0;  // this warpgroup's batches so far
