@@ -29,6 +29,9 @@ using nova::kernels::Layout;
 using nova::kernels::TileGrid;
 
 constexpr std::size_t kGuard = 64;  // NaN-filled elements past y's end: a write there is a bug
+// Every byte of a launch's shared memory before it runs: 0xFF makes every fp16, bf16 and fp32 value there a NaN, as a GPU's
+// holds whatever earlier blocks left, so a kernel that reads shared memory it never wrote shows as non-finite outputs.
+constexpr char kSharedPoison = static_cast<char>(0xFF);
 
 struct Shape {
   int N, C, K, H, W, pad;
@@ -82,7 +85,7 @@ class FusedCase {
     std::vector<T> y = fresh_output();
     const FusedConvArgs args{x_.data(), mfma_u_.data(), y.data(), bias_.data(), relu, s_.K, launch, 0, grid_};
     nova::emulation::dynamic_shared.assign(
-        static_cast<std::size_t>(nova::kernels::fused_mfma_shared_bytes(n, launch.chunk, launch.tile_groups)), '\0');
+        static_cast<std::size_t>(nova::kernels::fused_mfma_shared_bytes(n, launch.chunk, launch.tile_groups)), kSharedPoison);
     nova::emulation::launch(nova::kernels::fused_mfma_grid(grid_, s_.K, launch), static_cast<unsigned>(nova::kernels::kMfmaThreads), [&] {
       if constexpr (nova::kernels::fused_mfma_max_tile_groups(n) >= 2)
         if (launch.tile_groups == 2) return nova::kernels::fused_mfma_conv_tiles<Transform, T, layout, 2>(args);
@@ -109,7 +112,7 @@ class FusedCase {
         static_cast<std::size_t>(nova::kernels::fused_wg_layout(n, m, s_.C, s_.K, kTiles, layout, u_stages,
                                                                 nova::kernels::WgStaging::by_outputs, tensor_cores)
                                      .bytes),
-        '\0');
+        kSharedPoison);
     nova::emulation::launch(dim3(blocks), static_cast<unsigned>(nova::kernels::kWgThreads), [&] {
       nova::kernels::fused_wg_conv_tiles<Transform, T, layout, kTiles>(args, x_map);
     });
@@ -146,7 +149,7 @@ class FusedCase {
     const FusedConvArgs args{x_.data(), fused_u_.data(), y.data(), bias_.data(), relu, s_.K, launch, k_slice, grid_};
     nova::emulation::dynamic_shared.assign(
         static_cast<std::size_t>(nova::kernels::fused_launch_shared_bytes(n, m, launch)),
-        '\0');
+        kSharedPoison);
     nova::emulation::launch(grid, static_cast<unsigned>(nova::kernels::kFusedThreads), [&] {
       nova::kernels::fused_conv_tiles<Transform, T, layout, kKBlocks, kChunked>(args);
     });
