@@ -1,6 +1,6 @@
-// The host conversions of the 16-bit dtypes (runtime/src/float16.hpp): every bit pattern survives
-// the way to float and back, and float rounds to the nearest pattern, ties to even, as
-// __float2bfloat16_rn and __float2half_rn do on the device.
+// The host conversions of the 16-bit dtypes (runtime/src/float16.hpp, the kernels' compile-time ones of
+// nova/kernels/storage_bits.hpp): every bit pattern survives the way to float and back, and float rounds to the
+// nearest pattern, ties to even, as __float2bfloat16_rn and __float2half_rn do on the device.
 #include "float16.hpp"
 
 #include <catch2/catch.hpp>
@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace {
 
@@ -82,5 +83,25 @@ TEST_CASE("float NaNs become bf16 NaNs of their sign, payloads in the low bits i
     const uint16_t b = float_to_bf16(float_of(nan));
     CHECK(bf16_is_nan(b));
     CHECK((b & 0x8000u) == (nan >> 16 & 0x8000u));
+  }
+}
+
+TEST_CASE("float to fp16 rounds as the compiler's _Float16: ties, subnormal results, overflow, both signs") {
+  std::vector<float> values = {0.0f, 65504.0f, 65519.99f, 65520.0f, 0x1p-24f, 0x1p-25f, 0x1.8p-25f, 0x1p-26f, 0x1.8p-24f,
+                               1e-45f, 3.0f * 0x1p-25f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::max()};
+  for (uint32_t u = 0; u < 0x7f800000u; u += 0x13579u) values.push_back(float_of(u));
+  for (uint32_t u = 0x33000000u; u < 0x48000000u; u += 0x2000u)  // ties and their neighbours on fp16's grid
+    for (const uint32_t d : {0x0fffu, 0x1000u, 0x1001u, 0x7fffu, 0x8000u, 0x8001u}) values.push_back(float_of(u + d));
+  for (const float magnitude : values)
+    for (const float v : {magnitude, -magnitude}) {
+      INFO("v " << v << " bits 0x" << std::hex << std::bit_cast<uint32_t>(v));
+      CHECK(nova::runtime::float_to_half(v) == std::bit_cast<uint16_t>(static_cast<_Float16>(v)));
+    }
+  for (uint32_t bits = 0; bits <= 0xffffu; ++bits) {  // widening, NaNs as quiet NaNs of their sign
+    const float want = static_cast<float>(std::bit_cast<_Float16>(static_cast<uint16_t>(bits)));
+    const float got = nova::runtime::half_to_float(static_cast<uint16_t>(bits));
+    INFO(std::hex << bits);
+    CHECK((std::isnan(want) ? std::isnan(got) && std::signbit(got) == std::signbit(want)
+                            : std::bit_cast<uint32_t>(got) == std::bit_cast<uint32_t>(want)));
   }
 }

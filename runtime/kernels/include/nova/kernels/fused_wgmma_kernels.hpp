@@ -109,18 +109,17 @@ struct WgTcTables {
 // The tensor-core input transform (kWgTcChannels ... above; kWgTcSide in kernel_table.hpp) multiplies with Bk, B^T (x)
 // B^T, as A fragments in registers: each producer thread's made at compile time, a table in global memory (48 bytes
 // a thread and table of T), seen by both of nvcc's passes (the host pass registers the device variable). Made at run
-// time from a table in shared memory, they delayed a block's first tile group by 2-4 % (docs/performance.md, "Fused
+// time from a table in shared memory, they cost the one- and two-group grids 3-6 % (docs/performance.md, "Fused
 // v5.40").
 // B^T (x) B^T in fp32 (table[xi * 36 + 6 r + s]): column 6 r + s the generated transform of the unit patch at (r, s).
-template <class Transform>
 struct WgTcTable {
   float e[kWgTcSide * kWgTcSide * kWgTcSide * kWgTcSide];
 };
 template <class Transform>
-constexpr WgTcTable<Transform> fused_wg_tc_table() {
+constexpr WgTcTable fused_wg_tc_table() {
   static_assert(Transform::n == kWgTcSide, "the tensor-core input path's tiles");
   constexpr int nn = kWgTcSide * kWgTcSide;
-  WgTcTable<Transform> table{};
+  WgTcTable table{};
   for (int k = 0; k < nn; ++k) {
     float unit[nn]{}, v[nn]{};
     unit[k] = 1.0f;
@@ -164,7 +163,7 @@ struct WgTcFragmentTable {
 };
 template <class Transform, typename T>
 constexpr WgTcFragmentTable<Transform, T> fused_wg_tc_fragment_table() {
-  const WgTcTable<Transform> table = fused_wg_tc_table<Transform>();
+  const WgTcTable table = fused_wg_tc_table<Transform>();
   WgTcFragmentTable<Transform, T> f{};
   for (int t = 0; t < 128; ++t) f.thread[t] = fused_wg_tc_fragments<T, WgTcTables<Transform, T>::terms>(table.e, t);
   return f;

@@ -26,6 +26,7 @@
 #pragma once
 
 #include "nova/kernels/fused_kernels.hpp"
+#include "nova/kernels/storage_bits.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -100,39 +101,14 @@ template <typename T> __device__ inline std::uint32_t wg_pair_word(float lo, flo
   std::memcpy(&word, pair, sizeof word);
   return word;
 }
-// v in the 16-bit storage type T, rounded to nearest even as wg_pair_word rounds it, as its bits; a constant
-// expression, for tables made at compile time (the tensor-core input path's fragments).
+// v in the 16-bit storage type T, rounded to nearest even as wg_pair_word rounds it, as its bits, and back: constant
+// expressions, for tables made at compile time (the tensor-core input path's fragments).
 template <typename T> constexpr std::uint16_t wg_storage_bits(float v) {
   static_assert(storage_of<T>() != Storage::f32, "16-bit storage types only");
-  const auto u = __builtin_bit_cast(std::uint32_t, v);
-  const std::uint32_t magnitude = u & 0x7FFFFFFFu;
-  if constexpr (storage_of<T>() == Storage::bf16) {
-    if (magnitude > 0x7F800000u) return static_cast<std::uint16_t>(u >> 16 | 0x40u);  // NaN stays NaN
-    return static_cast<std::uint16_t>((u + 0x7FFFu + (u >> 16 & 1u)) >> 16);
-  } else {
-    const auto sign = static_cast<std::uint16_t>(u >> 16 & 0x8000u);
-    if (magnitude > 0x7F800000u) return sign | 0x7E00u;
-    if (magnitude >= 0x477FF000u) return sign | 0x7C00u;  // 65520 and above round to infinity
-    const int exponent = static_cast<int>(magnitude >> 23);
-    // The significand in units of the result's last place: 2^-24 below 2^-14 (subnormal), else 2^(e - 10).
-    const int shift = exponent < 113 ? 126 - exponent : 13;
-    if (shift > 24) return sign;  // below 2^-25: zero
-    const std::uint32_t significand = exponent < 113 ? (magnitude & 0x7FFFFFu) | 0x800000u : magnitude - (112u << 23);
-    const std::uint32_t kept = significand >> shift, rest = significand & ((1u << shift) - 1), half = 1u << (shift - 1);
-    return static_cast<std::uint16_t>(sign | (kept + (rest > half || (rest == half && (kept & 1u)))));
-  }
+  return storage_of<T>() == Storage::bf16 ? float_to_bf16_bits(v) : float_to_half_bits(v);
 }
-// The value of bits of the 16-bit storage type T, in float (exactly); a constant expression.
 template <typename T> constexpr float wg_storage_value(std::uint16_t bits) {
-  if constexpr (storage_of<T>() == Storage::bf16) {
-    return __builtin_bit_cast(float, std::uint32_t{bits} << 16);
-  } else {
-    const float sign = bits & 0x8000u ? -1.0f : 1.0f;
-    const std::uint32_t exponent = bits >> 10 & 0x1Fu, significand = bits & 0x3FFu;
-    if (exponent == 0) return sign * static_cast<float>(significand) * 0x1p-24f;
-    if (exponent == 31) return significand ? __builtin_bit_cast(float, 0x7FC00000u) : sign * __builtin_bit_cast(float, 0x7F800000u);
-    return sign * __builtin_bit_cast(float, (exponent + 112u) << 23 | significand << 13);
-  }
+  return storage_of<T>() == Storage::bf16 ? bf16_bits_to_float(bits) : half_bits_to_float(bits);
 }
 
 // ---------------------------------------------------------------------------------------------
